@@ -1,0 +1,168 @@
+"""The ``mctslab`` command.
+
+    mctslab list                                  notebooks and their parameters
+    mctslab reproduce [NAME ...] [--scale S] [-p KEY VALUE ...] [--workers N]
+                      [--scheduler ADDRESS] [--out DIR]
+    mctslab bench [NAME ...] [--json]             performance figures (see BENCHMARKS.md)
+    mctslab data                                  where data is looked up, what is found
+    mctslab othello|sudoku|tsp ...                each domain's own verbs
+
+Domains plug in through ``mctslab/<domain>/cli.py: add_parser(subparsers)``, which adds one
+sub-parser and sets ``func`` (``args -> exit code``) on each of its verbs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+
+from . import __version__
+
+DOMAIN_CLIS = ("othello", "sudoku", "tsp", "go", "manyfaces")
+
+
+def _cmd_list(args) -> int:
+    from . import pipeline
+
+    found = pipeline.notebooks()
+    if not found:
+        print("no notebooks found in", pipeline.paths.notebooks_dir())
+        return 1
+    for name in found:
+        print(name)
+        for key, p in pipeline.parameters(name).items():
+            help_text = f"  # {p['help']}" if p["help"] else ""
+            print(f"    {key}: {p['type']} = {p['default']}{help_text}")
+    return 0
+
+
+def _cmd_reproduce(args) -> int:
+    from . import pipeline
+
+    params = {}
+    for key, value in args.parameter or []:
+        params[key] = pipeline.parse_value(value)
+    try:
+        names = pipeline.validate(args.names, args.scale, params)
+    except (KeyError, ValueError) as exc:
+        print(f"mctslab reproduce: {exc.args[0] if exc.args else exc}", file=sys.stderr)
+        return 2
+    print(f"reproducing {', '.join(names)} at scale={args.scale}", file=sys.stderr)
+    outcomes = pipeline.reproduce(names, args.scale, params, workers=args.workers,
+                                  scheduler=args.scheduler, out=args.out,
+                                  progress=not args.quiet)
+    failed = 0
+    for o in outcomes:
+        status = "ok" if o.ok else "FAILED"
+        print(f"{o.name}: {status} in {o.seconds:.1f} s -> {o.report}")
+        if not o.ok:
+            failed += 1
+            print(f"  {o.error}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _cmd_bench(args) -> int:
+    from .core import bench
+
+    try:
+        chosen = bench.select(args.names)
+    except KeyError as exc:
+        print(f"mctslab bench: {exc.args[0]}", file=sys.stderr)
+        return 2
+    if not chosen:
+        print("no benchmarks registered", file=sys.stderr)
+        return 1
+    for b in chosen:
+        record = bench.run_one(b)
+        if args.json:
+            print(json.dumps(record), flush=True)
+        else:
+            line = f"{record['name']}: {record['value']:,.6g} {record['unit']}"
+            if "reference" in record:
+                line += f"  (reference {record['reference']:,.6g}, ratio {record.get('ratio', 0):.3g})"
+            if "goal" in record:
+                line += f"  goal {record['goal']:,.6g}: {'met' if record['meets_goal'] else 'NOT met'}"
+            if record.get("detail"):
+                line += f"  [{record['detail']}]"
+            print(line, flush=True)
+    return 0
+
+
+def _cmd_data(args) -> int:
+    from . import data
+
+    print("data lookup order: explicit path, then")
+    for d in data.search_dirs():
+        exists = "found" if d.is_dir() else "absent"
+        print(f"  {d}  ({exists})")
+        if d.is_dir():
+            for entry in sorted(d.iterdir()):
+                if entry.is_dir() and entry.name != "results":
+                    print(f"    {entry.name}/")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mctslab", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--version", action="version", version=f"mctslab {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("list", help="the notebooks and their parameters")
+    p.set_defaults(func=_cmd_list)
+
+    p = sub.add_parser("reproduce", help="regenerate notebooks (all by default) with papermill")
+    p.add_argument("names", nargs="*", metavar="NAME", help="notebook names (default: all)")
+    p.add_argument("--scale", default="default", help="smoke | default | paper (default: default)")
+    p.add_argument("-p", "--parameter", nargs=2, action="append", metavar=("KEY", "VALUE"),
+                   help="set a notebook parameter (Python literal or string); repeatable")
+    p.add_argument("--workers", type=int, default=None, help="local worker processes (default: all cores)")
+    p.add_argument("--scheduler", default=None,
+                   help="Dask scheduler address, e.g. tcp://host:8786 (or $MCTSLAB_SCHEDULER)")
+    p.add_argument("--out", default=None, help="output root (default: the project root)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=_cmd_reproduce)
+
+    p = sub.add_parser("bench", help="performance figures (recorded in BENCHMARKS.md)")
+    p.add_argument("names", nargs="*", metavar="NAME", help="benchmark or domain names (default: all)")
+    p.add_argument("--json", action="store_true", help="one JSON object per benchmark")
+    p.set_defaults(func=_cmd_bench)
+
+    p = sub.add_parser("data", help="where data sets are looked up and what is found")
+    p.set_defaults(func=_cmd_data)
+
+    for domain in DOMAIN_CLIS:
+        try:
+            module = importlib.import_module(f"mctslab.{domain}.cli")
+        except ModuleNotFoundError as exc:
+            if exc.name in (f"mctslab.{domain}", f"mctslab.{domain}.cli"):
+                continue
+            raise
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted (finished tasks are stored; run again to resume)", file=sys.stderr)
+        return 130
+    except (ValueError, KeyError, OSError) as exc:
+        # bad input (a malformed file, an unknown name): a one-line error, not a traceback
+        if os.environ.get("MCTSLAB_DEBUG"):
+            raise
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        print(f"mctslab {args.command}: error: {message}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,96 @@
+"""The benchmark registry behind ``mctslab bench``.
+
+Each domain defines its performance figures in ``mctslab/<domain>/bench.py``::
+
+    @benchmark("othello.games_per_s", unit="games/s", goal=80_000)
+    def games_per_s():
+        ...                       # compile (warm up) first, then time
+        return {"value": rate, "reference": ref, "ratio": rate / ref, "detail": "..."}
+
+A benchmark returns a number or a dict with at least ``value``; the registry adds ``name``,
+``unit``, ``goal`` and whether the goal is met. Speed is measured here, never in tests.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+__all__ = ["benchmark", "BENCHMARKS", "DOMAINS", "load_domains", "run_benchmarks"]
+
+DOMAINS = ("othello", "sudoku", "tsp", "go", "manyfaces")
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    name: str
+    unit: str
+    fn: Callable
+    goal: float | None = None
+    higher_is_better: bool = True
+    description: str = ""
+
+
+BENCHMARKS: dict[str, Benchmark] = {}
+
+
+def benchmark(name: str, unit: str, goal: float | None = None, higher_is_better: bool = True):
+    """Register a benchmark function under ``name`` (``"<domain>.<figure>"``)."""
+
+    def register(fn):
+        BENCHMARKS[name] = Benchmark(name, unit, fn, goal, higher_is_better,
+                                     (fn.__doc__ or "").strip().split("\n")[0])
+        return fn
+
+    return register
+
+
+def load_domains(domains=DOMAINS) -> list[str]:
+    """Import each domain's ``bench`` module that exists; return the domains loaded."""
+    loaded = []
+    for domain in domains:
+        try:
+            importlib.import_module(f"mctslab.{domain}.bench")
+        except ModuleNotFoundError as exc:
+            if exc.name in (f"mctslab.{domain}", f"mctslab.{domain}.bench"):
+                continue  # the domain has no benchmarks (yet)
+            raise
+        loaded.append(domain)
+    return loaded
+
+
+def select(names) -> list[Benchmark]:
+    """Benchmarks whose name equals or starts with one of ``names`` (all when empty)."""
+    load_domains()
+    if not names:
+        return list(BENCHMARKS.values())
+    chosen, unknown = [], []
+    for name in names:
+        found = [b for b in BENCHMARKS.values() if b.name == name or b.name.startswith(name + ".")]
+        if not found:
+            unknown.append(name)
+        chosen.extend(b for b in found if b not in chosen)
+    if unknown:
+        raise KeyError(f"unknown benchmark(s) {', '.join(unknown)}; known: "
+                       + ", ".join(sorted(BENCHMARKS)) if BENCHMARKS else "none registered")
+    return chosen
+
+
+def run_one(bench: Benchmark) -> dict:
+    start = time.perf_counter()
+    raw = bench.fn()
+    record = dict(raw) if isinstance(raw, dict) else {"value": float(raw)}
+    record = {"name": bench.name, "value": float(record.pop("value")), "unit": bench.unit,
+              **record}
+    if bench.goal is not None:
+        record["goal"] = bench.goal
+        met = record["value"] >= bench.goal if bench.higher_is_better else record["value"] <= bench.goal
+        record["meets_goal"] = bool(met)
+    record["seconds"] = round(time.perf_counter() - start, 2)
+    return record
+
+
+def run_benchmarks(names=()) -> list[dict]:
+    return [run_one(b) for b in select(names)]

@@ -1,0 +1,191 @@
+"""Run a list of tasks through a local process pool or a Dask cluster, resumably.
+
+:func:`run_tasks` is the one way experiments run:
+
+- tasks whose id is already in the experiment's :class:`~mctslab.core.store.ResultStore` are
+  not run again;
+- the others go to an executor: in-process when ``workers == 1`` (or only one task is left),
+  a local ``ProcessPoolExecutor`` (spawned workers; ``workers=None`` means every core), or a
+  Dask cluster when a scheduler address is given (``scheduler=`` or ``$MCTSLAB_SCHEDULER``);
+- every result is appended to the store the moment it arrives, so a killed run loses only the
+  tasks that were still running; a tqdm bar shows tasks done / total and the rate;
+- a task that raises does not stop the others: their results are stored, then
+  :class:`TaskFailed` names the failed tasks.
+
+Results come back in task order.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing
+import os
+import sys
+import time
+import traceback
+
+from tqdm import tqdm
+
+from .. import paths
+from .store import ResultStore
+from .tasks import Task, run_task
+
+__all__ = ["run_tasks", "ExperimentResults", "TaskFailed", "default_workers", "scheduler_address"]
+
+
+class TaskFailed(RuntimeError):
+    """One or more tasks raised; the results of the others were stored."""
+
+    def __init__(self, experiment: str, failures: list[tuple[Task, str]]):
+        self.failures = failures
+        lines = [f"{len(failures)} task(s) of experiment {experiment!r} failed "
+                 "(results of the others are stored; re-run to retry only these):"]
+        for task, error in failures[:5]:
+            lines.append(f"- {task.fn} {task.params} (id {task.id}):\n{error}")
+        super().__init__("\n".join(lines))
+
+
+class ExperimentResults(list):
+    """The task results, in task order, with counts of how they were obtained."""
+
+    def __init__(self, experiment: str, total: int, cached: int):
+        super().__init__()
+        self.experiment = experiment
+        self.total = total
+        self.cached = cached
+        self.ran = 0
+        self.seconds = 0.0
+        self.backend = ""
+        self.records: list[dict] = []
+
+    def summary(self) -> dict:
+        return {"experiment": self.experiment, "tasks": self.total, "already_stored": self.cached,
+                "ran": self.ran, "seconds": round(self.seconds, 3), "backend": self.backend}
+
+
+def default_workers() -> int:
+    env = os.environ.get("MCTSLAB_WORKERS")
+    if env:
+        return max(1, int(env))
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def scheduler_address(scheduler: str | None = None) -> str | None:
+    return scheduler or os.environ.get("MCTSLAB_SCHEDULER") or None
+
+
+def _timed(task: Task) -> tuple[dict, float]:
+    start = time.perf_counter()
+    result = run_task(task)
+    return result, time.perf_counter() - start
+
+
+def _progress_enabled(progress: bool) -> bool:
+    return progress and os.environ.get("MCTSLAB_PROGRESS", "1") != "0"
+
+
+def run_tasks(experiment: str, tasks: list[Task], *, workers: int | None = None,
+              scheduler: str | None = None, out=None, progress: bool = True,
+              store: ResultStore | None = None) -> ExperimentResults:
+    """Run ``tasks`` (skipping those already stored) and return all results in task order."""
+    if not experiment or "/" in experiment:
+        raise ValueError(f"experiment name must be a non-empty name without '/', got {experiment!r}")
+    store = store or ResultStore(paths.results_dir(experiment, out))
+    unique: dict[str, Task] = {}
+    for task in tasks:
+        unique.setdefault(task.id, task)
+    stored = store.load()
+    pending = [t for tid, t in unique.items() if tid not in stored]
+    address = scheduler_address(scheduler)
+    n_workers = default_workers() if workers is None else int(workers)
+    if n_workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
+
+    outcome = ExperimentResults(experiment=experiment, total=len(unique),
+                                cached=len(unique) - len(pending))
+    start = time.perf_counter()
+    failures: list[tuple[Task, str]] = []
+    bar = tqdm(total=len(unique), initial=outcome.cached, desc=experiment, unit="task",
+               disable=not _progress_enabled(progress), file=sys.stderr, mininterval=1.0,
+               dynamic_ncols=True)
+
+    def finish(task: Task, result: dict, seconds: float) -> None:
+        record = task.describe()
+        record.update(result=result, finished=ResultStore.now(), seconds=round(seconds, 4))
+        store.append(record)
+        stored[task.id] = record
+        outcome.ran += 1
+        bar.update(1)
+
+    try:
+        if not pending:
+            outcome.backend = "store"
+        elif address:
+            outcome.backend = f"dask:{address}"
+            _run_dask(address, experiment, pending, finish, failures)
+        elif n_workers == 1 or len(pending) == 1:
+            outcome.backend = "in-process"
+            for task in pending:
+                try:
+                    finish(task, *_timed(task))
+                except Exception:  # noqa: BLE001 - reported together below
+                    failures.append((task, traceback.format_exc()))
+        else:
+            outcome.backend = f"processes:{min(n_workers, len(pending))}"
+            _run_pool(min(n_workers, len(pending)), pending, finish, failures)
+    finally:
+        bar.close()
+    outcome.seconds = time.perf_counter() - start
+    if failures:
+        raise TaskFailed(experiment, failures)
+    for tid in unique:
+        outcome.records.append(stored[tid])
+        outcome.append(stored[tid]["result"])
+    return outcome
+
+
+def _run_pool(n_workers, pending, finish, failures) -> None:
+    context = multiprocessing.get_context("spawn")  # fork + threads (Jupyter, tqdm) can deadlock
+    with cf.ProcessPoolExecutor(max_workers=n_workers, mp_context=context) as pool:
+        futures = {pool.submit(_timed, task): task for task in pending}
+        try:
+            for future in cf.as_completed(futures):
+                task = futures[future]
+                try:
+                    result, seconds = future.result()
+                except cf.process.BrokenProcessPool as exc:
+                    raise RuntimeError(
+                        "a worker process died (killed, or out of memory?) while running "
+                        f"{task.fn} {task.params}; finished tasks are stored, re-run to resume"
+                    ) from exc
+                except Exception:  # noqa: BLE001
+                    failures.append((task, traceback.format_exc()))
+                    continue
+                finish(task, result, seconds)
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+
+
+def _run_dask(address, experiment, pending, finish, failures) -> None:
+    try:
+        from distributed import Client, as_completed
+    except ImportError as exc:  # pragma: no cover - dask is a dependency
+        raise RuntimeError("a Dask scheduler was given but dask.distributed is not installed") from exc
+    with Client(address, set_as_default=False) as client:
+        futures = {}
+        for task in pending:
+            future = client.submit(_timed, task, key=f"{experiment}-{task.id}", pure=False)
+            futures[future.key] = (future, task)
+        for future in as_completed([f for f, _ in futures.values()], loop=client.loop):
+            task = futures[future.key][1]
+            try:
+                result, seconds = future.result()
+            except Exception:  # noqa: BLE001
+                failures.append((task, traceback.format_exc()))
+                continue
+            finish(task, result, seconds)

@@ -1,0 +1,62 @@
+"""Where things live: the project root and the output tree.
+
+Outputs go under one *output root* (the project root unless ``out`` or ``$MCTSLAB_OUT`` says
+otherwise)::
+
+    <root>/reports/<notebook>.ipynb          executed notebooks
+    <root>/figures/<notebook>/...            figures (PNG + PDF), tables (CSV), manifest.json
+    <root>/data/results/<experiment>/...     the resumable result store
+
+Nothing here depends on the current working directory, so a notebook executed by papermill
+from any folder writes to the same places.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+__all__ = [
+    "project_root",
+    "output_root",
+    "notebooks_dir",
+    "reports_dir",
+    "figures_dir",
+    "results_dir",
+]
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def project_root() -> Path:
+    """The checkout holding ``pyproject.toml`` (``$MCTSLAB_HOME`` overrides; else the cwd)."""
+    env = os.environ.get("MCTSLAB_HOME")
+    if env:
+        return Path(env).expanduser().resolve()
+    candidate = _PACKAGE_DIR.parent
+    if (candidate / "pyproject.toml").is_file():
+        return candidate
+    return Path.cwd().resolve()
+
+
+def output_root(out: str | os.PathLike | None = None) -> Path:
+    """The output root: ``out``, else ``$MCTSLAB_OUT``, else the project root."""
+    if out is None or str(out) == "":
+        out = os.environ.get("MCTSLAB_OUT") or project_root()
+    return Path(out).expanduser().resolve()
+
+
+def notebooks_dir() -> Path:
+    return project_root() / "notebooks"
+
+
+def reports_dir(out=None) -> Path:
+    return output_root(out) / "reports"
+
+
+def figures_dir(notebook: str, out=None) -> Path:
+    return output_root(out) / "figures" / notebook
+
+
+def results_dir(experiment: str, out=None) -> Path:
+    return output_root(out) / "data" / "results" / experiment

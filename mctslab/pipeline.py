@@ -1,0 +1,138 @@
+"""Regenerating the papers' notebooks headlessly with papermill.
+
+``mctslab reproduce`` and ``mctslab list`` are thin wrappers around this module:
+
+- :func:`notebooks` — the paper notebooks in ``notebooks/`` (one per paper);
+- :func:`parameters` — a notebook's parameters, read from its ``parameters`` cell by
+  papermill's inspection (name, type, default, the comment as help);
+- :func:`validate` — checks notebook names, the scale and every ``-p KEY VALUE`` **before**
+  anything runs, with errors naming the unknown item and the known ones;
+- :func:`reproduce` — executes each notebook into ``<out>/reports/<name>.ipynb``; the notebook
+  itself writes ``<out>/figures/<name>/`` through :class:`mctslab.core.report.Run`; the manifest
+  gets the end time and status here.
+"""
+
+from __future__ import annotations
+
+import ast
+import datetime as _dt
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import paths
+from .core.report import SCALES, check_scale, update_manifest
+
+__all__ = ["notebooks", "parameters", "validate", "reproduce", "parse_value", "NotebookFailed"]
+
+# Parameters every notebook has; the pipeline sets them from command-line options.
+STANDARD_PARAMETERS = ("scale", "seed", "workers", "scheduler", "out")
+
+
+class NotebookFailed(RuntimeError):
+    pass
+
+
+def notebooks() -> dict[str, Path]:
+    """Paper notebooks by name (the file stem), sorted."""
+    folder = paths.notebooks_dir()
+    return {p.stem: p for p in sorted(folder.glob("*.ipynb")) if not p.stem.startswith("_")}
+
+
+def parameters(name: str) -> dict[str, dict]:
+    """The notebook's parameters: ``{name: {"type": ..., "default": ..., "help": ...}}``."""
+    import papermill
+
+    path = _path(name)
+    inspected = papermill.inspect_notebook(str(path))
+    return {key: {"type": p["inferred_type_name"], "default": p["default"], "help": p["help"]}
+            for key, p in inspected.items()}
+
+
+def parse_value(text: str):
+    """A ``-p`` value: a Python literal (``3``, ``0.5``, ``None``, ``[1, 2]``) or a plain string."""
+    lowered = text.strip().lower()
+    if lowered in ("none", "null"):
+        return None
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def _path(name: str) -> Path:
+    found = notebooks()
+    if name not in found:
+        raise KeyError(f"unknown notebook {name!r}; known: {', '.join(found) or 'none'}")
+    return found[name]
+
+
+def validate(names, scale: str, params: dict) -> list[str]:
+    """Check everything before running; return the notebook names to run (all when empty)."""
+    found = notebooks()
+    names = list(names) or list(found)
+    unknown = [n for n in names if n not in found]
+    if unknown:
+        raise KeyError(f"unknown notebook(s) {', '.join(map(repr, unknown))}; "
+                       f"known: {', '.join(found) or 'none'}")
+    check_scale(scale)
+    for key in params:
+        if key in ("scale", "out"):
+            raise ValueError(f"set {key!r} with --{key}, not -p")
+    for name in names:
+        known = parameters(name)
+        missing = [k for k in params if k not in known]
+        if missing:
+            raise KeyError(f"notebook {name!r} has no parameter(s) {', '.join(map(repr, missing))}; "
+                           f"its parameters: {', '.join(known)}")
+    return names
+
+
+@dataclass
+class Outcome:
+    name: str
+    ok: bool
+    seconds: float
+    report: Path
+    error: str = ""
+
+
+def reproduce(names=(), scale: str = "default", params: dict | None = None,
+              workers: int | None = None, scheduler: str | None = None, out=None,
+              progress: bool = True) -> list[Outcome]:
+    """Execute the notebooks (all by default) at ``scale``; never raises for one failure."""
+    import papermill
+
+    params = dict(params or {})
+    names = validate(names, scale, params)
+    reports = paths.reports_dir(out)
+    reports.mkdir(parents=True, exist_ok=True)
+    outcomes = []
+    for name in names:
+        injected = {"scale": scale, **params}
+        if workers is not None:
+            injected["workers"] = int(workers)
+        if scheduler:
+            injected["scheduler"] = scheduler
+        if out is not None:
+            injected["out"] = str(paths.output_root(out))
+        report = reports / f"{name}.ipynb"
+        start = time.perf_counter()
+        error = ""
+        try:
+            papermill.execute_notebook(str(_path(name)), str(report), parameters=injected,
+                                       kernel_name="python3", cwd=str(paths.notebooks_dir()),
+                                       progress_bar=progress, log_output=False)
+        except Exception as exc:  # noqa: BLE001 - reported per notebook, the others still run
+            error = f"{type(exc).__name__}: {exc}"
+        seconds = time.perf_counter() - start
+        update_manifest(name, out, finished=_dt.datetime.now(_dt.UTC).isoformat(
+            timespec="seconds"), status="failed" if error else "complete",
+            wall_seconds=round(seconds, 1), executed_notebook=str(report))
+        outcomes.append(Outcome(name, not error, seconds, report, error))
+    return outcomes
+
+
+__all__ += ["SCALES", "STANDARD_PARAMETERS", "Outcome"]

@@ -1,0 +1,129 @@
+"""Run (figures, tables, manifest) and the papermill pipeline on a toy notebook."""
+
+import json
+import subprocess
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import nbformat  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from mctslab import cli, pipeline  # noqa: E402
+from mctslab.core.report import Run  # noqa: E402
+from mctslab.core.tasks import make_tasks  # noqa: E402
+
+
+def test_run_saves_figures_tables_and_manifest(tmp_path):
+    run = Run("toy", {"n": 3}, scale="smoke", seed=1, workers=1, out=tmp_path)
+    fig, ax = plt.subplots()
+    ax.plot([1, 2, 3])
+    fig.suptitle("Fig. 1")
+    run.figure(fig, "fig1", caption="a line")
+    df = run.table(pd.DataFrame({"a": [1, 2]}), "table1")
+    assert list(df["a"]) == [1, 2]
+    results = run.map("toy_squares", make_tasks("mctslab.core.demo:square_with_noise",
+                                                [{"x": 2}], seed=1))
+    assert results[0]["square"] == 4
+    folder = tmp_path / "figures" / "toy"
+    for name in ("fig1.png", "fig1.pdf", "table1.csv", "manifest.json"):
+        assert (folder / name).stat().st_size > 0
+    assert fig._suptitle.get_text() == "Fig. 1 (scale: smoke)"
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["scale"] == "smoke" and manifest["parameters"] == {"n": 3}
+    assert set(manifest["artefacts"]) == {"fig1", "table1"}
+    assert manifest["experiments"]["toy_squares"]["tasks"] == 1
+    assert manifest["dependencies"]["numpy"]
+    assert "commit" in manifest["git"]
+
+
+def test_paper_scale_figures_are_not_labelled(tmp_path):
+    run = Run("toy", scale="paper", out=tmp_path)
+    fig, _ = plt.subplots()
+    run.figure(fig, "plain")
+    assert fig._suptitle is None or "scale" not in fig._suptitle.get_text()
+
+
+def test_run_rejects_unknown_scale(tmp_path):
+    with pytest.raises(ValueError, match="unknown scale 'huge'"):
+        Run("toy", scale="huge", out=tmp_path)
+
+
+TOY_CELLS = [
+    ("markdown", "# Toy notebook\nRegenerates one table."),
+    ("parameters", 'scale = "default"  # smoke | default | paper\nseed = 1  # experiment seed\n'
+                   'workers = None  # local processes\nscheduler = None  # Dask address\n'
+                   'out = None  # output root\nsize = 3  # number of tasks'),
+    ("code", "import pandas as pd\nfrom mctslab.core.report import Run\n"
+             "from mctslab.core.tasks import make_tasks\n"
+             "run = Run('toy', {'size': size}, scale=scale, seed=seed, workers=workers, "
+             "scheduler=scheduler, out=out)"),
+    ("code", "results = run.map('toy', make_tasks('mctslab.core.demo:square_with_noise', "
+             "[{'x': i} for i in range(size)], seed))\n"
+             "run.table(pd.DataFrame(list(results)), 'squares')"),
+]
+
+
+@pytest.fixture
+def toy_project(tmp_path, monkeypatch):
+    project = tmp_path / "project"
+    (project / "notebooks").mkdir(parents=True)
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    for kind, source in TOY_CELLS:
+        if kind == "markdown":
+            nb.cells.append(nbformat.v4.new_markdown_cell(source))
+        else:
+            cell = nbformat.v4.new_code_cell(source)
+            if kind == "parameters":
+                cell.metadata["tags"] = ["parameters"]
+            nb.cells.append(cell)
+    nbformat.write(nb, project / "notebooks" / "toy.ipynb")
+    monkeypatch.setenv("MCTSLAB_HOME", str(project))
+    monkeypatch.setenv("MCTSLAB_PROGRESS", "0")
+    return project
+
+
+def test_pipeline_lists_and_validates(toy_project):
+    assert list(pipeline.notebooks()) == ["toy"]
+    params = pipeline.parameters("toy")
+    assert params["size"]["default"] == "3" and params["size"]["help"] == "number of tasks"
+    assert pipeline.validate([], "smoke", {"size": 2}) == ["toy"]
+    with pytest.raises(KeyError, match="unknown notebook"):
+        pipeline.validate(["nope"], "smoke", {})
+    with pytest.raises(ValueError, match="unknown scale"):
+        pipeline.validate(["toy"], "enormous", {})
+    with pytest.raises(KeyError, match="no parameter.*'colour'"):
+        pipeline.validate(["toy"], "smoke", {"colour": 1})
+
+
+def test_cli_errors_before_running_anything(toy_project, capsys):
+    assert cli.main(["reproduce", "nope", "--scale", "smoke"]) == 2
+    assert "unknown notebook" in capsys.readouterr().err
+    assert cli.main(["reproduce", "toy", "--scale", "huge"]) == 2
+    assert cli.main(["reproduce", "toy", "-p", "colour", "red"]) == 2
+    assert "colour" in capsys.readouterr().err
+    assert not (toy_project / "reports").exists()
+
+
+def test_reproduce_executes_into_out_dir(toy_project, tmp_path):
+    out = tmp_path / "elsewhere"
+    outcomes = pipeline.reproduce(["toy"], "smoke", {"size": 2}, workers=1, out=out,
+                                  progress=False)
+    assert outcomes[0].ok, outcomes[0].error
+    assert (out / "reports" / "toy.ipynb").exists()
+    table = pd.read_csv(out / "figures" / "toy" / "squares.csv")
+    assert list(table["square"]) == [0, 1]
+    manifest = json.loads((out / "figures" / "toy" / "manifest.json").read_text())
+    assert manifest["status"] == "complete" and manifest["scale"] == "smoke"
+    assert manifest["parameters"] == {"size": 2}
+    assert (out / "data" / "results" / "toy" / "results.jsonl").exists()
+
+
+def test_console_script_lists_notebooks(toy_project):
+    done = subprocess.run([sys.executable, "-m", "mctslab.cli", "list"], capture_output=True,
+                          text=True, check=True)
+    assert "toy" in done.stdout and "size" in done.stdout

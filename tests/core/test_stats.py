@@ -1,0 +1,66 @@
+"""Known answers for the shared statistics (Go paper Table 3; Elo by hand)."""
+
+import math
+
+import pytest
+
+from mctslab.core.stats import (
+    binomial_table,
+    binomial_test,
+    clopper_pearson,
+    elo_expected,
+    elo_update,
+    score_interval,
+)
+
+# Go paper, Table 2 total wins of 1000 games -> Table 3 (p, 95% CI low, high, significant)
+TABLE3 = [
+    ("gnugo", 513, 0.429, 0.482, 0.544, False),
+    ("gnugo-uct", 519, 0.242, 0.488, 0.550, False),
+    ("gTabu18", 491, 0.591, 0.460, 0.522, False),
+    ("gTabu18-hash", 523, 0.155, 0.492, 0.554, False),
+    ("gTabu18-hash-win", 540, 0.012, 0.509, 0.571, True),
+]
+
+
+@pytest.mark.parametrize("label,wins,p,low,high,significant", TABLE3)
+def test_go_paper_table3_from_table2(label, wins, p, low, high, significant):
+    t = binomial_test(wins, 1000)
+    assert round(t.pvalue, 3) == p
+    assert round(t.ci_low, 3) == low
+    assert round(t.ci_high, 3) == high
+    assert t.significant(0.05) is significant
+
+
+def test_binomial_table_and_interval_agree():
+    df = binomial_table([(label, wins, 1000) for label, wins, *_ in TABLE3])
+    assert list(df["significant"]) == [row[-1] for row in TABLE3]
+    assert clopper_pearson(540, 1000) == pytest.approx((df.ci_low[4], df.ci_high[4]))
+
+
+def test_binomial_rejects_bad_counts():
+    with pytest.raises(ValueError, match="successes"):
+        binomial_test(11, 10)
+    with pytest.raises(ValueError, match="trials"):
+        binomial_test(0, 0)
+
+
+def test_elo_by_hand():
+    # equal ratings: expectation 1/2, a win with K = 32 gains 16 points
+    assert elo_expected(1500.0, 1500.0) == pytest.approx(0.5)
+    assert elo_update(1500.0, 1500.0, 1.0, 32.0) == pytest.approx(1516.0)
+    # 400 points apart: expectation 1/(1+10) for the weaker player
+    assert elo_expected(1500.0, 1900.0) == pytest.approx(1 / 11)
+    assert elo_update(1500.0, 1900.0, 0.5, 32.0) == pytest.approx(1500 + 32 * (0.5 - 1 / 11))
+    # a loss against an equal opponent
+    assert elo_update(1600.0, 1600.0, 0.0, 32.0) == pytest.approx(1584.0)
+
+
+def test_score_interval_counts_draws_as_half():
+    s = score_interval(wins=50, draws=20, losses=30)
+    assert s.score == pytest.approx(0.6)
+    # per-game variance: E[x^2] - E[x]^2 = (50 + 0.25 * 20) / 100 - 0.36 = 0.19
+    half = 1.959963984540054 * math.sqrt(0.19 / 100)
+    assert (s.low, s.high) == pytest.approx((0.6 - half, 0.6 + half))
+    with pytest.raises(ValueError):
+        score_interval(0, 0, 0)

@@ -1,0 +1,64 @@
+"""Task ids, seeds and the append-only result store."""
+
+import json
+
+import numpy as np
+import pytest
+
+from mctslab.core.store import ResultStore, to_jsonable
+from mctslab.core.tasks import Task, make_tasks, resolve, run_task
+
+
+def test_task_id_is_stable_and_sensitive():
+    a = Task("mctslab.core.demo:square_with_noise", {"x": 1, "y": [1, 2]}, 5, (0,))
+    b = Task("mctslab.core.demo:square_with_noise", {"y": [1, 2], "x": 1}, 5, (0,))
+    assert a.id == b.id  # key order does not matter
+    assert a.id != Task(a.fn, {"x": 2, "y": [1, 2]}, 5, (0,)).id
+    assert a.id != Task(a.fn, a.params, 6, (0,)).id
+    assert a.id != Task(a.fn, a.params, 5, (1,)).id
+
+
+def test_make_tasks_spawns_seeds_like_seedsequence():
+    tasks = make_tasks("mctslab.core.demo:square_with_noise", [{"x": i} for i in range(3)], seed=9)
+    children = np.random.SeedSequence(9).spawn(3)
+    for task, child in zip(tasks, children):
+        assert task.seed_sequence().generate_state(4).tolist() == child.generate_state(4).tolist()
+    assert run_task(tasks[2])["square"] == 4
+    assert run_task(tasks[2]) == run_task(tasks[2])  # same seed, same result (pid aside)
+
+
+def test_bad_task_functions_are_named():
+    with pytest.raises(ValueError, match="module:function"):
+        Task("no_colon")
+    with pytest.raises(ImportError, match="no_such_module"):
+        resolve("no_such_module:f")
+    with pytest.raises(AttributeError, match="nope"):
+        resolve("mctslab.core.demo:nope")
+
+
+def test_to_jsonable_handles_numpy_and_non_finite():
+    value = to_jsonable({"a": np.arange(3), "b": np.float32(1.5), "c": float("inf"),
+                         "d": (np.int64(2), None), "e": np.bool_(True)})
+    assert value == {"a": [0, 1, 2], "b": 1.5, "c": "inf", "d": [2, None], "e": True}
+    json.dumps(value, allow_nan=False)
+    with pytest.raises(TypeError, match="cannot store"):
+        to_jsonable({"x": object()})
+
+
+def test_store_appends_and_survives_a_truncated_tail(tmp_path):
+    store = ResultStore(tmp_path / "exp")
+    store.append({"id": "a", "result": {"v": 1}})
+    store.append({"id": "b", "result": {"v": 2}})
+    with open(store.path, "ab") as fh:  # what a SIGKILL during a write can leave
+        fh.write(b'{"id": "c", "resu')
+    with pytest.warns(UserWarning, match="truncated"):
+        assert set(store.load()) == {"a", "b"}
+    store.append({"id": "c", "result": {"v": 3}})
+    assert {k: v["result"]["v"] for k, v in store.load().items()} == {"a": 1, "b": 2, "c": 3}
+
+
+def test_store_rejects_corruption_in_the_middle(tmp_path):
+    store = ResultStore(tmp_path)
+    store.path.write_text('{"id": "a"}\nnot json\n{"id": "b"}\n')
+    with pytest.raises(ValueError, match="line 2"):
+        store.load()
