@@ -129,8 +129,11 @@ class Run:
     def label(self) -> str:
         return scale_label(self.scale)
 
-    def figure(self, fig, stem: str, caption: str | None = None, dpi: int = 150) -> Path:
-        """Save ``fig`` as ``<stem>.png`` and ``<stem>.pdf``; label it with the scale."""
+    def figure(self, fig, stem: str, caption: str | None = None, dpi: int = 150):
+        """Save ``fig`` as ``<stem>.png`` and ``<stem>.pdf``; label it with the scale.
+
+        Returns the figure, so a notebook cell ending in ``run.figure(...)`` displays it.
+        """
         _check_stem(stem)
         if self.label:
             current = fig._suptitle.get_text() if getattr(fig, "_suptitle", None) else ""
@@ -142,7 +145,7 @@ class Run:
             fig.savefig(path, dpi=dpi, bbox_inches="tight", metadata=_figure_metadata(ext, self))
             files.append(path.name)
         self._record(stem, "figure", files, caption)
-        return self.directory / f"{stem}.png"
+        return fig
 
     def table(self, df, stem: str, caption: str | None = None, index: bool = False):
         """Save a DataFrame as ``<stem>.csv`` and return it (so the notebook displays it)."""

@@ -1,0 +1,206 @@
+"""The paper's protocol as tasks, scales and tables (notebook ``othello_wpc_de``).
+
+Scales
+------
+* ``paper``: NP = 20, Tmax = 100, Kmax = 200, S x N = 10 x 50 = 500 games per individual
+  fitness, N = 50 games per group member, Gmax = 10, 1,000 games against the standard
+  WPC at every opponent / group change, 100,000 games per WPC in Table 4; one
+  repetition per mode, as in the paper (two learning tasks side by side on 2 cores).
+* ``default``: NP = 10, Tmax = 20, Kmax = 60, S x N = 5 x 20, N = 20 per member,
+  200 games per change, 10,000 games in Table 4, four repetitions per mode.
+* ``smoke``: a few seconds end to end.
+
+Every (mode, repetition) learning run is one task through the executor; every final
+evaluation (a WPC against the standard WPC) and every group round robin is a task too.
+Task ``i`` of the learning list is (mode ``i % 2``, repetition ``i // 2``), so adding
+repetitions keeps the seeds (and stored results) of the existing ones.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from mctslab.core.stats import score_interval
+from mctslab.core.tasks import make_tasks
+from mctslab.othello import wpc as wpc_module
+from mctslab.othello._de import league
+from mctslab.othello._players import play_match
+from mctslab.othello.figures import figure5, figure6, figure7, heatmap
+from mctslab.othello.learning import MODES, LearningConfig, run_learning
+from mctslab.othello.tables import claims, repetitions_table, run_summary, table3, table4
+from mctslab.rng import seed_state
+
+__all__ = ["Config", "SCALES", "config", "learn", "evaluate", "learning_task", "evaluation_task",
+           "round_robin_task", "Learned", "Evaluated", "figure5", "figure6", "figure7", "heatmap",
+           "table3", "table4", "repetitions_table", "claims", "run_summary"]
+
+SCALES = {
+    "smoke": dict(population_size=6, max_generations=6, iterations=3, n_matches=2,
+                  games_per_match=10, games_per_member=12, max_group=10, eval_games=100,
+                  final_games=1_000, round_robin_games=20, repetitions=1),
+    "default": dict(population_size=10, max_generations=20, iterations=60, n_matches=5,
+                    games_per_match=20, games_per_member=20, max_group=10, eval_games=200,
+                    final_games=10_000, round_robin_games=200, repetitions=4),
+    "paper": dict(population_size=20, max_generations=100, iterations=200, n_matches=10,
+                  games_per_match=50, games_per_member=50, max_group=10, eval_games=1_000,
+                  final_games=100_000, round_robin_games=1_000, repetitions=1),
+}
+
+
+@dataclass(frozen=True)
+class Config:
+    """The constants of one notebook run (see the module docstring for the scales)."""
+
+    scale: str
+    population_size: int      # NP
+    max_generations: int      # Tmax
+    iterations: int           # Kmax
+    n_matches: int            # S (individual learning)
+    games_per_match: int      # N (individual learning)
+    games_per_member: int     # N (group learning: games against each member, and per league pair)
+    max_group: int            # Gmax
+    eval_games: int           # games against the standard WPC at each opponent / group change
+    final_games: int          # games per WPC against the standard WPC in Table 4
+    round_robin_games: int    # games per pair in the final round robin of each group (Table 3)
+    repetitions: int          # independent learning runs per mode
+    epsilon: float = 0.1      # epsilon-greedy, both players (Othello League)
+
+    def learning_params(self, mode: str) -> dict:
+        """The :class:`LearningConfig` fields of ``mode`` (F, CR, bounds, alpha, Elo: defaults)."""
+        return dict(mode=mode, population_size=self.population_size,
+                    max_generations=self.max_generations, iterations=self.iterations,
+                    n_matches=self.n_matches, games_per_match=self.games_per_match,
+                    games_per_member=self.games_per_member, max_group=self.max_group,
+                    eval_games=self.eval_games, epsilon=self.epsilon)
+
+
+def config(scale: str = "default", **overrides) -> Config:
+    """The configuration of ``scale``; an override of ``None`` keeps the scale's value."""
+    if scale not in SCALES:
+        raise ValueError(f"unknown scale {scale!r}; choose one of {', '.join(SCALES)}")
+    fields = {f.name for f in dataclasses.fields(Config)} - {"scale"}
+    unknown = sorted(set(overrides) - fields)
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {', '.join(unknown)}; known: {', '.join(sorted(fields))}")
+    values = dict(SCALES[scale], **{k: v for k, v in overrides.items() if v is not None})
+    cfg = Config(scale=scale, **values)
+    for mode in MODES:
+        LearningConfig(**cfg.learning_params(mode))  # validates every field, naming the bad one
+    if cfg.repetitions < 1 or cfg.final_games < 1 or cfg.round_robin_games < 1:
+        raise ValueError("repetitions, final_games and round_robin_games must be positive")
+    return cfg
+
+
+# -- task functions (module level: the executor imports them by name) ----------------------
+
+def learning_task(params: dict, seed: np.random.SeedSequence) -> dict:
+    """One learning run; ``params`` = LearningConfig fields + ``repetition``."""
+    params = dict(params)
+    repetition = params.pop("repetition", 0)
+    return dict(run_learning(LearningConfig.from_params(params), seed), repetition=repetition)
+
+
+def _tables(variables) -> tuple[np.ndarray, bool]:
+    if variables is None:
+        return np.zeros((8, 256), dtype=np.int64), True
+    return wpc_module.row_tables(variables), False
+
+
+def evaluation_task(params: dict, seed: np.random.SeedSequence) -> dict:
+    """``params["weights"]`` (10 or 64 values, None = random) against the standard WPC."""
+    tables, is_random = _tables(params["weights"])
+    outcome = play_match(tables, is_random, wpc_module.row_tables(wpc_module.STANDARD_WPC), False,
+                         float(params["epsilon"]), int(params["games"]), seed_state(seed))
+    return {"wins": int(outcome[0]), "draws": int(outcome[1]), "losses": int(outcome[2])}
+
+
+def round_robin_task(params: dict, seed: np.random.SeedSequence) -> dict:
+    """Scores between all pairs of ``params["members"]`` (a..j lists, None = random player)."""
+    members = params["members"]
+    tables = np.zeros((len(members), 8, 256), dtype=np.int64)
+    is_random = np.zeros(len(members), dtype=np.bool_)
+    for j, variables in enumerate(members):
+        tables[j], is_random[j] = _tables(variables)
+    ratings = np.zeros(len(members))  # K = 0 below: the round robin only scores, it does not rate
+    scores = league(tables, is_random, ratings, int(params["games_per_pair"]), 0.0,
+                    float(params["epsilon"]), seed_state(seed))
+    return {"scores": scores.round(6).tolist()}
+
+
+# -- running the protocol -----------------------------------------------------------------
+
+@dataclass
+class Learned:
+    """The learning histories: ``runs[mode][repetition]`` (the task results)."""
+
+    runs: dict
+
+    def mode(self, mode: str) -> list[dict]:
+        return self.runs[mode]
+
+
+def learn(run, cfg: Config) -> Learned:
+    """Every (mode, repetition) learning run as one task through ``run.map``."""
+    params = [dict(cfg.learning_params(mode), repetition=rep)
+              for rep in range(cfg.repetitions) for mode in MODES]
+    results = run.map("othello_learning", make_tasks("mctslab.othello.experiments:learning_task",
+                                                     params, seed=run.seed))
+    runs = {mode: [r for r in results if r["mode"] == mode] for mode in MODES}
+    return Learned(runs)
+
+
+@dataclass
+class Evaluated:
+    """Final evaluations: one row per evaluated WPC, plus each group's round robin."""
+
+    rows: pd.DataFrame
+    round_robins: list[np.ndarray]
+    cfg: Config
+
+
+def _final_candidates(learned: Learned) -> list[dict]:
+    rows = []
+    for rep, result in enumerate(learned.mode("individual")):
+        if result["final_variables"] is not None:
+            rows.append(dict(source="individual", repetition=rep, member=None, rating=None,
+                             label=f"individual rep {rep}: final best",
+                             variables=result["final_variables"]))
+    for rep, result in enumerate(learned.mode("group")):
+        for member in result["final_members"]:
+            label = "random player" if member["variables"] is None else f"member {member['id']}"
+            rows.append(dict(source="group", repetition=rep, member=member["id"],
+                             rating=member["rating"], label=f"group rep {rep}: {label}",
+                             variables=member["variables"]))
+    for name, weights in wpc_module.PUBLISHED_WPCS.items():
+        rows.append(dict(source="published", repetition=None, member=None, rating=None,
+                         label=name, variables=np.asarray(weights).tolist()))
+    return rows
+
+
+def evaluate(run, cfg: Config, learned: Learned) -> Evaluated:
+    """Table 4's protocol for every learned and published WPC, and Table 3's round robins.
+
+    Both kinds of task go through one ``run.map`` (one worker pool).
+    """
+    candidates = _final_candidates(learned)
+    params = [dict(weights=c["variables"], games=cfg.final_games, epsilon=cfg.epsilon)
+              for c in candidates]
+    groups = [[m["variables"] for m in result["final_members"]] for result in learned.mode("group")]
+    tasks = make_tasks("mctslab.othello.experiments:evaluation_task", params, seed=run.seed)
+    robin_params = [dict(members=g, games_per_pair=cfg.round_robin_games, epsilon=cfg.epsilon)
+                    for g in groups]
+    # Offset the spawn keys so the round robins never share a seed with an evaluation.
+    tasks += [dataclasses.replace(t, spawn_key=(len(params) + i,)) for i, t in enumerate(
+        make_tasks("mctslab.othello.experiments:round_robin_task", robin_params, seed=run.seed))]
+    results = run.map("othello_final", tasks)
+    records = []
+    for candidate, outcome in zip(candidates, results[:len(params)]):
+        ci = score_interval(outcome["wins"], outcome["draws"], outcome["losses"])
+        records.append(dict(candidate, wins=ci.wins, draws=ci.draws, losses=ci.losses,
+                            games=ci.games, score=ci.score, ci_low=ci.low, ci_high=ci.high))
+    robins = [np.array(r["scores"]) for r in results[len(params):]]
+    return Evaluated(pd.DataFrame.from_records(records), robins, cfg)

@@ -1,0 +1,326 @@
+"""DE/rand/1/bin learning of WPCs: individual learning (Sec. 4) and group learning (Sec. 5).
+
+Reading guide
+-------------
+* An individual is the 10 variables a..j of a symmetric WPC (Fig. 2). DE/rand/1/bin
+  (Sec. 3.2, Fig. 4, Eq. 4): every individual is a parent; r1, r2, r3 are distinct and
+  differ from it; mutant ``m = x_r1 + F (x_r2 - x_r3)``; binomial crossover with rate
+  CR, one gene always from m; the child replaces the parent only if strictly fitter.
+  Left open by the paper and chosen here: F = 0.5, CR = 0.9, initial genes uniform in
+  [-1, 1] and mutants reflected back into [-1, 1] at the bounds (Storn & Price's usual
+  settings; a 1-ply WPC player is scale-invariant, so the box only bounds weight ratios).
+* A generation's fitness evaluation is one compiled call (:mod:`mctslab.othello._de`).
+* Individual learning (Sec. 4.2): fitness ``score - alpha * sigma`` over S matches of N
+  games (Eq. 5, alpha = 1.3). Iteration k: a fresh population; after each generation
+  t >= Tmax / 2 (steps 6-7: once t, counted from 1 after initialisation, exceeds
+  Tmax / 2) the best replaces the opponent if its fitness exceeds 0.5, and a new
+  iteration starts; an iteration that reaches Tmax generations fails (step 8). The
+  first opponent is the random player.
+* Group learning (Sec. 5.2): fitness = Elo rating (K = 32, start 1500) after N games
+  against each member of G (Eq. 6-8). G starts as {random player rated 1500}. In the
+  second half of an iteration, a best rated above 1600 triggers a league (N games
+  between every pair of best + members, ratings updated after every game); the best
+  joins G and, when G then exceeds Gmax = 10, the lowest-rated player leaves ("the
+  lowest-rated player leaves the group", Sec. 5: the newcomer can be that player).
+  Both "after a failed iteration" branches restart with a fresh population (the
+  group text says "back to 3", which would never reset t; we read it as step 2).
+* Every learning game is counted (``games``); the games that evaluate against the
+  standard WPC (1,000 whenever the opponent or group changes, as in the paper) are
+  counted separately (``evaluation_games``) and use their own RNG stream, so turning
+  them off or on leaves the learning itself unchanged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from mctslab.othello import wpc as wpc_module
+from mctslab.othello._de import group_ratings, individual_scores, league
+from mctslab.othello._players import play_match
+from mctslab.rng import seed_state
+
+__all__ = ["LearningConfig", "de_rand_1_bin", "random_population", "population_tables",
+           "fitness_from_scores", "run_learning", "games_per_generation", "MODES"]
+
+MODES = ("individual", "group")
+_VARIABLE_INDEX = wpc_module.variable_index()
+_BITS_OF_BYTE = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class LearningConfig:
+    """All constants of one learning run; the defaults are the paper's (Tables 1-2 as stated)."""
+
+    mode: str = "individual"
+    population_size: int = 20          # NP
+    max_generations: int = 100         # Tmax
+    iterations: int = 200              # Kmax
+    scale_factor: float = 0.5          # F (our choice; not stated)
+    crossover_rate: float = 0.9        # CR (our choice; not stated)
+    lower: float = -1.0                # search box for a..j (our choice; not stated)
+    upper: float = 1.0
+    epsilon: float = 0.1               # epsilon-greedy, both players (Sec. 2.2)
+    # individual learning (Sec. 4.1): S matches of N games, S x N = 500 in the paper
+    n_matches: int = 10                # S (our split of S x N = 500)
+    games_per_match: int = 50          # N
+    alpha: float = 1.3                 # Eq. 5
+    replace_threshold: float = 0.5     # step 7
+    # group learning (Sec. 5.1-5.2)
+    games_per_member: int = 50         # N
+    k_factor: float = 32.0             # Elo K
+    start_rating: float = 1500.0
+    join_rating: float = 1600.0        # step 6
+    max_group: int = 10                # Gmax
+    # evaluation against the standard WPC whenever the opponent / group changes (Sec. 4.3, 5.3)
+    eval_games: int = 1000
+
+    def __post_init__(self):
+        if self.mode not in MODES:
+            raise ValueError(f"unknown learning mode {self.mode!r}; choose one of {', '.join(MODES)}")
+        positive = ("population_size", "max_generations", "iterations", "n_matches",
+                    "games_per_match", "games_per_member", "max_group")
+        for name in positive:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if self.population_size < 4:
+            raise ValueError(f"population_size must be at least 4 for DE/rand/1 "
+                             f"(parent + 3 distinct others), got {self.population_size}")
+        if not self.lower < self.upper:
+            raise ValueError(f"lower ({self.lower}) must be below upper ({self.upper})")
+        if not 0.0 <= self.crossover_rate <= 1.0:
+            raise ValueError(f"crossover_rate must lie in [0, 1], got {self.crossover_rate}")
+        if not 0.0 <= self.epsilon <= 1.0:
+            raise ValueError(f"epsilon must lie in [0, 1], got {self.epsilon}")
+        if self.eval_games < 0:
+            raise ValueError(f"eval_games must be >= 0, got {self.eval_games}")
+
+    @classmethod
+    def from_params(cls, params: dict) -> LearningConfig:
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(params) - known)
+        if unknown:
+            raise ValueError(f"unknown learning parameter(s) {', '.join(unknown)}; "
+                             f"known: {', '.join(sorted(known))}")
+        return cls(**params)
+
+    @property
+    def first_check(self) -> int:
+        """First generation after which the replacement / joining test is made (t > Tmax / 2)."""
+        return max(1, self.max_generations // 2)
+
+
+def random_population(size: int, lower: float, upper: float, rng: np.random.Generator) -> np.ndarray:
+    """``float64[size, 10]`` uniform in the box (Fig. 4: "NP individuals generated randomly in S")."""
+    return rng.uniform(lower, upper, size=(size, 10))
+
+
+def de_rand_1_bin(population, scale_factor, crossover_rate, lower, upper, rng) -> np.ndarray:
+    """One trial vector per parent (Eq. 4 + binomial crossover), reflected into the box."""
+    size, genes = population.shape
+    children = np.empty_like(population)
+    for i in range(size):
+        others = rng.choice(size - 1, 3, replace=False)
+        r1, r2, r3 = others + (others >= i)  # skip the parent's own index
+        mutant = population[r1] + scale_factor * (population[r2] - population[r3])
+        take = rng.random(genes) < crossover_rate
+        take[rng.integers(genes)] = True  # at least one gene from the mutant
+        children[i] = np.where(take, mutant, population[i])
+    # Reflect once at each bound, then clip what a very long step still leaves outside.
+    children = np.where(children < lower, 2 * lower - children, children)
+    children = np.where(children > upper, 2 * upper - children, children)
+    return np.clip(children, lower, upper)
+
+
+def population_tables(population) -> np.ndarray:
+    """``int64[n, 8, 256]`` kernel row tables of a population of a..j vectors."""
+    weights = np.asarray(population, dtype=np.float64)[:, _VARIABLE_INDEX]
+    fixed = np.rint(weights * wpc_module.FIXED_POINT_SCALE).astype(np.int64).reshape(-1, 8, 8)
+    return np.ascontiguousarray(fixed @ _BITS_OF_BYTE.T)
+
+
+def fitness_from_scores(scores, alpha) -> np.ndarray:
+    """Eq. 5: mean match score minus alpha times its population standard deviation."""
+    return scores.mean(axis=1) - alpha * scores.std(axis=1)
+
+
+def _outcome_record(outcome) -> dict:
+    wins, draws, losses = (int(x) for x in outcome)
+    games = wins + draws + losses
+    return {"wins": wins, "draws": draws, "losses": losses,
+            "score": (wins + 0.5 * draws) / games if games else None}
+
+
+class _Recorder:
+    """The learning history: one row per generation, one event per change or failure."""
+
+    def __init__(self, cfg: LearningConfig, seed: np.random.SeedSequence):
+        de_seed, game_seed, eval_seed = seed.spawn(3)
+        self.cfg = cfg
+        self.de_rng = np.random.default_rng(de_seed)
+        self.game_rng = seed_state(game_seed)
+        self.eval_rng = seed_state(eval_seed)
+        self.standard = wpc_module.row_tables(wpc_module.STANDARD_WPC)
+        self.games = 0
+        self.evaluation_games = 0
+        self.rows = {"games": [], "iteration": [], "generation": [], "best": [], "best_score": []}
+        self.events: list[dict] = []
+
+    def row(self, iteration, generation, best, best_score) -> None:
+        for key, value in (("games", self.games), ("iteration", iteration),
+                           ("generation", generation), ("best", round(float(best), 6)),
+                           ("best_score", round(float(best_score), 6))):
+            self.rows[key].append(value)
+
+    def vs_standard(self, variables) -> dict | None:
+        if self.cfg.eval_games == 0:
+            return None
+        outcome = play_match(population_tables(np.asarray(variables)[None])[0], False,
+                             self.standard, False, self.cfg.epsilon, self.cfg.eval_games,
+                             self.eval_rng)
+        self.evaluation_games += self.cfg.eval_games
+        return _outcome_record(outcome)
+
+    def event(self, **fields) -> None:
+        self.events.append({"games": self.games, **fields})
+
+
+def _individual(cfg: LearningConfig, rec: _Recorder) -> dict:
+    opponent = np.zeros((8, 256), dtype=np.int64)
+    opponent_random = True
+    opponent_variables = None
+    evaluations_per_population = cfg.population_size * cfg.n_matches * cfg.games_per_match
+
+    def evaluate(population):
+        scores = individual_scores(population_tables(population), opponent, opponent_random,
+                                   cfg.n_matches, cfg.games_per_match, cfg.epsilon, rec.game_rng)
+        rec.games += evaluations_per_population
+        return fitness_from_scores(scores, cfg.alpha), scores.mean(axis=1)
+
+    for iteration in range(1, cfg.iterations + 1):
+        population = random_population(cfg.population_size, cfg.lower, cfg.upper, rec.de_rng)
+        fitness, score = evaluate(population)
+        replaced = False
+        for generation in range(1, cfg.max_generations + 1):
+            children = de_rand_1_bin(population, cfg.scale_factor, cfg.crossover_rate,
+                                     cfg.lower, cfg.upper, rec.de_rng)
+            child_fitness, child_score = evaluate(children)
+            better = child_fitness > fitness
+            population[better], fitness[better], score[better] = (
+                children[better], child_fitness[better], child_score[better])
+            best = int(np.argmax(fitness))
+            rec.row(iteration, generation, fitness[best], score[best])
+            if generation >= cfg.first_check and fitness[best] > cfg.replace_threshold:
+                opponent_variables = population[best].copy()
+                rec.event(kind="replace", iteration=iteration, generation=generation,
+                          fitness=float(fitness[best]), score_vs_opponent=float(score[best]),
+                          variables=opponent_variables.round(6).tolist(),
+                          vs_standard=rec.vs_standard(opponent_variables))
+                opponent = population_tables(opponent_variables[None])[0]
+                opponent_random = False
+                replaced = True
+                break
+        if not replaced:
+            rec.event(kind="fail", iteration=iteration, generation=cfg.max_generations,
+                      fitness=float(fitness.max()))
+    return {"final_variables": None if opponent_variables is None
+            else opponent_variables.round(6).tolist()}
+
+
+def _group(cfg: LearningConfig, rec: _Recorder) -> dict:
+    # Member 0 is the random player (no variables); ids grow as members join.
+    members = [{"id": 0, "variables": None, "rating": cfg.start_rating, "joined_games": 0}]
+    next_id = 1
+
+    def member_arrays(group):
+        tables = np.zeros((len(group), 8, 256), dtype=np.int64)
+        is_random = np.array([m["variables"] is None for m in group])
+        for j, m in enumerate(group):
+            if m["variables"] is not None:
+                tables[j] = population_tables(np.asarray(m["variables"])[None])[0]
+        return tables, is_random
+
+    def evaluate(population, group):
+        """Each individual's Elo rating against the (fixed) group and its mean score."""
+        tables, is_random = group
+        member_ratings = np.array([m["rating"] for m in members], dtype=np.float64)
+        ratings, scores = group_ratings(population_tables(population), tables, is_random,
+                                        member_ratings, cfg.games_per_member, cfg.start_rating,
+                                        cfg.k_factor, cfg.epsilon, rec.game_rng)
+        rec.games += len(population) * cfg.games_per_member * len(members)
+        return ratings, scores.mean(axis=1)
+
+    for iteration in range(1, cfg.iterations + 1):
+        group = member_arrays(members)  # G is fixed within an iteration (it changes only at a join)
+        population = random_population(cfg.population_size, cfg.lower, cfg.upper, rec.de_rng)
+        rating, score = evaluate(population, group)
+        joined = False
+        for generation in range(1, cfg.max_generations + 1):
+            children = de_rand_1_bin(population, cfg.scale_factor, cfg.crossover_rate,
+                                     cfg.lower, cfg.upper, rec.de_rng)
+            child_rating, child_score = evaluate(children, group)
+            better = child_rating > rating
+            population[better], rating[better], score[better] = (
+                children[better], child_rating[better], child_score[better])
+            best = int(np.argmax(rating))
+            rec.row(iteration, generation, rating[best], score[best])
+            if generation >= cfg.first_check and rating[best] > cfg.join_rating:
+                next_id = _join(cfg, rec, members, population[best], float(rating[best]), next_id,
+                                iteration, generation, member_arrays)
+                joined = True
+                break
+        if not joined:
+            rec.event(kind="fail", iteration=iteration, generation=cfg.max_generations,
+                      rating=float(rating.max()))
+    return {"final_members": [dict(m, rating=round(m["rating"], 3)) for m in members]}
+
+
+def _join(cfg, rec, members, variables, fitness_rating, next_id, iteration, generation,
+          member_arrays) -> int:
+    """Step 6: league among best + members, the best joins, the lowest-rated leaves if G is full."""
+    newcomer = {"id": next_id, "variables": variables.round(6).tolist(), "rating": fitness_rating,
+                "joined_games": rec.games}
+    candidates = members + [newcomer]
+    tables, is_random = member_arrays(candidates)
+    ratings = np.array([m["rating"] for m in candidates], dtype=np.float64)
+    league(tables, is_random, ratings, cfg.games_per_member, cfg.k_factor, cfg.epsilon, rec.game_rng)
+    rec.games += cfg.games_per_member * len(candidates) * (len(candidates) - 1) // 2
+    for m, r in zip(candidates, ratings):
+        m["rating"] = float(r)
+    left = None
+    if len(candidates) > cfg.max_group:
+        left = candidates.pop(int(np.argmin(ratings)))
+    members[:] = candidates
+    wpc_members = [m for m in members if m["variables"] is not None]
+    top = max(wpc_members, key=lambda m: m["rating"]) if wpc_members else None
+    rec.event(kind="join", iteration=iteration, generation=generation, newcomer=newcomer["id"],
+              fitness=fitness_rating, rating_after_league=newcomer["rating"],
+              variables=newcomer["variables"], left=None if left is None else left["id"],
+              group=[[m["id"], round(m["rating"], 3)] for m in members],
+              top=None if top is None else top["id"],
+              top_vs_standard=None if top is None else rec.vs_standard(top["variables"]),
+              newcomer_vs_standard=rec.vs_standard(newcomer["variables"]))
+    return next_id + 1
+
+
+def run_learning(cfg: LearningConfig, seed) -> dict:
+    """One learning experiment; a JSON-ready history (see the module docstring)."""
+    if not isinstance(seed, np.random.SeedSequence):
+        seed = np.random.SeedSequence(seed)
+    rec = _Recorder(cfg, seed)
+    start = time.perf_counter()
+    final = _individual(cfg, rec) if cfg.mode == "individual" else _group(cfg, rec)
+    return {"mode": cfg.mode, "config": dataclasses.asdict(cfg), "games": rec.games,
+            "evaluation_games": rec.evaluation_games, "seconds": round(time.perf_counter() - start, 3),
+            "generations": rec.rows, "events": rec.events, **final}
+
+
+def games_per_generation(cfg: LearningConfig, group_size: int = 1) -> int:
+    """Learning games of one generation (individual: NP S N; group: NP N |G|)."""
+    if cfg.mode == "individual":
+        return cfg.population_size * cfg.n_matches * cfg.games_per_match
+    return cfg.population_size * cfg.games_per_member * group_size
