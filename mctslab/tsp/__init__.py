@@ -1,0 +1,30 @@
+"""The TSP paper: MCTS applied to the TSP, compared with simulated annealing.
+
+Shimomura & Takashima (IPSJ report): MCTS over partial Hamiltonian paths with uniform or
+roulette (1/w) playouts against the paper's swap SA, on 77 TSPLIB instances, lengths normalised
+by the MST. Reading guide:
+
+- ``tsplib``: TSPLIB files (tsplib95 parses; GEO / EXPLICIT / errors handled here);
+- ``_distance``, ``_mst``: TSPLIB metrics on the fly and Prim's MST (the normaliser);
+- ``_sa``: the paper's SA; ``_sa2opt``: a 2-opt SA baseline; ``lkh``: LKH-3 through elkai;
+- ``_playout``, ``_mcts``: default policies and the tree search (on ``mctslab.core.tree``);
+- ``_exact``: Held-Karp ground truth; ``reference``: plain-Python twins for the tests;
+- ``api``: the solvers' Python API; ``experiments``, ``figures``: notebook ``tsp_mcts_vs_sa``.
+"""
+
+from . import lkh  # the module; lkh.lkh(instance, ...) runs LKH-3
+from .api import (
+    SolveResult,
+    exact,
+    mcts,
+    mst_length,
+    path_length,
+    sa_2opt,
+    sa_paper,
+    tour_length,
+    warmup,
+)
+from .tsplib import Instance, TsplibFormatError, load, load_tour
+
+__all__ = ["Instance", "TsplibFormatError", "SolveResult", "load", "load_tour", "mst_length",
+           "path_length", "tour_length", "sa_paper", "mcts", "sa_2opt", "exact", "lkh", "warmup"]

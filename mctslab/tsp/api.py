@@ -1,0 +1,353 @@
+"""Python API of the TSP paper: validate, prepare arrays, call the kernels, time them, wrap results.
+
+Every solver returns a :class:`SolveResult` for the **Hamiltonian path** problem (the paper's
+objective): ``length`` is the path length, ``tour_length`` the closed tour through the same
+order. Times are wall-clock seconds of compiled code (:func:`warmup` compiles every kernel
+first, so compilation never counts), measured with ``time.perf_counter``.
+
+Solvers: :func:`sa_paper` (Sec. 4), :func:`mcts` (Sec. 2-3; MCT_UM / MCT_RM / MCT_RS),
+:func:`sa_2opt` (beyond the paper), :func:`exact` (Held-Karp, n <= 20), and
+:func:`mctslab.tsp.lkh.lkh` (LKH-3 through elkai); ``mctslab tsp solve`` (``cli.py``) picks
+one by method name.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.spatial import cKDTree
+
+from ..core.tree import make_tree, tree_new_node
+from ..rng import seed_state
+from . import _distance, _exact, _mcts, _mst, _playout, _sa, _sa2opt
+from .tsplib import Instance, from_coordinates
+
+__all__ = ["SolveResult", "mst_length", "path_length", "tour_length", "check_path", "sa_paper",
+           "mcts", "sa_2opt", "exact", "warmup", "SA_PAPER", "MCTS_VARIANTS", "EXACT_MAX_CITIES"]
+
+# The paper's SA schedule (Sec. 4).
+SA_PAPER = {"t_start": 10000.0, "t_end": 10.0, "iterations": 1000, "cooling": 0.99}
+# The paper's MCTS methods (Sec. 4): default policy and Cp rule (k = 2).
+MCTS_VARIANTS = {"mct-um": ("uniform", "mst", 2.0), "mct-rm": ("roulette", "mst", 2.0),
+                 "mct-rs": ("roulette", "sd", 2.0)}
+EXACT_MAX_CITIES = 20
+MAX_TRACE_CHUNK = 1 << 16  # playouts per kernel call at most (bounds the trace buffer)
+
+
+@dataclass
+class SolveResult:
+    """A Hamiltonian path found by ``method`` and how it was found (``details``: per method)."""
+
+    method: str
+    instance: str
+    n: int
+    path: np.ndarray
+    length: float
+    tour_length: float
+    seconds: float
+    details: dict = field(default_factory=dict)
+
+
+def _seed(seed):
+    return seed_state(seed)
+
+
+def check_path(instance: Instance, path) -> np.ndarray:
+    """``path`` as int32 after checking it is a permutation of the instance's cities."""
+    path = np.ascontiguousarray(path, dtype=np.int32)
+    n = instance.dimension
+    if path.shape != (n,) or not np.array_equal(np.sort(path), np.arange(n, dtype=np.int32)):
+        raise ValueError(f"a path of {instance.name} must visit each of its {n} cities once")
+    return path
+
+
+def path_length(instance: Instance, path) -> float:
+    return float(_distance.path_length(*instance.arrays, check_path(instance, path)))
+
+
+def tour_length(instance: Instance, path) -> float:
+    return float(_distance.tour_length(*instance.arrays, check_path(instance, path)))
+
+
+def mst_length(instance: Instance) -> float:
+    """Minimum-spanning-tree length (Prim, exact, TSPLIB metric): the paper's normaliser."""
+    return float(_mst.mst_length(*instance.arrays, instance.dimension))
+
+
+def _result(method, instance, path, seconds, **details) -> SolveResult:
+    return SolveResult(method=method, instance=instance.name, n=instance.dimension, path=path,
+                       length=float(_distance.path_length(*instance.arrays, path)),
+                       tour_length=float(_distance.tour_length(*instance.arrays, path)),
+                       seconds=seconds, details=details)
+
+
+# -- the paper's SA ------------------------------------------------------------------------------
+def sa_levels(t_start: float, t_end: float, cooling: float) -> int:
+    """Number of temperatures of the geometric schedule (688 for the paper's)."""
+    count, temperature = 0, t_start
+    while temperature > t_end:
+        count += 1
+        temperature *= cooling
+    return count
+
+
+def sa_paper(instance: Instance, seed=None, *, t_start=10000.0, t_end=10.0, iterations=1000,
+             cooling=0.99) -> SolveResult:
+    """The paper's SA (Sec. 4) from a random permutation; ``details['trace']`` = best per level.
+
+    ``length`` is the best path seen (``details['final_length']`` the last state's).
+    """
+    if not (t_start > t_end > 0 and 0 < cooling < 1 and iterations >= 1):
+        raise ValueError("SA needs t_start > t_end > 0, 0 < cooling < 1 and iterations >= 1")
+    n = instance.dimension
+    rng_state = _seed(seed)
+    path = np.empty(n, np.int32)
+    _sa.random_permutation(n, rng_state, path)
+    best_path = path.copy()
+    trace = np.zeros(sa_levels(t_start, t_end, cooling), np.float64)
+    start = time.perf_counter()
+    best, final, proposals, accepted = _sa.sa_swap(*instance.arrays, path, rng_state, t_start,
+                                                   t_end, iterations, cooling, best_path, trace)
+    seconds = time.perf_counter() - start
+    return _result("sa", instance, best_path, seconds, final_length=float(final),
+                   proposals=int(proposals), accepted=int(accepted), trace=trace)
+
+
+# -- MCTS ----------------------------------------------------------------------------------------
+def float32_coordinates(instance: Instance) -> tuple[np.ndarray, np.ndarray]:
+    """Coordinates for the roulette's float32 weight pass (empty for GEO and EXPLICIT)."""
+    if instance.metric in (_distance.GEO, _distance.EXPLICIT):
+        empty = np.zeros(0, np.float32)
+        return empty, empty
+    # Shift to the bounding box's corner: float32 keeps 24 bits, so small numbers lose less.
+    return ((instance.xs - instance.xs.min()).astype(np.float32),
+            (instance.ys - instance.ys.min()).astype(np.float32))
+
+
+class _Search:
+    """The arrays one MCTS run owns: tree (grown on demand up to the caps) and scratch."""
+
+    def __init__(self, instance, max_nodes, max_edges):
+        n = instance.dimension
+        self.caps = (max_nodes, max_edges)
+        self.tree = make_tree(min(256, max_nodes), min(4 * n, max_edges))
+        tree_new_node(self.tree)  # the root, node 0
+        self.xs32, self.ys32 = float32_coordinates(instance)
+        coords_n = n if self.xs32.shape[0] else 0
+        self.scratch = (np.zeros(n, np.int32), np.zeros(n + 1, np.int64), np.zeros(n, np.int32),
+                        np.zeros(n, np.uint8), np.zeros(n, np.int32),
+                        np.zeros(coords_n, np.float32), np.zeros(coords_n, np.float32),
+                        np.zeros(n + 8, np.float32), np.zeros(n // 8 + 2, np.float64))
+
+    @property
+    def can_grow(self) -> tuple[bool, bool]:
+        """Whether the node and the edge arrays are still below their caps."""
+        tree = self.tree
+        return tree.node_visits.shape[0] < self.caps[0], tree.edge_child.shape[0] < self.caps[1]
+
+    def run(self, instance, code, cp, rng_state, size, best_path, best_length, trace, stats,
+            deadline):
+        """Run ``size`` iterations, growing the tree when the kernel asks; return how many ran.
+
+        Stops early if ``deadline`` (perf_counter time) has passed when the tree must grow.
+        """
+        ran = 0
+        while ran < size:
+            ran += _mcts.mcts_search(self.tree, *instance.arrays, self.xs32, self.ys32, code, cp,
+                                     rng_state, size - ran, *self.can_grow, best_path,
+                                     best_length, trace[ran:], stats, *self.scratch)
+            if ran < size:
+                if ran and deadline is not None and time.perf_counter() > deadline:
+                    break
+                self.grow(instance.dimension)
+        return ran
+
+    def grow(self, n):
+        """Double the tree's node and edge arrays (within the caps), keeping its contents."""
+        tree = self.tree
+        grown = make_tree(min(self.caps[0], 2 * tree.node_visits.shape[0]),
+                          min(self.caps[1], max(2 * tree.edge_child.shape[0], tree.edge_child.shape[0] + n)))
+        for old, new in zip(tree, grown):
+            new[: old.shape[0]] = old
+        self.tree = grown
+
+
+def mcts(instance: Instance, policy="roulette", cp_rule="mst", cp_k=2.0, seed=None, *,
+         time_limit=None, playouts=None, mst=None, target=None, max_nodes=2_000_000,
+         max_edges=50_000_000) -> SolveResult:
+    """MCTS (Sec. 2-3) until ``time_limit`` seconds or ``playouts`` iterations, whichever first.
+
+    ``policy``: "uniform" | "roulette"; ``Cp`` = ``cp_k`` x MST length (``cp_rule="mst"``) or
+    ``cp_k`` x SD of the root children's lengths (``"sd"``). At least one playout always runs,
+    even when it alone exceeds ``time_limit`` (``details['first_playout_over_budget']``).
+    ``target``: record when the best length first reaches it (time-to-beat-SA).
+    """
+    if policy not in ("uniform", "roulette"):
+        raise ValueError(f"unknown default policy {policy!r}; use 'uniform' or 'roulette'")
+    if cp_rule not in ("mst", "sd"):
+        raise ValueError(f"unknown Cp rule {cp_rule!r}; use 'mst' or 'sd'")
+    if time_limit is None and playouts is None:
+        raise ValueError("MCTS needs a time_limit (seconds) or a number of playouts")
+    n = instance.dimension
+    if cp_rule == "mst":  # the MST is the figures' normaliser too: computed once, not timed
+        mst = mst_length(instance) if mst is None else mst
+    start = time.perf_counter()
+    if cp_rule == "mst":
+        cp = np.array([2.0 * cp_k * mst, cp_k, _mcts.CP_FIXED])
+    else:
+        cp = np.array([0.0, cp_k, _mcts.SD_PENDING])
+    search = _Search(instance, max_nodes, max_edges)
+    rng_state = _seed(seed)
+    best_path = np.arange(n, dtype=np.int32)
+    best_length = np.array([np.inf])
+    stats = np.zeros(4, np.int64)
+    code = _playout.UNIFORM if policy == "uniform" else _playout.ROULETTE
+    improvements, reached, first_playout, per_playout = [], None, None, None
+    deadline = None if time_limit is None else start + time_limit
+    while playouts is None or stats[0] < playouts:
+        done, now = int(stats[0]), time.perf_counter()
+        if not done:
+            size = 1  # the first chunk times one playout
+        elif deadline is not None and now + per_playout > deadline:
+            break  # the next playout would not finish in time
+        else:  # half the remaining time, so the chunks close in on the deadline
+            size = MAX_TRACE_CHUNK if deadline is None else int(0.5 * (deadline - now) / per_playout)
+        size = max(1, min(size, MAX_TRACE_CHUNK, (playouts or MAX_TRACE_CHUNK) - done))
+        trace = np.empty(size, np.float64)
+        chunk_start = time.perf_counter()
+        ran = search.run(instance, code, cp, rng_state, size, best_path, best_length, trace, stats,
+                         deadline)
+        chunk_end = time.perf_counter()
+        first_playout = chunk_end - start if first_playout is None else first_playout
+        per_playout = (chunk_end - chunk_start) / ran  # the latest rate (trees deepen)
+        # Playouts cost about the same, so a playout's time is interpolated within its chunk.
+        previous = improvements[-1][2] if improvements else np.inf
+        for index in np.flatnonzero(np.diff(np.concatenate(([previous], trace[:ran]))) < 0):
+            at = chunk_start - start + (index + 1) / ran * (chunk_end - chunk_start)
+            improvements.append((at, done + index + 1, float(trace[index])))
+            if target is not None and reached is None and trace[index] <= target:
+                reached = (at, done + index + 1)
+        if ran < size:
+            break  # the deadline passed while the tree was growing
+    seconds = time.perf_counter() - start
+    tree = search.tree
+    return _result(
+        f"mcts-{policy}-{cp_rule}", instance, best_path, seconds, playouts=int(stats[0]),
+        policy=policy, cp_rule=cp_rule, cp_k=cp_k, cp=float(cp[0] / 2.0),
+        tree_nodes=int(tree.sizes[0]), tree_edges=int(tree.sizes[1]),
+        node_budget_hits=int(stats[1]), edge_budget_hits=int(stats[2]), max_depth=int(stats[3]),
+        first_playout_seconds=first_playout,
+        first_playout_over_budget=bool(time_limit is not None and first_playout > time_limit),
+        improvements=improvements, target=target,
+        time_to_target=None if reached is None else reached[0],
+        playouts_to_target=None if reached is None else reached[1])
+
+
+# -- SA with 2-opt moves (beyond the paper) ------------------------------------------------------
+def neighbor_lists(instance: Instance, k: int = 10) -> np.ndarray:
+    """int32[n, k]: each city's k nearest cities (TSPLIB metrics are monotone in the geometry)."""
+    n = instance.dimension
+    k = max(1, min(k, n - 1))
+    if instance.metric == _distance.EXPLICIT:
+        order = np.argsort(instance.matrix + np.diag(np.full(n, np.inf)), axis=1, kind="stable")
+        return np.ascontiguousarray(order[:, :k], dtype=np.int32)
+    if instance.metric == _distance.GEO:  # chord length on the sphere orders like arc length
+        lat, lon = instance.xs, instance.ys
+        points = np.column_stack([np.cos(lat) * np.cos(lon), np.cos(lat) * np.sin(lon), np.sin(lat)])
+    else:
+        points = np.column_stack([instance.xs, instance.ys])
+    _, index = cKDTree(points).query(points, k=k + 1)
+    index = np.asarray(index).reshape(n, k + 1)
+    rows = [row[row != city][:k] for city, row in enumerate(index)]
+    return np.ascontiguousarray(np.array(rows), dtype=np.int32)
+
+
+def sa_2opt(instance: Instance, seed=None, *, time_limit=None, moves_per_city=400,
+            t_start_factor=2.0, t_end_factor=0.05, neighbors=10, chunks=20) -> SolveResult:
+    """SA with neighbour-list 2-opt moves; temperatures scaled to the instance.
+
+    ``T`` runs geometrically from ``t_start_factor`` to ``t_end_factor`` times the mean
+    nearest-neighbour weight. Without ``time_limit`` it makes ``moves_per_city * n`` proposals
+    in one call (deterministic for a seed); with it, the budget (including the neighbour lists)
+    is split into ``chunks`` whose temperature ranges follow the elapsed fraction.
+    """
+    n = instance.dimension
+    start = time.perf_counter()
+    rng_state = _seed(seed)
+    path = np.empty(n, np.int32)
+    _sa.random_permutation(n, rng_state, path)
+    if n < 4:  # nothing to anneal: any order of 1 or 2 cities, or the exact answer for 3
+        return _result("sa-2opt", instance, exact(instance).path, time.perf_counter() - start,
+                       proposals=0)
+    near = neighbor_lists(instance, neighbors)
+    nn = np.array([_distance.weight(*instance.arrays, c, near[c, 0]) for c in range(n)])
+    scale = max(float(nn.mean()), 1e-9)
+    t_hot, t_cold = t_start_factor * scale, t_end_factor * scale
+    tour = np.append(path, np.int32(n)).astype(np.int32)
+    pos = np.empty(n + 1, np.int32)
+    pos[tour] = np.arange(n + 1, dtype=np.int32)
+    initial = float(_distance.path_length(*instance.arrays, path))
+    lengths, best_tour = np.array([initial, np.inf]), tour.copy()
+    proposals = accepted = 0
+    profile = []
+
+    def temperature(fraction):
+        return t_hot * (t_cold / t_hot) ** min(fraction, 1.0)
+
+    if time_limit is None:
+        total = moves_per_city * n
+        accepted = _sa2opt.sa_2opt(*instance.arrays, near, tour, pos, lengths, rng_state,
+                                   t_hot, t_cold, total, best_tour)
+        proposals = total
+    else:
+        per_move = None
+        while True:
+            elapsed = time.perf_counter() - start
+            if proposals and elapsed >= time_limit:
+                break
+            fraction = elapsed / time_limit
+            if per_move is None:  # a first, short chunk measures the move rate
+                moves, span = 1000, 0.0
+            else:
+                seconds = min(time_limit / chunks, max(time_limit - elapsed, 0.0))
+                moves = max(1000, int(seconds / per_move))
+                span = moves * per_move / time_limit
+            chunk_start = time.perf_counter()
+            accepted += _sa2opt.sa_2opt(*instance.arrays, near, tour, pos, lengths, rng_state,
+                                        temperature(fraction), temperature(fraction + span),
+                                        moves, best_tour)
+            per_move = (time.perf_counter() - chunk_start) / moves
+            proposals += moves
+            profile.append((time.perf_counter() - start, proposals, float(lengths[1])))
+    shift = int(np.flatnonzero(best_tour == n)[0])
+    best_path = np.roll(best_tour, -shift)[1:].astype(np.int32)
+    return _result("sa-2opt", instance, np.ascontiguousarray(best_path), time.perf_counter() - start,
+                   proposals=int(proposals), accepted=int(accepted), temperature_scale=scale,
+                   profile=profile)
+
+
+# -- exact ---------------------------------------------------------------------------------------
+def exact(instance: Instance) -> SolveResult:
+    """Shortest Hamiltonian path by Held-Karp (n <= 20; ground truth for the tests)."""
+    n = instance.dimension
+    if n > EXACT_MAX_CITIES:
+        raise ValueError(f"method 'exact' (Held-Karp, O(2^n n^2)) is limited to "
+                         f"{EXACT_MAX_CITIES} cities; {instance.name} has {n}")
+    dist = _distance.distance_matrix(*instance.arrays, n)
+    path = np.empty(n, np.int32)
+    start = time.perf_counter()
+    _exact.held_karp_path(dist, path)
+    return _result("exact", instance, path, time.perf_counter() - start)
+
+
+def warmup() -> None:
+    """Compile (or load from cache) every TSP kernel on a tiny instance."""
+    tiny = from_coordinates(np.random.default_rng(0).uniform(0, 100, (12, 2)), "warmup")
+    mst_length(tiny)
+    sa_paper(tiny, 0, t_start=10.0, t_end=5.0, iterations=10)
+    for policy in ("uniform", "roulette"):
+        mcts(tiny, policy, "sd", 2.0, 0, playouts=30)
+    sa_2opt(tiny, 0, moves_per_city=10)
+    exact(from_coordinates(tiny.coords[:5], "warmup5"))

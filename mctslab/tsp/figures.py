@@ -1,0 +1,127 @@
+"""Figures of notebook ``tsp_mcts_vs_sa``: Fig. 8, Fig. 9, baselines and anytime profiles.
+
+Each function takes the long tables of :mod:`mctslab.tsp.experiments` and returns a matplotlib
+Figure; the notebook saves it with ``run.figure`` (which adds the scale to the title).
+"""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")  # headless: notebooks run under papermill
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from .experiments import METHODS  # noqa: E402
+
+__all__ = ["figure8", "figure9", "figure_baselines", "figure_anytime"]
+
+STYLE = {"sa": ("k", "o"), "mct_um": ("tab:blue", "s"), "mct_rm": ("tab:red", "^"),
+         "mct_rm_0mst": ("tab:orange", "v"), "mct_rm_4mst": ("tab:brown", "<"),
+         "mct_rs_0sd": ("tab:cyan", ">"), "mct_rs": ("tab:purple", "D"),
+         "mct_rs_4sd": ("tab:pink", "p"), "sa_2opt": ("tab:green", "x"), "lkh": ("tab:gray", "+")}
+
+
+def _means(frame: pd.DataFrame, methods) -> pd.DataFrame:
+    chosen = frame[frame["method"].isin(methods)]
+    return chosen.groupby(["method", "instance"]).agg(
+        n=("n", "first"), mst=("mst", "first"), optimum=("optimum", "first"),
+        length=("length", "mean")).reset_index()
+
+
+def _floor(ax, frame: pd.DataFrame) -> None:
+    """The optimal tour / MST of each instance: a floor for paths (up to the tour's last edge)."""
+    known = frame.groupby("instance")[["n", "mst", "optimum"]].first().dropna().sort_values("n")
+    if len(known):
+        ax.plot(known["n"], known["optimum"] / known["mst"], color="0.6", lw=1, ls="--",
+                label="optimal tour / MST")
+
+
+def _length_over_mst(frame, methods, title):
+    fig, ax = plt.subplots(figsize=(7.5, 5))
+    means = _means(frame, methods)
+    for method in methods:
+        part = means[means["method"] == method].sort_values("n")
+        color, marker = STYLE[method]
+        ax.scatter(part["n"], part["length"] / part["mst"], s=18, color=color, marker=marker,
+                   label=METHODS[method], alpha=0.8)
+    _floor(ax, frame)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("number of cities n")
+    ax.set_ylabel("path length / MST length")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    ax.grid(True, which="both", alpha=0.3)
+    return fig
+
+
+def figure8(frame: pd.DataFrame):
+    """Fig. 8: length / MST vs n (log-log) for SA, MCT_UM, MCT_RM (mean over seeds)."""
+    return _length_over_mst(frame, ("sa", "mct_um", "mct_rm"),
+                            "Fig. 8: default policy (Cp = 2 x MST), budget = SA's time")
+
+
+def figure9(frame: pd.DataFrame):
+    """Fig. 9: roulette MCTS with Cp = 0, 2, 4 x MST and 0, 2, 4 x SD (SA for reference)."""
+    return _length_over_mst(frame, ("sa", "mct_rm_0mst", "mct_rm", "mct_rm_4mst", "mct_rs_0sd",
+                                    "mct_rs", "mct_rs_4sd"), "Fig. 9: Cp sweep (roulette)")
+
+
+def figure_baselines(frame: pd.DataFrame):
+    """Length / optimal tour length vs n for the paper's methods and the two baselines."""
+    fig, ax = plt.subplots(figsize=(7.5, 5))
+    means = _means(frame, ("sa", "mct_um", "mct_rm", "sa_2opt", "lkh")).dropna(subset=["optimum"])
+    for method in ("sa", "mct_um", "mct_rm", "sa_2opt", "lkh"):
+        part = means[means["method"] == method].sort_values("n")
+        color, marker = STYLE[method]
+        ax.scatter(part["n"], part["length"] / part["optimum"], s=18, color=color, marker=marker,
+                   label=METHODS[method] + (" (own time)" if method == "lkh" else ""))
+    ax.axhline(1.0, color="0.6", lw=1, ls="--", label="optimal tour")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("number of cities n")
+    ax.set_ylabel("path length / optimal tour length")
+    ax.set_title("Against reasonable baselines (budget = SA's time, LKH its own)")
+    ax.legend(fontsize=8)
+    ax.grid(True, which="both", alpha=0.3)
+    return fig
+
+
+def figure_anytime(points: pd.DataFrame, comparison: pd.DataFrame | None = None):
+    """Best length / optimum (or / MST) against seconds, one panel per instance.
+
+    LKH's point (its own time) is taken from the comparison table when it is given.
+    """
+    lkh_rows = None if comparison is None else comparison[comparison["method"] == "lkh"]
+    instances = list(dict.fromkeys(points.sort_values("n")["instance"]))
+    fig, axes = plt.subplots(1, len(instances), figsize=(4.2 * len(instances), 4), squeeze=False)
+    for ax, name in zip(axes[0], instances):
+        part = points[points["instance"] == name]
+        optimum, mst = part["optimum"].iloc[0], part["mst"].iloc[0]
+        norm, label = (optimum, "length / optimal tour") if pd.notna(optimum) else (mst, "length / MST")
+        for method in ("sa", "sa_2opt", "mct_rm", "mct_um"):
+            series = part[part["method"] == method].sort_values("seconds")
+            if series.empty:
+                continue
+            color, marker = STYLE[method]
+            style = dict(where="post") if method.startswith("mct") else \
+                dict(marker=None if method == "sa" else marker, ms=4)
+            draw = ax.step if method.startswith("mct") else ax.plot
+            draw(series["seconds"], series["length"] / norm, color=color, label=METHODS[method],
+                 **style)
+        if lkh_rows is not None:
+            row = lkh_rows[lkh_rows["instance"] == name]
+            if len(row):
+                ax.scatter(row["seconds"], row["length"] / norm, color="tab:gray", marker="*",
+                           s=80, label="LKH-3", zorder=5)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("seconds")
+        ax.set_ylabel(label)
+        ax.set_title(f"{name} (n = {part['n'].iloc[0]})")
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0][0].legend(fontsize=8)
+    fig.suptitle("Quality versus time")
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,157 @@
+"""Default policies and MCTS: kernels equal their twins, the roulette draws 1/w, tree invariants."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scipy.stats import chisquare
+
+from mctslab.core.tree import make_tree, tree_new_node
+from mctslab.rng import seed_state
+from mctslab.tsp import _mcts, _playout, api, reference, tsplib
+from mctslab.tsp.reference import PyRng
+
+from .conftest import instances, random_instance
+
+FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _scratch(instance):
+    n = instance.n
+    xs32, ys32 = api.float32_coordinates(instance)
+    coords_n = xs32.shape[0]
+    return xs32, ys32, (np.zeros(n, np.uint8), np.zeros(n, np.int32), np.zeros(coords_n, np.float32),
+                        np.zeros(coords_n, np.float32), np.zeros(n + 8, np.float32),
+                        np.zeros(n // 8 + 2))
+
+
+@FAST
+@given(instances(min_n=1, max_n=30), st.sampled_from(["uniform", "roulette"]),
+       st.integers(0, 2**32 - 1), st.data())
+def test_playout_kernel_equals_reference(instance, policy, seed, data):
+    n = instance.n
+    depth = data.draw(st.integers(0, n))
+    prefix = np.random.default_rng(seed).permutation(n)[:depth].tolist()
+    state = seed_state(seed)
+    twin = PyRng(state.copy())
+    xs32, ys32, scratch = _scratch(instance)
+    path = np.zeros(n, np.int32)
+    path[:depth] = prefix
+    code = _playout.UNIFORM if policy == "uniform" else _playout.ROULETTE
+    length = _playout.playout(*instance.arrays, xs32, ys32, code, path, depth, state, *scratch)
+    r_path, r_length = reference.playout(instance, policy, prefix, twin)
+    assert path.tolist() == r_path and length == r_length
+    assert sorted(r_path) == list(range(n)) and state.tolist() == twin.s
+
+
+@pytest.mark.parametrize("metric", ["EUC_2D", "ATT", "GEO", "EXPLICIT"])
+def test_roulette_draws_proportionally_to_inverse_weight(metric):
+    instance = random_instance(24, metric, 3, spread=1000.0)
+    xs32, ys32, (visited, remaining, rem_x, rem_y, w, block_sum) = _scratch(instance)
+    remaining[:] = np.arange(instance.n)
+    if xs32.shape[0]:
+        rem_x[:], rem_y[:] = xs32, ys32
+    m, last = instance.n - 1, instance.n - 1  # last city is the path end, the others remain
+    _playout._inverse_weights(*instance.arrays, xs32, ys32, last, remaining, rem_x, rem_y, m, w)
+    exact = np.array([1.0 / reference.weight(instance, last, v) for v in range(m)])
+    assert np.allclose(w[:m], exact, rtol=1e-6)  # float32 weights, same integer distances
+    state, draws = seed_state(5), 40_000
+    counts = np.bincount([_playout._roulette_pick(w, m, block_sum, state) for _ in range(draws)],
+                         minlength=m)
+    # 23 categories, 40,000 draws: a correct sampler fails p < 1e-4 once in 10,000 runs
+    assert chisquare(counts, exact / exact.sum() * draws).pvalue > 1e-4
+
+
+def test_zero_weight_city_is_taken_at_once():
+    xy = np.array([[0, 0], [50, 50], [0, 0], [90, 10]], float)  # cities 0 and 2 coincide
+    instance = tsplib.from_coordinates(xy, "dup")
+    xs32, ys32, scratch = _scratch(instance)
+    for seed in range(20):
+        path = np.zeros(4, np.int32)
+        _playout.playout(*instance.arrays, xs32, ys32, _playout.ROULETTE, path, 1, seed_state(seed),
+                         *scratch)
+        assert path[1] == 2
+
+
+@FAST
+@given(instances(min_n=2, max_n=7), st.sampled_from(["uniform", "roulette"]),
+       st.sampled_from([("mst", 2.0), ("mst", 0.0), ("sd", 2.0), ("sd", 4.0)]),
+       st.integers(0, 2**32 - 1))
+def test_mcts_kernel_equals_reference_and_visits_add_up(instance, policy, cp, seed):
+    rule, k = cp
+    mst = api.mst_length(instance)
+    playouts = 150  # > 1 + 7 + 42: the tree gets past the root on every instance here
+    result = api.mcts(instance, policy, rule, k, seed, playouts=playouts, mst=mst)
+    r_best, r_path, root = reference.mcts(instance, policy, rule, k, PyRng(seed_state(seed)),
+                                          playouts, mst)
+    assert result.length == r_best and result.path.tolist() == r_path
+    assert result.details["playouts"] == playouts == root.visits
+    assert result.details["tree_nodes"] == _count(root)
+
+    def check(node):  # a node's own playout plus its children's
+        if node.children:
+            assert node.visits == (node is not root) + sum(c.visits for c in node.children.values() if c)
+            for child in node.children.values():
+                if child:
+                    assert child.value_min >= r_best
+                    check(child)
+    check(root)
+
+
+def _count(node):
+    return 1 + sum(_count(c) for c in (node.children or {}).values() if c)
+
+
+def test_same_seed_same_mcts_and_sd_cp_is_set_after_the_root_completes():
+    instance = random_instance(9, "EUC_2D", 4)
+    runs = [api.mcts(instance, "roulette", "sd", 2.0, 8, playouts=200) for _ in range(2)]
+    assert runs[0].length == runs[1].length and np.array_equal(runs[0].path, runs[1].path)
+    assert runs[0].details["cp"] > 0 and runs[0].details["max_depth"] >= 2
+    early = api.mcts(instance, "roulette", "sd", 2.0, 8, playouts=5)  # root has 9 children
+    assert early.details["cp"] == 0.0
+
+
+def test_full_tree_stops_growing_and_search_goes_on():
+    instance = random_instance(12, "EUC_2D", 6)
+    capped = api.mcts(instance, "uniform", "mst", 2.0, 1, playouts=300, max_nodes=20)
+    assert capped.details["tree_nodes"] == 20 and capped.details["playouts"] == 300
+    assert capped.details["node_budget_hits"] == 300 - 19
+    edges = api.mcts(instance, "uniform", "mst", 2.0, 1, playouts=300, max_edges=12 + 11 * 3)
+    assert edges.details["edge_budget_hits"] > 0 and edges.details["playouts"] == 300
+
+
+def test_time_limit_runs_at_least_one_playout_and_says_when_it_overran():
+    instance = random_instance(300, "EUC_2D", 7)
+    result = api.mcts(instance, "roulette", "mst", 2.0, 1, time_limit=1e-7)
+    assert result.details["playouts"] == 1 and result.details["first_playout_over_budget"]
+    improvements = result.details["improvements"]
+    assert improvements and improvements[-1][2] == result.length
+
+
+def test_mcts_records_when_it_reaches_a_target():
+    instance = random_instance(20, "EUC_2D", 9)
+    result = api.mcts(instance, "roulette", "mst", 2.0, 2, playouts=500, target=np.inf)
+    assert result.details["playouts_to_target"] == 1
+    unreachable = api.mcts(instance, "roulette", "mst", 2.0, 2, playouts=50, target=0.0)
+    assert unreachable.details["time_to_target"] is None
+
+
+def test_unknown_policy_or_rule_is_named():
+    instance = random_instance(5, "EUC_2D", 0)
+    with pytest.raises(ValueError, match="unknown default policy 'greedy'"):
+        api.mcts(instance, "greedy", playouts=1)
+    with pytest.raises(ValueError, match="unknown Cp rule 'mean'"):
+        api.mcts(instance, "uniform", "mean", playouts=1)
+
+
+def test_root_children_sd_kernel():
+    tree = make_tree(8, 8)
+    root = tree_new_node(tree)
+    tree.node_first_edge[root], tree.node_num_edges[root] = 0, 3
+    for e, value in enumerate((10.0, 20.0, 60.0)):
+        child = tree_new_node(tree)
+        tree.edge_child[e] = child
+        tree.node_visits[child], tree.node_value_sum[child] = 1, value
+    assert _mcts._root_children_sd(tree) == pytest.approx(np.std([10.0, 20.0, 60.0]), rel=1e-12)
