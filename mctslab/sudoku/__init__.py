@@ -1,0 +1,32 @@
+"""Sudoku: few-clue puzzle generation by MCTS (Nasu & Matsuzaki), solvers, rules, normal forms.
+
+Reading guide (each module says which part of the paper it implements):
+
+- ``api.py``        parse/format puzzles; ``solve`` with the fast or the SAT backend; rules;
+                    normal forms (paper heuristic, exact canonical form)
+- ``_solver.py``    numba solution counter (fast backend)      ``sat.py``  python-sat backend
+- ``_rules.py``     the paper's human rules (solveByRule)      ``_canon.py``, ``_minlex.py``
+                    normal forms
+- ``_playout.py``   playouts (Fig. 6)  ``_search.py``  MCTS over a DAG (Fig. 5)
+- ``generator.py``  one generation run  ``experiments.py``/``results.py``  Tables 1-2, figures
+- ``reference.py``  plain-Python twins for the tests; ``bench.py``; ``cli.py``
+"""
+
+from .api import (
+                  PuzzleFormatError,
+                  Solution,
+                  apply_rules,
+                  canonical_form,
+                  canonical_forms,
+                  format_puzzle,
+                  paper_normalise,
+                  parse_puzzle,
+                  read_puzzles,
+                  solve,
+                  solve_many,
+)
+from .generator import GenerationResult, GeneratorConfig, generate
+
+__all__ = ["PuzzleFormatError", "Solution", "parse_puzzle", "format_puzzle", "read_puzzles",
+           "solve", "solve_many", "apply_rules", "paper_normalise", "canonical_form",
+           "canonical_forms", "GeneratorConfig", "GenerationResult", "generate"]

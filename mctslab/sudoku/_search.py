@@ -1,0 +1,299 @@
+"""The MCTS generator of the paper (Sec. 4.1, Fig. 5) over a DAG of normalised boards, in numba.
+
+::
+
+    loop n_playouts times:
+        leaf <- select_downwards(root)       # min over children of  X_j - c sqrt(2 ln n / n_j),
+                                             # X_j = mean ("mean") or min ("min") of the values
+        if leaf.n + 1 >= threshold: leaf <- expand(leaf).first_child
+        value <- playout(leaf.board)         # number of clues of the unique board reached
+        backup(path, value)                  # visits, value sum and min on the selected path
+
+- Root: the empty board. Nodes are boards in the paper's normal form (Fig. 9 heuristic,
+  ``_canon.paper_normalise``); a hash table of (hash, board) maps a board to its node, so a
+  child equal to a board already in the tree becomes an edge to the existing node: a DAG.
+- Tree arrays are the shared ``mctslab.core.tree``; the selection score is ``core.ucb.ucb_min``.
+  Selection itself is :func:`select_child` rather than ``core.tree.tree_select_min`` because it
+  must skip *exhausted* children (finished puzzles already counted, see :func:`select_leaf`).
+  Node boards, hashes and the hash table live in :class:`Dag`.
+- Expansion: up to ``max_children`` (30) hint placements drawn with the playout's own
+  ``selectHint`` (after the rules when they are on); a hint without solution deletes that
+  candidate and is redrawn (at most ``3 x max_children`` draws); duplicates after
+  normalisation are dropped. A child whose board is already unique is *terminal*: selecting it
+  backs up its clue count without a playout, once; then it is exhausted and skipped.
+- Recording: every playout's result, and every terminal child the first time it is selected,
+  adds to the clue histogram (so at most one puzzle per iteration); results with at most ``record_max_clues`` clues are stored with the playout
+  number. With ``reduce_max_clues > 0`` each result with at most that many clues is also reduced
+  to a minimal puzzle (beyond the paper) and counted separately.
+
+``params`` (``int64[10]``): n_playouts, threshold, max_children, use_min, reducing, rules,
+record_max_clues, reduce_max_clues, backup_reduced, total_n (1: ``n`` in Eqs. 2-3 is the total
+number of playouts, 0: the parent's visits). ``stats`` (``int64[6]``): playouts done,
+expansions, nodes, edges, records overflowed (0/1), tree full (0/1).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from ..core.tree import tree_backup, tree_expand, tree_new_node
+from ..core.ucb import ucb_min
+from ..rng import rng_below
+from ._canon import paper_normalise
+from ._playout import playout, reduce_to_minimal, select_hint, start_state, try_hint
+from ._rules import apply_rules
+
+
+class Dag(NamedTuple):
+    node_board: np.ndarray     # uint8[N, 81] the node's clues, in the paper's normal form
+    node_hash: np.ndarray      # uint64[N]
+    node_clues: np.ndarray     # int16[N] number of clues
+    node_terminal: np.ndarray  # int8[N] 1 when the board has a unique solution
+    node_exhausted: np.ndarray  # int8[N] 1 when nothing below is left to learn (see select)
+    table: np.ndarray          # int32[H] open addressing over hashes, -1 = empty (H = 2^k)
+
+
+class Records(NamedTuple):
+    histogram: np.ndarray          # int64[82] clue counts of generated puzzles
+    reduced_histogram: np.ndarray  # int64[82] clue counts after minimal reduction
+    boards: np.ndarray             # uint8[R, 81] generated puzzles with few clues
+    playout_of: np.ndarray         # int64[R] playout number that produced each
+    reduced_boards: np.ndarray     # uint8[R, 81] reduced puzzles with few clues
+    reduced_playout_of: np.ndarray  # int64[R]
+    counts: np.ndarray             # int64[2] stored boards, stored reduced boards
+
+
+def make_dag(max_nodes: int) -> Dag:
+    size = 1 << int(np.ceil(np.log2(max(2 * max_nodes, 16))))
+    return Dag(np.zeros((max_nodes, 81), np.uint8), np.zeros(max_nodes, np.uint64),
+               np.zeros(max_nodes, np.int16), np.zeros(max_nodes, np.int8),
+               np.zeros(max_nodes, np.int8), np.full(size, -1, np.int32))
+
+
+def make_records(capacity: int, reduced_capacity: int | None = None) -> Records:
+    reduced = capacity if reduced_capacity is None else max(int(reduced_capacity), 1)
+    return Records(np.zeros(82, np.int64), np.zeros(82, np.int64),
+                   np.zeros((capacity, 81), np.uint8), np.zeros(capacity, np.int64),
+                   np.zeros((reduced, 81), np.uint8), np.zeros(reduced, np.int64),
+                   np.zeros(2, np.int64))
+
+
+@njit(cache=True)
+def dag_node(tree, dag, board, h, n_clues, terminal):
+    """The node holding normalised ``board`` (hash ``h``): existing, or created. -1 when full."""
+    mask = dag.table.shape[0] - 1
+    slot = np.int64(h & np.uint64(mask))
+    while dag.table[slot] >= 0:
+        node = dag.table[slot]
+        if dag.node_hash[node] == h:
+            same = True
+            for i in range(81):
+                if dag.node_board[node, i] != board[i]:
+                    same = False
+                    break
+            if same:
+                return node
+        slot = (slot + 1) & mask
+    node = tree_new_node(tree)
+    if node < 0:
+        return -1
+    dag.table[slot] = node
+    dag.node_board[node, :] = board
+    dag.node_hash[node] = h
+    dag.node_clues[node] = n_clues
+    dag.node_terminal[node] = terminal
+    dag.node_exhausted[node] = 0
+    return node
+
+
+@njit(cache=True)
+def record(rec, clues, n_clues, playout_index, params, rng, tables, s):
+    """Count (and store, when it has few clues) one generated puzzle; reduce it if asked.
+
+    Returns the value to back up: the clue count, or the reduced count with backup_reduced.
+    """
+    rec.histogram[n_clues] += 1
+    if n_clues <= params[6]:
+        k = rec.counts[0]
+        if k < rec.boards.shape[0]:
+            rec.boards[k, :] = clues
+            rec.playout_of[k] = playout_index
+        rec.counts[0] = k + 1
+    if n_clues > params[7]:
+        return n_clues
+    for i in range(81):
+        s.board[i] = clues[i]
+    reduced = reduce_to_minimal(s.board, rng, tables, s)
+    rec.reduced_histogram[reduced] += 1
+    if reduced <= params[6]:
+        k = rec.counts[1]
+        if k < rec.reduced_boards.shape[0]:
+            rec.reduced_boards[k, :] = s.board
+            rec.reduced_playout_of[k] = playout_index
+        rec.counts[1] = k + 1
+    return reduced if params[8] else n_clues
+
+
+@njit(cache=True)
+def expand(tree, dag, node, params, rng, tables, s, work, children, moves):
+    """Give ``node`` up to ``max_children`` children; returns the first child (-1: none/full)."""
+    clues = work[0]
+    child_board = work[1]
+    norm_scratch = work[2:5]
+    masks = s.node_masks
+    clues[:] = dag.node_board[node]
+    start_state(clues, masks, tables)
+    if params[5]:
+        apply_rules(masks, tables, s.queue, s.positions, s.counts, s.sets, s.items,
+                    s.unit_masks, s.decided)
+    n_children = 0
+    draws = 0
+    while n_children < params[2] and draws < 3 * params[2]:
+        draws += 1
+        cell, bit = select_hint(masks, clues, params[4] != 0, params[5] != 0, rng, tables)
+        if cell < 0:
+            break
+        status = try_hint(masks, cell, bit, tables, s)
+        if status == 0:
+            masks[cell] &= ~np.uint16(bit)
+            continue
+        clues[cell] = tables.digit_of[bit]
+        h = paper_normalise(clues, child_board, norm_scratch)
+        child = dag_node(tree, dag, child_board, h, dag.node_clues[node] + 1, status == 1)
+        clues[cell] = 0
+        if child < 0:
+            break
+        duplicate = False
+        for i in range(n_children):
+            duplicate |= children[i] == child
+        if duplicate:
+            continue
+        children[n_children] = child
+        moves[n_children] = 9 * cell + tables.digit_of[bit] - 1
+        n_children += 1
+    if n_children == 0 or tree_expand(tree, node, moves, n_children) < 0:
+        return -1
+    for i in range(n_children):
+        tree.edge_child[tree.node_first_edge[node] + i] = children[i]
+    return children[0]
+
+
+@njit(cache=True)
+def select_child(tree, dag, node, c, use_min, total_n, rng):
+    """The child minimising ``X_j - c sqrt(2 ln n / n_j)`` (``core.ucb.ucb_min``; Eqs. 2-3).
+
+    ``X_j`` is the child's mean (Eq. 2) or its minimum (Eq. 3). ``n`` is the total number of
+    playouts so far when ``total_n`` (the paper's wording for Eq. 1: "n is the overall number of
+    playouts"; the root's visit count), else the parent's visits (the usual UCT reading).
+    Exhausted children are skipped; ties are broken uniformly at random. Returns -1 when every
+    child is exhausted.
+    """
+    first = tree.node_first_edge[node]
+    n_parent = tree.node_visits[0] if total_n else tree.node_visits[node]
+    best = -1
+    best_score = math.inf
+    ties = 0
+    for e in range(first, first + tree.node_num_edges[node]):
+        child = tree.edge_child[e]
+        if dag.node_exhausted[child]:
+            continue
+        visits = tree.node_visits[child]
+        if use_min:
+            x = tree.node_value_min[child]
+        else:
+            x = tree.node_value_sum[child] / visits if visits > 0 else 0.0
+        score = ucb_min(x, n_parent, visits, c)
+        if best < 0 or score < best_score:
+            best, best_score, ties = child, score, 1
+        elif score == best_score:
+            ties += 1
+            if rng_below(rng, ties) == 0:
+                best = child
+    return best
+
+
+@njit(cache=True)
+def select_leaf(tree, dag, root, c, use_min, total_n, rng, path):
+    """Descend from the root; returns the path length (leaf = last), 0 if all is exhausted.
+
+    A terminal node (a finished puzzle) is *exhausted* once its value is backed up: visiting it
+    again would only repeat that value (the paper's loop would spend its playout budget on
+    re-counting the same puzzle), so selection skips it, and a node whose children are all
+    exhausted is exhausted too (see :func:`mark_exhausted`).
+    """
+    while not dag.node_exhausted[root]:
+        node = root
+        path[0] = root
+        length = 1
+        while tree.node_first_edge[node] >= 0 and tree.node_num_edges[node] > 0:
+            child = select_child(tree, dag, node, c, use_min, total_n, rng)
+            if child < 0:
+                dag.node_exhausted[node] = 1
+                break
+            node = child
+            path[length] = node
+            length += 1
+        else:
+            return length
+    return 0
+
+
+@njit(cache=True)
+def mark_exhausted(tree, dag, path, length):
+    """After backing up a terminal leaf: mark it, then every ancestor left with no live child."""
+    dag.node_exhausted[path[length - 1]] = 1
+    for i in range(length - 2, -1, -1):
+        node = path[i]
+        first = tree.node_first_edge[node]
+        for e in range(first, first + tree.node_num_edges[node]):
+            if not dag.node_exhausted[tree.edge_child[e]]:
+                return
+        dag.node_exhausted[node] = 1
+
+
+@njit(cache=True)
+def run_generator(tree, dag, rec, params, c, rng, tables, s, work, path, children, moves, stats):
+    """Fig. 5 for ``params[0]`` playouts from the empty board (see the module docstring)."""
+    clues = work[5]
+    masks = s.node_masks
+    clues[:] = 0
+    h = paper_normalise(clues, work[1], work[2:5])
+    root = dag_node(tree, dag, work[1], h, 0, False)
+    use_min = params[3] != 0
+    for index in range(params[0]):
+        length = select_leaf(tree, dag, root, c, use_min, params[9] != 0, rng, path)
+        if length == 0:
+            break  # the whole DAG is solved (never seen in practice)
+        leaf = path[length - 1]
+        if (not dag.node_terminal[leaf] and tree.node_first_edge[leaf] < 0
+                and tree.node_visits[leaf] + 1 >= params[1]):
+            child = expand(tree, dag, leaf, params, rng, tables, s, work, children, moves)
+            if child >= 0:
+                stats[1] += 1
+                path[length] = child
+                length += 1
+                leaf = child
+            else:
+                stats[5] = 1
+        if dag.node_terminal[leaf]:  # a finished puzzle: no playout, counted on first visit
+            value = dag.node_clues[leaf]
+            if not dag.node_exhausted[leaf]:
+                clues[:] = dag.node_board[leaf]
+                value = record(rec, clues, value, index, params, rng, tables, s)
+        else:
+            clues[:] = dag.node_board[leaf]
+            start_state(clues, masks, tables)
+            n_clues = playout(clues, masks, params[4] != 0, params[5] != 0, rng, tables, s)
+            value = record(rec, clues, n_clues, index, params, rng, tables, s)
+        tree_backup(tree, path, length, np.float64(value))
+        if dag.node_terminal[leaf]:
+            mark_exhausted(tree, dag, path, length)
+        stats[0] = index + 1
+    stats[2] = tree.sizes[0]
+    stats[3] = tree.sizes[1]
+    stats[4] = 1 if (rec.counts[0] > rec.boards.shape[0]
+                     or rec.counts[1] > rec.reduced_boards.shape[0]) else 0

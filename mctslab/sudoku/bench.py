@@ -1,0 +1,85 @@
+"""``mctslab bench sudoku``: solver and generator speed (recorded in BENCHMARKS.md).
+
+- ``sudoku.unique_checks_per_s``: fast backend, the 2,000-puzzle 17-clue sample, one core,
+  full uniqueness check (count to two) per puzzle; best of five passes, after compilation,
+  timed in CPU seconds of this (single-threaded) process, so that other jobs on a shared
+  machine do not count against it (wall-clock rate reported in ``detail``). The reference is
+  the python-sat backend (CaDiCaL 1.5.3) on the first 500 puzzles, timed the same way.
+- ``sudoku.sat_checks_per_s``: the python-sat backend alone, for the record.
+- ``sudoku.playouts_per_s``: the best variant (candidate-reducing, min, rules), one run of
+  20,000 playouts at the paper's Table 1 settings, CPU time of the search only.
+
+The machine is shared (two cores, other jobs running): figures vary by tens of percent between
+runs; best-of-N is reported for the solver to reduce that noise.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..core.bench import benchmark
+from ..data import find
+from . import _solver
+from ._tables import make_tables
+from .api import read_puzzles, solve_many
+from .generator import GeneratorConfig, generate
+
+SAMPLE = "sudoku/sudoku17-sample.txt"
+
+
+def _fast_rate(boards, repeats=5) -> tuple[float, float]:
+    """(best CPU-time rate, best wall-clock rate) of the fast backend over ``boards``."""
+    tables = make_tables()
+    statuses = np.zeros(len(boards), np.int8)
+    solutions = np.zeros((len(boards), 81), np.uint8)
+    _solver.solve_many(boards[:4], tables, statuses[:4], solutions[:4])  # compile
+    best_cpu = best_wall = 0.0
+    for _ in range(repeats):
+        cpu, wall = time.process_time(), time.perf_counter()
+        _solver.solve_many(boards, tables, statuses, solutions)
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        best_cpu = max(best_cpu, len(boards) / cpu)
+        best_wall = max(best_wall, len(boards) / wall)
+    if not np.all(statuses == 1):
+        raise RuntimeError("the fast backend did not find every sample puzzle unique")
+    return best_cpu, best_wall
+
+
+def _sat_rate(boards, solver="cadical153") -> float:
+    start = time.process_time()
+    statuses, _ = solve_many(boards, "sat", solver)
+    rate = len(boards) / (time.process_time() - start)
+    if not np.all(statuses == 1):
+        raise RuntimeError("the SAT backend did not find every sample puzzle unique")
+    return rate
+
+
+@benchmark("sudoku.unique_checks_per_s", unit="checks/s", goal=100_000)
+def unique_checks_per_s() -> dict:
+    """Uniqueness checks per second, fast backend, 17-clue sample, one core."""
+    boards, _, _ = read_puzzles(find(SAMPLE))
+    rate, wall = _fast_rate(boards)
+    sat = _sat_rate(boards[:500])
+    return {"value": rate, "reference": sat, "ratio": rate / sat, "wall_clock": wall,
+            "detail": f"{len(boards)} puzzles, best of 5 in CPU time (wall clock {wall:,.0f}/s); "
+                      "reference = python-sat cadical153 on 500"}
+
+
+@benchmark("sudoku.sat_checks_per_s", unit="checks/s")
+def sat_checks_per_s() -> dict:
+    """Uniqueness checks per second, python-sat backend (CaDiCaL 1.5.3), 17-clue sample."""
+    boards, _, _ = read_puzzles(find(SAMPLE))
+    return {"value": _sat_rate(boards[:1000]), "detail": "1,000 puzzles, incremental solver"}
+
+
+@benchmark("sudoku.playouts_per_s", unit="playouts/s")
+def playouts_per_s() -> dict:
+    """Playouts per second of the best variant (candidate-reducing, min, rules), one core."""
+    generate(GeneratorConfig(playouts=200, verify_backend="none"), seed=0)  # compile
+    config = GeneratorConfig(playouts=20_000, verify_backend="none")
+    result = generate(config, seed=1)
+    return {"value": config.playouts / result.cpu_seconds,
+            "detail": f"20,000 playouts, c=1.0, threshold 30, CPU time; wall clock "
+                      f"{config.playouts / result.wall_seconds:,.0f}/s"}

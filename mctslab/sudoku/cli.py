@@ -1,0 +1,101 @@
+"""``mctslab sudoku`` verbs: ``check`` (uniqueness of puzzles in a file) and ``generate`` (MCTS).
+
+    mctslab sudoku check FILE [--backend fast|sat] [--sat-solver NAME]
+    mctslab sudoku generate --selection min|mean --playout reducing|random --rules/--no-rules
+                            --playouts N [--c C] [--threshold T] [--seed S] --out FILE
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+
+__all__ = ["add_parser"]
+
+
+def _cmd_check(args) -> int:
+    from .api import STATUS_NAMES, make_solver, read_puzzles
+
+    boards, numbers, errors = read_puzzles(args.file)
+    for number, reason in errors:
+        print(f"{args.file}:{number}: not a puzzle: {reason}", file=sys.stderr)
+    counts = np.zeros(3, np.int64)
+    start = time.perf_counter()
+    solver = make_solver(args.backend, args.sat_solver)
+    try:
+        for number, board in zip(numbers, boards):
+            status, _ = solver.check(board)
+            counts[status] += 1
+            print(f"{number}: {STATUS_NAMES[status]}")
+    finally:
+        solver.close()
+    seconds = time.perf_counter() - start
+    total = int(counts.sum())
+    rate = counts[1] / total if total else 0.0
+    speed = f", {total / seconds:,.0f} checks/s" if seconds > 0 and total else ""
+    print(f"summary: {total} puzzles, unique {counts[1]} ({rate:.1%}), multiple {counts[2]}, "
+          f"none {counts[0]}, not a puzzle {len(errors)} [backend {args.backend}{speed}]")
+    return 1 if errors else 0
+
+
+def _cmd_generate(args) -> int:
+    from .generator import GeneratorConfig, generate
+
+    config = GeneratorConfig(selection=args.selection, playout=args.playout, rules=args.rules,
+                             playouts=args.playouts, c=args.c, threshold=args.threshold,
+                             record_max_clues=max(20, args.reduce_upto),
+                             reduce_max_clues=args.reduce_upto)
+    result = generate(config, args.seed)
+    header = [f"# mctslab sudoku generate: {config.variant}, {config.playouts} playouts, "
+              f"c={config.c}, threshold={config.threshold}, seed={args.seed}",
+              f"# wall {result.wall_seconds:.1f} s, cpu {result.cpu_seconds:.1f} s, "
+              f"{config.playouts / max(result.wall_seconds, 1e-9):,.0f} playouts/s",
+              "# clues: puzzles generated" + (" (after minimal reduction)" if args.reduce_upto else "")]
+    for n in np.flatnonzero(result.histogram):
+        reduced = f" ({result.reduced_histogram[n]})" if args.reduce_upto else ""
+        header.append(f"#   {n}: {result.histogram[n]}{reduced}")
+    found = [(p, n, i, "generated") for p, n, i in result.puzzles if n <= 18]
+    found += [(p, n, i, "reduced") for p, n, i in result.reduced_puzzles if n <= 18]
+    lines = list(header)
+    for puzzle, n, index, how in found:
+        lines.append(f"# clues={n} seed={args.seed} playout={index} {how}")
+        lines.append(puzzle)
+    with open(args.out, "w") as handle:
+        handle.write("\n".join(lines) + "\n")
+    print("\n".join(header))
+    print(f"{len(found)} puzzle(s) with 17 or 18 clues written to {args.out}")
+    if result.stats.get("verify_failed"):
+        print(f"warning: {result.stats['verify_failed']} recorded puzzle(s) failed the SAT "
+              "re-check and were not counted", file=sys.stderr)
+    return 0
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser("sudoku", help="Sudoku: check puzzles, generate few-clue puzzles")
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
+
+    p = verbs.add_parser("check", help="unique / multiple / none for each puzzle of a file")
+    p.add_argument("file", help="one puzzle per line: 81 characters, '.' or '0' for empty")
+    p.add_argument("--backend", choices=("fast", "sat"), default="fast")
+    p.add_argument("--sat-solver", default="cadical153",
+                   help="python-sat solver for --backend sat (cadical153, glucose4, minisat22...)")
+    p.set_defaults(func=_cmd_check)
+
+    p = verbs.add_parser("generate", help="one MCTS generation run (paper Sec. 4)")
+    p.add_argument("--selection", choices=("min", "mean"), default="min")
+    p.add_argument("--playout", choices=("reducing", "random"), default="reducing")
+    p.add_argument("--rules", action=argparse.BooleanOptionalAction, default=True,
+                   help="apply the human rules in playouts (default: on)")
+    p.add_argument("--playouts", type=int, required=True)
+    p.add_argument("--c", type=float, default=1.0, help="exploration constant (default 1.0)")
+    p.add_argument("--threshold", type=int, default=30, help="expansion threshold (default 30)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--reduce-upto", type=int, default=0,
+                   help="also reduce results with at most this many clues to minimal puzzles "
+                        "(uses the search's random stream, so the search differs from a run "
+                        "without it)")
+    p.add_argument("--out", required=True, help="file for the 17/18-clue puzzles found")
+    p.set_defaults(func=_cmd_generate)

@@ -1,0 +1,269 @@
+"""The paper's protocol (Sec. 5) as tasks, at three scales, plus the baselines and extensions.
+
+Scales (``config(scale, **overrides)``):
+
+| scale | Table 1 | Table 2 | baselines | beyond (reduction) |
+|---|---|---|---|---|
+| ``smoke`` | 8 variants x 1 seed x 300 playouts | 8 settings x 1 seed x 300 | 300 removals | 1 x 300 |
+| ``default`` | 8 x 4 seeds x 20,000 | 8 x 4 x 20,000 | 20,000 removals, 500 qqwing | 2 x 20,000 |
+| ``paper`` | 8 x 4 x 1,000,000 (the paper) | 8 x 4 x 3,000,000 (the paper) | 1,000,000 removals, 10,000 qqwing | 4 x 1,000,000 |
+
+``default`` runs in under ten minutes on two cores and therefore uses 1/50 (Table 1) and 1/150
+(Table 2) of the paper's playouts per run: its counts are far smaller and are labelled with the scale everywhere.
+
+Each (variant, seed) run is one task (:func:`run_generation`); per-task seeds are spawned from
+the experiment seed by ``make_tasks``. Tables and figures are built by ``results.py``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core.report import check_scale
+from ..core.tasks import make_tasks
+from ..rng import seed_state
+from . import _baseline
+from ._playout import make_playout_scratch
+from ._tables import make_tables
+from .api import canonical_forms, format_puzzle, paper_normalise, solve_many
+from .generator import GeneratorConfig, generate, verified_puzzles
+
+__all__ = ["Config", "config", "VARIANTS", "table1_tasks", "table2_tasks", "baseline_tasks",
+           "table1_runs", "table2_runs", "beyond_runs", "removal_runs", "warmup",
+           "beyond_tasks", "run_generation", "run_removal_baseline", "run_qqwing"]
+
+# Table 1 row order of the paper: (playout, selection, rules)
+VARIANTS = [(p, s, r) for p in ("reducing", "random") for s in ("min", "mean") for r in (True, False)]
+BEST = ("reducing", "min", True)
+COUNTED = (17, 18, 19, 20)   # clue numbers the tables report (the paper: 18, 19, 20)
+
+
+@dataclass(frozen=True)
+class Config:
+    scale: str = "default"
+    seed: int = 20261122
+    table1_playouts: int = 20_000
+    table1_seeds: int = 4
+    table2_playouts: int = 20_000
+    table2_seeds: int = 4
+    table2_c: tuple = (0.5, 1.0)
+    table2_thresholds: tuple = (10, 20, 30, 40)
+    c: float = 1.0                  # Table 1 (Sec. 5.1)
+    exploration_n: str = "total"    # n in Eqs. 2-3: total playouts (paper's text) or "parent"
+    threshold: int = 30             # Table 1
+    max_children: int = 30
+    reduce_upto: int = 21           # post-hoc minimal reduction of puzzles with <= this many clues
+    removal_runs: int = 20_000      # random-removal baseline runs (split into removal_tasks)
+    removal_tasks: int = 2
+    qqwing_puzzles: int = 500       # 0 = skip; skipped anyway when qqwing is not installed
+    beyond_playouts: int = 20_000   # best variant with minimal reduction, per seed
+    beyond_seeds: int = 2
+
+
+_SCALES = {
+    "smoke": dict(table1_playouts=300, table1_seeds=1, table2_playouts=300, table2_seeds=1,
+                  removal_runs=300, removal_tasks=1, qqwing_puzzles=20, beyond_playouts=300,
+                  beyond_seeds=1),
+    "default": {},
+    "paper": dict(table1_playouts=1_000_000, table2_playouts=3_000_000, removal_runs=1_000_000,
+                  removal_tasks=10, qqwing_puzzles=10_000, beyond_playouts=1_000_000,
+                  beyond_seeds=4),
+}
+
+
+def config(scale: str = "default", **overrides) -> Config:
+    """The configuration of a scale; ``None`` overrides are ignored (notebook parameters)."""
+    check_scale(scale)
+    known = {f.name for f in dataclasses.fields(Config)}
+    unknown = sorted(set(overrides) - known)
+    if unknown:
+        raise ValueError(f"unknown sudoku parameter(s) {', '.join(unknown)}; known: "
+                         + ", ".join(sorted(known)))
+    values = dict(_SCALES[scale], scale=scale)
+    values.update({k: (tuple(v) if isinstance(v, list) else v)
+                   for k, v in overrides.items() if v is not None})
+    return Config(**values)
+
+
+def _generation_params(cfg, playout, selection, rules, playouts, c, threshold, seed_index):
+    return dict(playout=playout, selection=selection, rules=rules, playouts=playouts, c=c,
+                threshold=threshold, max_children=cfg.max_children, exploration_n=cfg.exploration_n,
+                reduce_upto=cfg.reduce_upto, seed_index=seed_index)
+
+
+def table1_tasks(cfg: Config):
+    """Table 1: 8 variants x seeds, ``c`` = 1.0, threshold 30 (Sec. 5.1)."""
+    params = [_generation_params(cfg, p, s, r, cfg.table1_playouts, cfg.c, cfg.threshold, i)
+              for (p, s, r) in VARIANTS for i in range(cfg.table1_seeds)]
+    return make_tasks("mctslab.sudoku.experiments:run_generation", params, cfg.seed)
+
+
+def table2_tasks(cfg: Config):
+    """Table 2: the best variant, c x threshold x seeds (Sec. 5.2)."""
+    params = [_generation_params(cfg, *BEST, cfg.table2_playouts, c, t, i)
+              for c in cfg.table2_c for t in cfg.table2_thresholds
+              for i in range(cfg.table2_seeds)]
+    return make_tasks("mctslab.sudoku.experiments:run_generation", params, cfg.seed + 2)
+
+
+def beyond_tasks(cfg: Config):
+    """The best variant with minimal reduction inside the search (backing up reduced values)."""
+    params = [dict(_generation_params(cfg, *BEST, cfg.beyond_playouts, cfg.c, cfg.threshold, i),
+                   backup_reduced=True) for i in range(cfg.beyond_seeds)]
+    return make_tasks("mctslab.sudoku.experiments:run_generation", params, cfg.seed + 3)
+
+
+def baseline_tasks(cfg: Config):
+    per_task = -(-cfg.removal_runs // cfg.removal_tasks)
+    params = [dict(runs=per_task, reduce_upto=cfg.reduce_upto)] * cfg.removal_tasks
+    return make_tasks("mctslab.sudoku.experiments:run_removal_baseline", params, cfg.seed + 1)
+
+
+def _distinct(boards) -> dict:
+    """Distinct counts per clue number: exact (canonical form) and the paper's heuristic."""
+    out = {}
+    clues = np.count_nonzero(boards, axis=1) if len(boards) else np.zeros(0, int)
+    for n in COUNTED:
+        chosen = boards[clues == n]
+        distinct_boards = np.unique(chosen, axis=0) if len(chosen) else chosen  # once each
+        exact = {bytes(f) for f in canonical_forms(distinct_boards)} if len(chosen) else set()
+        heuristic = {bytes(paper_normalise(b)[0]) for b in distinct_boards}
+        out[n] = {"count": int(len(chosen)), "distinct": len(exact),
+                  "distinct_paper_heuristic": len(heuristic)}
+    return out
+
+
+def _summarise(boards, playout_of, cpu_seconds, max_list=18) -> dict:
+    """Counts, distinct counts and the listed (<= max_list clues) puzzles of verified boards."""
+    clues = np.count_nonzero(boards, axis=1) if len(boards) else np.zeros(0, int)
+    listed = [(format_puzzle(b), int(n), int(i)) for b, n, i in zip(boards, clues, playout_of)
+              if n <= max_list]
+    forms = canonical_forms(boards[clues <= max_list]) if len(listed) else []
+    return {"distinct": _distinct(boards), "cpu_seconds": cpu_seconds,
+            "puzzles": [dict(puzzle=p, clues=n, playout=i, canonical=format_puzzle(f))
+                        for (p, n, i), f in zip(listed, forms)]}
+
+
+def _boards(puzzles):
+    from .api import parse_puzzle
+    return (np.array([parse_puzzle(p) for p, _, _ in puzzles], np.uint8).reshape(-1, 81),
+            np.array([i for _, _, i in puzzles], np.int64))
+
+
+_COMPILED = False
+
+
+def warmup() -> None:
+    """Compile (or load from cache) every Sudoku kernel once per process, before any timing,
+    so that the CPU seconds reported by the tasks never include numba compilation."""
+    global _COMPILED
+    if not _COMPILED:
+        generate(GeneratorConfig(playouts=40, threshold=2, reduce_max_clues=81,
+                                 backup_reduced=True, verify_backend="none"), seed=0)
+        _baseline.reduce_many(np.zeros((1, 81), np.uint8), np.zeros(1, np.int64), seed_state(0),
+                              make_tables(), make_playout_scratch())
+        _baseline.removal_baseline(1, np.zeros(82, np.int64), np.zeros((1, 81), np.uint8), 20,
+                                   np.zeros(1, np.int64), seed_state(0), make_tables(),
+                                   make_playout_scratch(), np.zeros(81, np.uint8))
+        _COMPILED = True
+
+
+def run_generation(params: dict, seed) -> dict:
+    """Task: one MCTS run, its verified counts, and the post-hoc minimal reductions."""
+    warmup()
+    params = dict(params)
+    seed_index = int(params.pop("seed_index", 0))
+    reduce_upto = int(params.pop("reduce_upto", 0))
+    backup_reduced = bool(params.pop("backup_reduced", False))
+    gen = GeneratorConfig.from_dict(dict(
+        params, record_max_clues=max(20, reduce_upto), verify_max_clues=20,
+        reduce_max_clues=81 if backup_reduced else 0, backup_reduced=backup_reduced))
+    streams = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key).spawn(2)
+    result = generate(gen, streams[0])
+    start = time.process_time()
+    raw = _summarise(*_boards(result.puzzles), result.cpu_seconds)
+    canon_seconds = time.process_time() - start
+    reduced_hist = result.reduced_histogram.copy()
+    start = time.process_time()
+    boards = result.boards.copy()
+    if not backup_reduced and len(boards):  # post-hoc reduction (beyond the paper)
+        kept = np.zeros(len(boards), np.int64)
+        _baseline.reduce_many(boards, kept, seed_state(streams[1]), make_tables(),
+                              make_playout_scratch())
+        reduced_hist = np.bincount(kept, minlength=82).astype(np.int64)
+    info = {}
+    reduced_source = (_boards(result.reduced_puzzles) if backup_reduced else
+                      _boards(verified_puzzles(boards, result.playout_of, "sat", info,
+                                               "verify_failed", 20)))
+    reduce_seconds = time.process_time() - start
+    return {"config": dataclasses.asdict(gen), "variant": gen.variant, "seed_index": seed_index,
+            "histogram": result.histogram, "reduced_histogram": reduced_hist,
+            "raw": raw, "reduced": _summarise(*reduced_source, reduce_seconds),
+            "wall_seconds": result.wall_seconds, "cpu_seconds": result.cpu_seconds,
+            "verify_cpu_seconds": result.stats.get("verify_cpu_seconds", 0.0),
+            "canonical_cpu_seconds": canon_seconds, "stats": {**result.stats, **info}}
+
+
+def run_removal_baseline(params: dict, seed) -> dict:
+    """Task: random clue removal from random full grids (the issue's baseline)."""
+    runs = int(params["runs"])
+    warmup()
+    histogram = np.zeros(82, np.int64)
+    boards = np.zeros((min(runs, 200_000), 81), np.uint8)
+    counts = np.zeros(1, np.int64)
+    start = time.process_time()
+    _baseline.removal_baseline(runs, histogram, boards, 20, counts, seed_state(seed),
+                               make_tables(), make_playout_scratch(), np.zeros(81, np.uint8))
+    cpu = time.process_time() - start
+    stored = boards[:min(int(counts[0]), len(boards))]
+    info = {}
+    verified = verified_puzzles(stored, np.zeros(len(stored), np.int64), "sat", info, "failed", 20)
+    return {"runs": runs, "histogram": histogram, "cpu_seconds": cpu,
+            "raw": _summarise(*_boards(verified), cpu), "stats": info}
+
+
+def run_qqwing(count: int) -> dict | None:
+    """qqwing's generator (``--symmetry none --difficulty any``), if installed: clue histogram.
+
+    qqwing seeds itself from the clock, so this baseline is not reproducible run to run.
+    """
+    exe = shutil.which("qqwing")
+    if exe is None or count <= 0:
+        return None
+    start = time.perf_counter()
+    text = subprocess.run([exe, "--generate", str(count), "--one-line", "--symmetry", "none",
+                           "--difficulty", "any"], capture_output=True, text=True, check=True,
+                          timeout=3600).stdout
+    seconds = time.perf_counter() - start
+    lines = [line.strip() for line in text.splitlines() if len(line.strip()) == 81]
+    from .api import parse_puzzle
+    boards = np.array([parse_puzzle(line) for line in lines], np.uint8).reshape(-1, 81)
+    statuses, _ = solve_many(boards)
+    histogram = np.bincount(np.count_nonzero(boards, axis=1), minlength=82)
+    return {"runs": len(lines), "histogram": histogram, "seconds": seconds,
+            "unique": int(np.sum(statuses == 1))}
+
+
+# -- running through a notebook's Run (one call per experiment) ------------------------------
+
+def table1_runs(run, cfg: Config):
+    """Table 1's runs through the executor (stored, resumable); results in task order."""
+    return run.map("sudoku_table1", table1_tasks(cfg))
+
+
+def table2_runs(run, cfg: Config):
+    return run.map("sudoku_table2", table2_tasks(cfg))
+
+
+def beyond_runs(run, cfg: Config):
+    return run.map("sudoku_beyond", beyond_tasks(cfg))
+
+
+def removal_runs(run, cfg: Config):
+    return run.map("sudoku_removal_baseline", baseline_tasks(cfg))

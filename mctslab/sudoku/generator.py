@@ -1,0 +1,176 @@
+"""Running the MCTS generator (paper Sec. 4-5): configuration, one run, its verified result.
+
+:func:`generate` validates a :class:`GeneratorConfig`, allocates the tree/DAG and record
+buffers once, runs ``_search.run_generator`` and returns a :class:`GenerationResult`:
+
+- ``histogram[k]``: puzzles generated with ``k`` clues (one per playout, plus terminal children
+  the first time an expansion creates them);
+- ``puzzles``: every generated puzzle with at most ``record_max_clues`` clues, with the playout
+  number that produced it, each re-verified unique by the *other* backend (python-sat, since
+  the playouts use the fast one) before it is counted;
+- the same for minimal reductions when ``reduce_max_clues`` is on (beyond the paper);
+- wall and CPU seconds, tree size, and whether a buffer or the tree filled up.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core.tree import make_tree
+from ..rng import seed_state
+from . import _search
+from ._playout import make_playout_scratch
+from ._tables import make_tables
+from .api import format_puzzle
+from .sat import SatSudoku
+
+__all__ = ["GeneratorConfig", "GenerationResult", "generate", "verified_puzzles", "SELECTIONS", "PLAYOUTS"]
+
+SELECTIONS = ("min", "mean")
+PLAYOUTS = ("reducing", "random")
+
+
+@dataclass(frozen=True)
+class GeneratorConfig:
+    """One MCTS generation run; defaults are the paper's Table 1 settings (Sec. 5.1)."""
+
+    selection: str = "min"          # "min": min(X_j) - c sqrt(...) (Eq. 3); "mean": Eq. 2
+    playout: str = "reducing"       # "reducing": best of 3 draws; "random": fully random
+    rules: bool = True              # apply solveByRule before each hint
+    playouts: int = 1_000_000       # number of playouts (the paper: 1,000,000 or 3,000,000)
+    c: float = 1.0                  # exploration constant of Eqs. 2-3
+    threshold: int = 30             # playouts at a leaf before it is expanded
+    exploration_n: str = "total"    # n in Eqs. 2-3: "total" playouts (the paper's text), "parent"
+    max_children: int = 30          # children per expansion (the paper: 30)
+    record_max_clues: int = 20      # store puzzles with at most this many clues
+    verify_max_clues: int = 20      # re-verify (and list) stored puzzles with at most this many
+    reduce_max_clues: int = 0       # >0: reduce results with <= this many clues to minimal
+    backup_reduced: bool = False    # back up the reduced clue count instead (not the paper)
+    max_nodes: int = 0              # DAG node budget; 0 = enough for the run (capped at 8M)
+    verify_backend: str = "sat"     # re-verify recorded puzzles with this backend ("none": skip)
+
+    def __post_init__(self):
+        if self.selection not in SELECTIONS:
+            raise ValueError(f"unknown selection {self.selection!r}; choose min or mean")
+        if self.playout not in PLAYOUTS:
+            raise ValueError(f"unknown playout {self.playout!r}; choose reducing or random")
+        for name in ("playouts", "threshold", "max_children"):
+            if int(getattr(self, name)) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)!r}")
+        if not self.c >= 0:
+            raise ValueError(f"c must be >= 0, got {self.c!r}")
+        if not 17 <= self.record_max_clues <= 81:
+            raise ValueError(f"record_max_clues must be in 17..81, got {self.record_max_clues}")
+        if not 17 <= self.verify_max_clues <= self.record_max_clues:
+            raise ValueError("verify_max_clues must be in 17..record_max_clues, got "
+                             f"{self.verify_max_clues}")
+        if not 0 <= self.reduce_max_clues <= 81:
+            raise ValueError(f"reduce_max_clues must be in 0..81, got {self.reduce_max_clues}")
+        if self.exploration_n not in ("total", "parent"):
+            raise ValueError(f"exploration_n must be 'total' or 'parent', got {self.exploration_n!r}")
+        if self.verify_backend not in ("sat", "none"):
+            raise ValueError(f"verify_backend must be 'sat' or 'none', got {self.verify_backend!r}")
+
+    @classmethod
+    def from_dict(cls, params: dict) -> GeneratorConfig:
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(params) - known)
+        if unknown:
+            raise ValueError(f"unknown generator parameter(s) {', '.join(unknown)}; "
+                             f"known: {', '.join(sorted(known))}")
+        return cls(**params)
+
+    @property
+    def variant(self) -> str:
+        return f"{self.playout}/{self.selection}/{'rules' if self.rules else 'no-rules'}"
+
+    def node_budget(self) -> int:
+        if self.max_nodes:
+            return int(self.max_nodes)
+        bound = self.max_children * (self.playouts // self.threshold + 2) + 1
+        return int(min(bound, 8_000_000))
+
+
+@dataclass
+class GenerationResult:
+    config: GeneratorConfig
+    histogram: np.ndarray                 # int64[82]
+    reduced_histogram: np.ndarray         # int64[82]
+    puzzles: list[tuple[str, int, int]]   # (81-char puzzle, clues, playout number), verified
+    reduced_puzzles: list[tuple[str, int, int]]
+    boards: np.ndarray                    # uint8[R, 81] every stored puzzle (<= record_max_clues)
+    playout_of: np.ndarray                # int64[R]
+    wall_seconds: float
+    cpu_seconds: float
+    stats: dict = field(default_factory=dict)
+
+    def count(self, clues: int, reduced: bool = False) -> int:
+        hist = self.reduced_histogram if reduced else self.histogram
+        return int(hist[clues])
+
+
+def verified_puzzles(boards, playout_of, backend, stats, key, max_clues=81):
+    """Puzzle lines of the recorded boards with at most ``max_clues`` clues, each re-checked
+    unique by the other backend (python-sat); disagreements are counted in ``stats[key]``.
+
+    Repeated boards (common: a search revisits its best region) are checked once.
+    """
+    keep = np.count_nonzero(boards, axis=1) <= max_clues
+    boards, playout_of = boards[keep], playout_of[keep]
+    if len(boards) == 0:
+        stats[key] = 0
+        return []
+    unique, inverse = np.unique(boards, axis=0, return_inverse=True)
+    ok = np.ones(len(unique), bool)
+    if backend == "sat":
+        solver = SatSudoku()
+        try:
+            for i, board in enumerate(unique):
+                ok[i] = solver.check(board)[0] == 1
+        finally:
+            solver.close()
+    good = ok[inverse.reshape(-1)]
+    stats[key] = int(np.sum(~good))  # the two backends disagree: not counted
+    return [(format_puzzle(board), int(np.count_nonzero(board)), int(index))
+            for board, index in zip(boards[good], playout_of[good])]
+
+
+def generate(config: GeneratorConfig, seed=None) -> GenerationResult:
+    """Run one MCTS generation (one (variant, seed) cell of Table 1 or 2)."""
+    nodes = config.node_budget()
+    tree = make_tree(nodes, 2 * nodes)
+    dag = _search.make_dag(nodes)
+    capacity = int(min(config.playouts + 64, 1_000_000))
+    rec = _search.make_records(capacity, capacity if config.reduce_max_clues else 1)
+    params = np.array([config.playouts, config.threshold, config.max_children,
+                       config.selection == "min", config.playout == "reducing", config.rules,
+                       config.record_max_clues, config.reduce_max_clues, config.backup_reduced,
+                       config.exploration_n == "total"],
+                      np.int64)
+    work = np.zeros((6, 81), np.uint8)
+    stats = np.zeros(6, np.int64)
+    wall, cpu = time.perf_counter(), time.process_time()
+    _search.run_generator(tree, dag, rec, params, float(config.c), seed_state(seed), make_tables(),
+                          make_playout_scratch(), work, np.zeros(84, np.int64),
+                          np.zeros(config.max_children, np.int32),
+                          np.zeros(config.max_children, np.int32), stats)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    info = {"playouts": int(stats[0]), "expansions": int(stats[1]), "nodes": int(stats[2]),
+            "edges": int(stats[3]), "records_overflowed": bool(stats[4]),
+            "tree_full": bool(stats[5]), "node_budget": nodes}
+    stored, stored_reduced = (min(int(n), capacity) for n in rec.counts)
+    verify = time.process_time()
+    puzzles = verified_puzzles(rec.boards[:stored], rec.playout_of[:stored],
+                               config.verify_backend, info, "verify_failed",
+                               config.verify_max_clues)
+    reduced = verified_puzzles(rec.reduced_boards[:stored_reduced],
+                               rec.reduced_playout_of[:stored_reduced], config.verify_backend,
+                               info, "verify_failed_reduced", config.verify_max_clues)
+    info["verify_cpu_seconds"] = time.process_time() - verify
+    return GenerationResult(config, rec.histogram.copy(), rec.reduced_histogram.copy(), puzzles,
+                            reduced, rec.boards[:stored].copy(), rec.playout_of[:stored].copy(),
+                            wall, cpu, info)

@@ -1,0 +1,254 @@
+"""Tables and figures of the Sudoku notebook, built from the task results of ``experiments``.
+
+Every number here is computed from results passed in; the paper's published numbers (Tables 1
+and 2 of Nasu & Matsuzaki) are kept in ``PAPER_TABLE1`` / ``PAPER_TABLE2`` only to be shown
+side by side, in columns named ``paper ...``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+
+from .. import data
+from .api import canonical_forms, format_puzzle, read_puzzles
+
+__all__ = ["PAPER_TABLE1", "PAPER_TABLE2", "table1", "table2", "finds17", "finds", "yield_table",
+           "baseline_table", "heuristic_table", "histogram_figure", "census_forms"]
+
+# (playout, selection, rules) -> mean counts of N = 18, 19, 20 clues (paper Table 1)
+PAPER_TABLE1 = {
+    ("reducing", "min", True): (41.5, 2337.5, 20551.8),
+    ("reducing", "min", False): (1.3, 331.8, 6093.0),
+    ("reducing", "mean", True): (0.0, 147.3, 16398.8),
+    ("reducing", "mean", False): (0.0, 0.3, 20.5),
+    ("random", "min", True): (0.0, 26.5, 1167.8),
+    ("random", "min", False): (0.0, 1.3, 188.5),
+    ("random", "mean", True): (0.0, 0.3, 13.3),
+    ("random", "mean", False): (0.0, 0.0, 0.0),
+}
+# (c, threshold) -> (N = 18, distinct N = 18, N = 19, N = 20) (paper Table 2)
+PAPER_TABLE2 = {
+    (0.5, 10): (9.8, 8.5, 1058.5, 18940.0), (0.5, 20): (103.0, 85.3, 4956.0, 47937.8),
+    (0.5, 30): (15.5, 13.5, 7749.8, 44395.3), (0.5, 40): (23.0, 16.8, 3186.3, 47136.8),
+    (1.0, 10): (80.5, 76.0, 5083.3, 49454.0), (1.0, 20): (91.8, 81.3, 5496.5, 60689.0),
+    (1.0, 30): (23.5, 20.5, 3569.5, 54060.5), (1.0, 40): (117.0, 90.5, 7469.8, 78794.0),
+}
+NAMES = {"reducing": "candidate-reducing", "random": "fully random"}
+
+
+def _key(result):
+    c = result["config"]
+    return (c["playout"], c["selection"], bool(c["rules"]))
+
+
+def _groups(results, key):
+    groups = {}
+    for r in results:
+        groups.setdefault(key(r), []).append(r)
+    return groups
+
+
+def _mean(runs, part, n, field="count"):
+    return float(np.mean([r[part]["distinct"][str(n)][field] for r in runs]))
+
+
+def _hist_mean(runs, n, name="histogram"):
+    return float(np.mean([r[name][n] for r in runs]))
+
+
+def table1(results) -> pd.DataFrame:
+    """Table 1: mean counts per variant, ours beside the paper's (same row order)."""
+    rows = []
+    for key, runs in _groups(results, _key).items():
+        playout, selection, rules = key
+        paper = PAPER_TABLE1.get(key, (np.nan,) * 3)
+        cpu = float(np.mean([r["cpu_seconds"] for r in runs]))
+        rows.append({
+            "playout": NAMES[playout], "value": selection, "rules": "yes" if rules else "no",
+            "runs": len(runs), "playouts/run": runs[0]["config"]["playouts"],
+            "N=17": _mean(runs, "raw", 17), "N=18": _mean(runs, "raw", 18),
+            "N=19": _mean(runs, "raw", 19), "N=20": _mean(runs, "raw", 20),
+            "paper N=18": paper[0], "paper N=19": paper[1], "paper N=20": paper[2],
+            "distinct N=18": _mean(runs, "raw", 18, "distinct"),
+            "distinct N=19": _mean(runs, "raw", 19, "distinct"),
+            "reduced N=17": _hist_mean(runs, 17, "reduced_histogram"),
+            "reduced N=18": _hist_mean(runs, 18, "reduced_histogram"),
+            "reduced N=19": _hist_mean(runs, 19, "reduced_histogram"),
+            "reduced distinct N=18": _mean(runs, "reduced", 18, "distinct"),
+            "reduced distinct N=19": _mean(runs, "reduced", 19, "distinct"),
+            "mean clues": float(np.mean([_mean_clues(r["histogram"]) for r in runs])),
+            "CPU s/run": cpu, "playouts/s": runs[0]["config"]["playouts"] / cpu,
+        })
+    return pd.DataFrame(rows)
+
+
+def _mean_clues(histogram):
+    h = np.asarray(histogram, float)
+    return float((h * np.arange(len(h))).sum() / max(h.sum(), 1))
+
+
+def table2(results) -> pd.DataFrame:
+    """Table 2: best variant, c x threshold; counts, exact distinct and the paper's numbers."""
+    rows = []
+    key = lambda r: (float(r["config"]["c"]), int(r["config"]["threshold"]))  # noqa: E731
+    for (c, threshold), runs in sorted(_groups(results, key).items()):
+        paper = PAPER_TABLE2.get((c, threshold), (np.nan,) * 4)
+        rows.append({
+            "c": c, "threshold": threshold, "runs": len(runs),
+            "playouts/run": runs[0]["config"]["playouts"],
+            "N=17": _mean(runs, "raw", 17), "N=18": _mean(runs, "raw", 18),
+            "distinct N=18": _mean(runs, "raw", 18, "distinct"),
+            "distinct N=18 (paper heuristic)": _mean(runs, "raw", 18, "distinct_paper_heuristic"),
+            "N=19": _mean(runs, "raw", 19), "N=20": _mean(runs, "raw", 20),
+            "distinct N=20": _mean(runs, "raw", 20, "distinct"),
+            "paper N=18": paper[0], "paper distinct N=18": paper[1], "paper N=19": paper[2],
+            "paper N=20": paper[3],
+            "reduced N=17": _hist_mean(runs, 17, "reduced_histogram"),
+            "reduced N=18": _hist_mean(runs, 18, "reduced_histogram"),
+            "CPU s/run": float(np.mean([r["cpu_seconds"] for r in runs])),
+        })
+    return pd.DataFrame(rows)
+
+
+@lru_cache(maxsize=2)
+def census_forms(relpath: str | None = None) -> tuple[frozenset, str]:
+    """Canonical forms of the known 17-clue census and a label saying which list was used.
+
+    Royle's full list (``sudoku/sudoku17.txt``, 49,151 puzzles) when the data lookup finds it,
+    else the 2,000-puzzle sample (then "not in sample" does not mean new).
+    """
+    for name, label in ((relpath, "given list"), ("sudoku/sudoku17.txt", "Royle 49,151"),
+                        ("sudoku/sudoku17-sample.txt", "Royle sample of 2,000")):
+        if name and data.available(name):
+            boards, _, _ = read_puzzles(data.find(name))
+            return frozenset(bytes(f) for f in canonical_forms(boards)), label
+    return frozenset(), "no census available"
+
+
+def finds17(*result_lists, census: str | None = None) -> pd.DataFrame:
+    """Every distinct 17-clue puzzle found (raw or after reduction), checked against the census."""
+    return finds(*result_lists, clues=(17,), census=census)
+
+
+def finds(*result_lists, clues=(17, 18), census: str | None = None) -> pd.DataFrame:
+    """Every distinct puzzle found with the given clue counts, with seed and playout number.
+
+    17-clue puzzles are checked against the census (``known`` / ``new`` / ``not in sample``).
+    """
+    forms, label = census_forms(census)
+    rows, seen = [], set()
+    for experiment, results in result_lists:
+        for r in results:
+            for part in ("raw", "reduced"):
+                for p in r[part]["puzzles"]:
+                    if p["clues"] not in clues or p["canonical"] in seen:
+                        continue
+                    seen.add(p["canonical"])
+                    canonical = bytes(int(ch) if ch != "." else 0 for ch in p["canonical"])
+                    if p["clues"] != 17:
+                        status = "-"
+                    elif canonical in forms:
+                        status = "known"
+                    else:
+                        status = ("new" if label == "Royle 49,151" else "unchecked (no census)"
+                                  if not forms else f"not in {label}")
+                    rows.append({"experiment": experiment, "variant": r["variant"],
+                                 "clues": p["clues"],
+                                 "seed": r.get("seed_index", 0), "playout": p["playout"],
+                                 "how": "generated" if part == "raw" else "reduced",
+                                 "puzzle": p["puzzle"], "census": status})
+    columns = ["experiment", "variant", "clues", "seed", "playout", "how", "puzzle", "census"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def yield_table(*result_lists) -> pd.DataFrame:
+    """Distinct puzzles with 17, 18, 19 clues per CPU-hour, raw and after reduction, per variant.
+
+    Distinct = different exact canonical forms within a run (summed over runs). Raw yields use
+    the search's CPU time; reduced yields add the reduction's CPU time (for the "beyond" runs
+    the reduction happens inside the search and is already in its time).
+    """
+    rows = []
+    for experiment, results in result_lists:
+        for variant, runs in _groups(results, lambda r: r["variant"]).items():
+            search = sum(r["cpu_seconds"] for r in runs) / 3600
+            reduction = sum(r["reduced"]["cpu_seconds"] for r in runs) / 3600
+            row = {"experiment": experiment, "variant": variant, "runs": len(runs),
+                   "playouts/run": runs[0]["config"]["playouts"], "CPU hours": search}
+            for n in (17, 18, 19):
+                row[f"N={n} /CPU-h"] = sum(_distinct(r, "raw", n) for r in runs) / search
+            for n in (17, 18, 19):
+                row[f"reduced N={n} /CPU-h"] = (sum(_distinct(r, "reduced", n) for r in runs)
+                                                / (search + reduction))
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _distinct(result, part, n):
+    return result[part]["distinct"][str(n)]["distinct"]
+
+
+def baseline_table(removal, qqwing=None) -> pd.DataFrame:
+    """Random clue removal (and qqwing, if it ran): clue statistics per million runs."""
+    rows = []
+    sources = [("random removal from a random grid", [r["histogram"] for r in removal],
+                sum(r["cpu_seconds"] for r in removal))]
+    if qqwing is not None:
+        sources.append(("qqwing --generate", [qqwing["histogram"]], qqwing["seconds"]))
+    for name, histograms, seconds in sources:
+        h = np.sum(np.asarray(histograms, np.int64), axis=0)
+        runs = int(h.sum())
+        rows.append({"method": name, "runs": runs, "mean clues": _mean_clues(h),
+                     "min clues": int(np.flatnonzero(h).min()) if runs else None,
+                     **{f"N={n} per 1M": h[n] * 1e6 / max(runs, 1) for n in (18, 19, 20, 21)},
+                     "runs/s": runs / max(seconds, 1e-9)})
+    return pd.DataFrame(rows)
+
+
+def heuristic_table(*result_lists) -> pd.DataFrame:
+    """How often the paper's normalisation fails to merge equivalent puzzles (exact vs heuristic)."""
+    rows = []
+    for experiment, results in result_lists:
+        for n in (18, 19, 20):
+            exact = sum(r["raw"]["distinct"][str(n)]["distinct"] for r in results)
+            heuristic = sum(r["raw"]["distinct"][str(n)]["distinct_paper_heuristic"] for r in results)
+            rows.append({"experiment": experiment, "clues": n, "distinct (exact)": exact,
+                         "distinct (paper heuristic)": heuristic,
+                         "unmerged duplicates": heuristic - exact,
+                         "failure rate": (heuristic - exact) / heuristic if heuristic else 0.0})
+    return pd.DataFrame(rows)
+
+
+def histogram_figure(results, title="Clue counts of generated puzzles (Table 1 runs)"):
+    """Histogram of clue counts per variant, summed over seeds (log scale)."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for variant, runs in _groups(results, lambda r: r["variant"]).items():
+        h = np.sum([r["histogram"] for r in runs], axis=0)
+        clues = np.flatnonzero(h)
+        if len(clues):
+            span = np.arange(clues.min(), clues.max() + 1)
+            ax.step(span, h[span], where="mid", label=variant)
+    ax.set_yscale("log")
+    ax.set_xlabel("clues")
+    ax.set_ylabel("puzzles generated (all seeds)")
+    ax.legend(fontsize=8)
+    fig.suptitle(title)
+    return fig
+
+
+def puzzle_list(table) -> str:
+    """Finds as text: one 81-character line each, preceded by a comment line saying where from."""
+    lines = [f"# {len(table)} distinct puzzle(s); each line below a comment is one puzzle"]
+    for row in table.itertuples():
+        lines.append(f"# clues={row.clues} {row.experiment} {row.variant} seed={row.seed} "
+                     f"playout={row.playout} {row.how} census={row.census}")
+        lines.append(row.puzzle)
+    return "\n".join(lines) + "\n"
+
+
+__all__ += ["puzzle_list", "format_puzzle"]
