@@ -4,6 +4,7 @@
     mctslab reproduce [NAME ...] [--scale S] [-p KEY VALUE ...] [--workers N]
                       [--scheduler ADDRESS] [--out DIR]
     mctslab bench [NAME ...] [--json]             performance figures (see BENCHMARKS.md)
+    mctslab results [--clean EXPERIMENT ...]      stored task results (the resumable store)
     mctslab data                                  where data is looked up, what is found
     mctslab othello|sudoku|tsp ...                each domain's own verbs
 
@@ -105,6 +106,34 @@ def _cmd_data(args) -> int:
     return 0
 
 
+def _cmd_results(args) -> int:
+    import shutil
+
+    from . import paths
+    from .core.store import ResultStore
+
+    root = paths.output_root(args.out) / "data" / "results"
+    for name in args.clean or []:
+        folder = root / name
+        if not (folder / ResultStore.FILENAME).exists():
+            raise KeyError(f"no stored experiment {name!r} under {root}")
+        shutil.rmtree(folder)
+        print(f"removed {folder}")
+    if args.clean:
+        return 0
+    folders = sorted(p for p in root.glob("*") if (p / ResultStore.FILENAME).exists())
+    if not folders:
+        print(f"no stored results under {root}")
+        return 0
+    print(f"stored results under {root}:")
+    for folder in folders:
+        records = ResultStore(folder).load().values()
+        compute = sum(float(r.get("seconds", 0.0)) for r in records)
+        last = max((r.get("finished", "") for r in records), default="")
+        print(f"  {folder.name:32s} {len(records):6d} tasks  {compute:10.1f} task-s  last {last}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mctslab", description=__doc__.split("\n\n")[0])
     parser.add_argument("--version", action="version", version=f"mctslab {__version__}")
@@ -129,6 +158,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("names", nargs="*", metavar="NAME", help="benchmark or domain names (default: all)")
     p.add_argument("--json", action="store_true", help="one JSON object per benchmark")
     p.set_defaults(func=_cmd_bench)
+
+    p = sub.add_parser("results", help="list (or remove) stored experiment results")
+    p.add_argument("--clean", nargs="+", metavar="EXPERIMENT",
+                   help="remove these experiments' stored results, so they are recomputed")
+    p.add_argument("--out", default=None, help="output root (default: the project root)")
+    p.set_defaults(func=_cmd_results)
 
     p = sub.add_parser("data", help="where data sets are looked up and what is found")
     p.set_defaults(func=_cmd_data)

@@ -89,13 +89,19 @@ def rng_random(state):
 def rng_below(state, n):
     """An integer uniform in [0, n) for 1 <= n < 2**32 (Lemire's multiply-shift, unbiased).
 
-    Uses the high 32 bits of one draw; the rejection loop runs rarely (probability < n / 2**32).
+    Uses the high 32 bits of one draw. The nearly-divisionless form: the modulo that sets the
+    rejection threshold is computed only when the low word falls below ``n`` (rarely), and a
+    draw is rejected (probability < n / 2**32) exactly when the plain form would reject it, so
+    the stream is the same.
     """
     bound = np.uint64(n)
-    threshold = (np.uint64(1 << 32) - bound) % bound
-    while True:
-        x = rng_next(state) >> np.uint64(32)
-        m = x * bound
-        low = m & np.uint64(0xFFFFFFFF)
-        if low >= threshold:
-            return np.int64(m >> np.uint64(32))
+    x = rng_next(state) >> np.uint64(32)
+    m = x * bound
+    low = m & np.uint64(0xFFFFFFFF)
+    if low < bound:
+        threshold = (np.uint64(1 << 32) - bound) % bound
+        while low < threshold:
+            x = rng_next(state) >> np.uint64(32)
+            m = x * bound
+            low = m & np.uint64(0xFFFFFFFF)
+    return np.int64(m >> np.uint64(32))

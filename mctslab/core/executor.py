@@ -59,8 +59,15 @@ class ExperimentResults(list):
         self.records: list[dict] = []
 
     def summary(self) -> dict:
+        """Counts for the manifest. ``seconds`` is this run's wall time; ``task_seconds`` sums the
+        stored per-task compute times (whenever they ran), ``first_finished`` and
+        ``last_finished`` bound when the stored results were produced."""
+        finished = sorted(r.get("finished", "") for r in self.records if r.get("finished"))
         return {"experiment": self.experiment, "tasks": self.total, "already_stored": self.cached,
-                "ran": self.ran, "seconds": round(self.seconds, 3), "backend": self.backend}
+                "ran": self.ran, "seconds": round(self.seconds, 3), "backend": self.backend,
+                "task_seconds": round(sum(float(r.get("seconds", 0.0)) for r in self.records), 3),
+                "first_finished": finished[0] if finished else None,
+                "last_finished": finished[-1] if finished else None}
 
 
 def default_workers() -> int:

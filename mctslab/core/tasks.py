@@ -1,8 +1,9 @@
 """Experiments as lists of independent tasks.
 
 A :class:`Task` names a module-level function (``"package.module:function"``), its parameters
-(JSON-serialisable) and its seed. Its :attr:`Task.id` is a hash of all three, so the same task
-always has the same id: that is what lets the result store skip work already done.
+(JSON-serialisable) and its seed. Its :attr:`Task.id` is a hash of all three (and of an optional
+``version`` string), so the same task always has the same id: that is what lets the result store
+skip work already done. A domain bumps ``version`` when a fix changes a task's results.
 
 Task functions have the signature ``fn(params: dict, seed: numpy.random.SeedSequence) -> dict``.
 
@@ -38,6 +39,7 @@ class Task:
     params: Mapping[str, Any] = field(default_factory=dict)
     seed: int = 0
     spawn_key: tuple[int, ...] = ()
+    version: str = ""
 
     def __post_init__(self):
         if ":" not in self.fn:
@@ -47,9 +49,11 @@ class Task:
 
     @property
     def id(self) -> str:
-        payload = _canonical_json(
-            {"fn": self.fn, "params": self.params, "seed": int(self.seed),
-             "spawn_key": list(self.spawn_key)})
+        identity = {"fn": self.fn, "params": self.params, "seed": int(self.seed),
+                    "spawn_key": list(self.spawn_key)}
+        if self.version:  # a domain bumps it when a fix changes results: old ones are not reused
+            identity["version"] = self.version
+        payload = _canonical_json(identity)
         return hashlib.sha256(payload.encode()).hexdigest()[:20]
 
     def seed_sequence(self) -> np.random.SeedSequence:
@@ -57,12 +61,18 @@ class Task:
 
     def describe(self) -> dict:
         return {"id": self.id, "fn": self.fn, "params": to_jsonable(self.params),
-                "seed": int(self.seed), "spawn_key": list(self.spawn_key)}
+                "seed": int(self.seed), "spawn_key": list(self.spawn_key),
+                "version": self.version}
 
 
-def make_tasks(fn: str, param_list: Iterable[Mapping[str, Any]], seed: int) -> list[Task]:
-    """One task per parameter dict; task ``i`` gets the ``i``-th seed spawned from ``seed``."""
-    return [Task(fn, params, int(seed), (i,)) for i, params in enumerate(param_list)]
+def make_tasks(fn: str, param_list: Iterable[Mapping[str, Any]], seed: int,
+               version: str = "") -> list[Task]:
+    """One task per parameter dict; task ``i`` gets the ``i``-th seed spawned from ``seed``.
+
+    ``version`` (e.g. ``"2"``) enters the task ids: bump it when a code change alters what the
+    task computes, so results stored by the old code are not reused.
+    """
+    return [Task(fn, params, int(seed), (i,), version) for i, params in enumerate(param_list)]
 
 
 def resolve(fn: str):

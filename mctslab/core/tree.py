@@ -22,6 +22,7 @@ Arrays (``Tree`` fields), sized by :func:`make_tree` from the node and edge budg
     edge_move[E]        int32    the move (domain-defined) on the edge
     sizes[2]            int64    [number of nodes, number of edges] in use
 
+:func:`tree_grow` copies a tree into larger arrays (searches that start small and double).
 Kernels return ``-1`` when a budget is exhausted; the caller decides what a full tree means
 (stop growing and keep searching from the existing tree, usually).
 """
@@ -40,6 +41,8 @@ from .ucb import ucb_max, ucb_min
 __all__ = [
     "Tree",
     "make_tree",
+    "tree_grow",
+    "NO_MASK",
     "tree_new_node",
     "tree_expand",
     "tree_mean",
@@ -61,6 +64,10 @@ class Tree(NamedTuple):
     sizes: np.ndarray
 
 
+NO_MASK = np.zeros(0, np.uint8)
+"""Pass as ``closed`` to :func:`tree_select_min` when no child is ever closed."""
+
+
 def make_tree(max_nodes: int, max_edges: int) -> Tree:
     """Allocate an empty tree for ``max_nodes`` nodes and ``max_edges`` edges."""
     if max_nodes < 1 or max_edges < 0:
@@ -75,6 +82,16 @@ def make_tree(max_nodes: int, max_edges: int) -> Tree:
         edge_move=np.full(max(max_edges, 1), -1, np.int32),
         sizes=np.zeros(2, np.int64),
     )
+
+
+def tree_grow(tree: Tree, max_nodes: int, max_edges: int) -> Tree:
+    """A larger tree holding ``tree``'s contents (for searches that grow by doubling)."""
+    if max_nodes < tree.node_visits.shape[0] or max_edges < tree.edge_child.shape[0]:
+        raise ValueError("tree_grow cannot shrink a tree")
+    grown = make_tree(max_nodes, max_edges)
+    for old, new in zip(tree, grown):
+        new[: old.shape[0]] = old
+    return grown
 
 
 @njit(cache=True)
@@ -135,17 +152,22 @@ def tree_backup(tree, path, path_length, value):
 
 
 @njit(cache=True)
-def tree_select_min(tree, node, c, use_min, rng_state):
+def tree_select_min(tree, node, c, use_min, rng_state, n_parent, closed):
     """The edge of ``node`` minimising ``X_j - c sqrt(2 ln n / n_j)``.
 
     ``X_j`` is the child's mean, or its best (minimum) value when ``use_min`` (the Sudoku
-    paper's "min" selection). Children not yet created count as unvisited (score ``-inf``).
-    Ties are broken uniformly at random with ``rng_state`` (reservoir sampling, one draw per
-    tie). Returns the edge index (-1 for a node with no edges).
+    paper's "min" selection, its Eq. 3). ``n`` is the node's visit count, or ``n_parent`` when
+    that is ``>= 0`` (the Sudoku paper reads ``n`` as the overall number of playouts). Children
+    not yet created count as unvisited (score ``-inf``); children with ``closed[child] != 0``
+    are skipped (pass an empty array for no mask). Ties are broken uniformly at random with
+    ``rng_state`` (reservoir sampling, one draw per tie). Returns the edge index, or -1 when the
+    node has no open edge.
     """
     first = tree.node_first_edge[node]
     count = tree.node_num_edges[node]
-    n_parent = tree.node_visits[node]
+    if n_parent < 0:
+        n_parent = tree.node_visits[node]
+    use_mask = closed.shape[0] > 0
     best_edge = -1
     best_score = math.inf
     ties = 0
@@ -154,6 +176,8 @@ def tree_select_min(tree, node, c, use_min, rng_state):
         if child < 0:
             score = -math.inf
         else:
+            if use_mask and closed[child] != 0:
+                continue
             visits = tree.node_visits[child]
             if use_min:
                 x = tree.node_value_min[child]

@@ -12,9 +12,8 @@
 - Root: the empty board. Nodes are boards in the paper's normal form (Fig. 9 heuristic,
   ``_canon.paper_normalise``); a hash table of (hash, board) maps a board to its node, so a
   child equal to a board already in the tree becomes an edge to the existing node: a DAG.
-- Tree arrays are the shared ``mctslab.core.tree``; the selection score is ``core.ucb.ucb_min``.
-  Selection itself is :func:`select_child` rather than ``core.tree.tree_select_min`` because it
-  must skip *exhausted* children (finished puzzles already counted, see :func:`select_leaf`).
+- Tree arrays and selection are the shared ``mctslab.core.tree`` (``tree_select_min`` with the
+  DAG's *exhausted* mask: finished puzzles already counted are skipped, see :func:`select_leaf`).
   Node boards, hashes and the hash table live in :class:`Dag`.
 - Expansion: up to ``max_children`` (30) hint placements drawn with the playout's own
   ``selectHint`` (after the rules when they are on); a hint without solution deletes that
@@ -34,15 +33,12 @@ expansions, nodes, edges, records overflowed (0/1), tree full (0/1).
 
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from ..core.tree import tree_backup, tree_expand, tree_new_node
-from ..core.ucb import ucb_min
-from ..rng import rng_below
+from ..core.tree import tree_backup, tree_expand, tree_new_node, tree_select_min
 from ._canon import paper_normalise
 from ._playout import playout, reduce_to_minimal, select_hint, start_state, try_hint
 from ._rules import apply_rules
@@ -184,7 +180,7 @@ def expand(tree, dag, node, params, rng, tables, s, work, children, moves):
 
 @njit(cache=True)
 def select_child(tree, dag, node, c, use_min, total_n, rng):
-    """The child minimising ``X_j - c sqrt(2 ln n / n_j)`` (``core.ucb.ucb_min``; Eqs. 2-3).
+    """The child minimising ``X_j - c sqrt(2 ln n / n_j)`` (Eqs. 2-3, ``core.tree.tree_select_min``).
 
     ``X_j`` is the child's mean (Eq. 2) or its minimum (Eq. 3). ``n`` is the total number of
     playouts so far when ``total_n`` (the paper's wording for Eq. 1: "n is the overall number of
@@ -192,28 +188,9 @@ def select_child(tree, dag, node, c, use_min, total_n, rng):
     Exhausted children are skipped; ties are broken uniformly at random. Returns -1 when every
     child is exhausted.
     """
-    first = tree.node_first_edge[node]
-    n_parent = tree.node_visits[0] if total_n else tree.node_visits[node]
-    best = -1
-    best_score = math.inf
-    ties = 0
-    for e in range(first, first + tree.node_num_edges[node]):
-        child = tree.edge_child[e]
-        if dag.node_exhausted[child]:
-            continue
-        visits = tree.node_visits[child]
-        if use_min:
-            x = tree.node_value_min[child]
-        else:
-            x = tree.node_value_sum[child] / visits if visits > 0 else 0.0
-        score = ucb_min(x, n_parent, visits, c)
-        if best < 0 or score < best_score:
-            best, best_score, ties = child, score, 1
-        elif score == best_score:
-            ties += 1
-            if rng_below(rng, ties) == 0:
-                best = child
-    return best
+    n_parent = tree.node_visits[0] if total_n else -1
+    edge = tree_select_min(tree, node, c, use_min, rng, n_parent, dag.node_exhausted)
+    return -1 if edge < 0 else tree.edge_child[edge]
 
 
 @njit(cache=True)

@@ -33,7 +33,7 @@ import math
 
 from numba import njit
 
-from ..core.tree import tree_backup, tree_expand, tree_new_node, tree_select_min
+from ..core.tree import NO_MASK, tree_backup, tree_expand, tree_new_node, tree_select_min
 from ._playout import playout
 
 # stats[] slots
@@ -70,7 +70,7 @@ def _descend(tree, n, exploration_c, rng_state, path, visited, node_path, moves,
         if tree.node_first_edge[node] < 0 and not _expand(tree, node, visited, n, moves):
             stats[EDGE_BUDGET_HITS] += 1
             break
-        edge = tree_select_min(tree, node, exploration_c, False, rng_state)
+        edge = tree_select_min(tree, node, exploration_c, False, rng_state, -1, NO_MASK)
         city = tree.edge_move[edge]
         path[depth] = city
         visited[city] = 1

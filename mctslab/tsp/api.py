@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.spatial import cKDTree
 
-from ..core.tree import make_tree, tree_new_node
+from ..core.tree import make_tree, tree_grow, tree_new_node
 from ..rng import seed_state
 from . import _distance, _exact, _mcts, _mst, _playout, _sa, _sa2opt
 from .tsplib import Instance, from_coordinates
@@ -167,11 +167,9 @@ class _Search:
     def grow(self, n):
         """Double the tree's node and edge arrays (within the caps), keeping its contents."""
         tree = self.tree
-        grown = make_tree(min(self.caps[0], 2 * tree.node_visits.shape[0]),
-                          min(self.caps[1], max(2 * tree.edge_child.shape[0], tree.edge_child.shape[0] + n)))
-        for old, new in zip(tree, grown):
-            new[: old.shape[0]] = old
-        self.tree = grown
+        self.tree = tree_grow(tree, min(self.caps[0], 2 * tree.node_visits.shape[0]),
+                              min(self.caps[1], max(2 * tree.edge_child.shape[0],
+                                                    tree.edge_child.shape[0] + n)))
 
 
 def mcts(instance: Instance, policy="roulette", cp_rule="mst", cp_k=2.0, seed=None, *,

@@ -102,3 +102,22 @@ def test_dask_local_cluster_with_two_workers(tmp_path):
     local = run_tasks("local", tasks, workers=1, out=tmp_path, progress=False)
     assert _stable(results) == _stable(local)
     assert len({r["pid"] for r in results} - {os.getpid()}) >= 1  # ran on the cluster's workers
+
+
+def test_version_changes_ids_and_results_command_cleans(tmp_path, capsys):
+    from mctslab import cli
+
+    old = make_tasks(FN, [{"x": 1}], seed=1)
+    new = make_tasks(FN, [{"x": 1}], seed=1, version="2")
+    assert old[0].id != new[0].id
+    assert make_tasks(FN, [{"x": 1}], seed=1, version="")[0].id == old[0].id
+    first = run_tasks("versioned", old, workers=1, out=tmp_path, progress=False)
+    second = run_tasks("versioned", new, workers=1, out=tmp_path, progress=False)
+    assert (first.ran, second.ran, second.cached) == (1, 1, 0)
+    summary = second.summary()
+    assert summary["task_seconds"] >= 0 and summary["last_finished"]
+    assert cli.main(["results", "--out", str(tmp_path)]) == 0
+    assert "versioned" in capsys.readouterr().out
+    assert cli.main(["results", "--out", str(tmp_path), "--clean", "versioned"]) == 0
+    assert not (tmp_path / "data/results/versioned").exists()
+    assert cli.main(["results", "--out", str(tmp_path), "--clean", "versioned"]) == 2

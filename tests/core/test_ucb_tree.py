@@ -6,9 +6,11 @@ import numpy as np
 import pytest
 
 from mctslab.core.tree import (
+    NO_MASK,
     make_tree,
     tree_backup,
     tree_expand,
+    tree_grow,
     tree_mean,
     tree_new_node,
     tree_select_max,
@@ -51,8 +53,8 @@ def test_select_min_uses_mean_or_min():
     # child 1 has the better mean (21 vs 21.67), child 2 the better minimum (19)
     tree, root = _tree_with_children([[20, 22], [19, 25, 21]])
     state = seed_state(0)
-    assert tree_select_min(tree, root, 0.0, False, state) == 0
-    assert tree_select_min(tree, root, 0.0, True, state) == 1
+    assert tree_select_min(tree, root, 0.0, False, state, -1, NO_MASK) == 0
+    assert tree_select_min(tree, root, 0.0, True, state, -1, NO_MASK) == 1
 
 
 def test_unvisited_child_first_and_ties_random():
@@ -60,7 +62,7 @@ def test_unvisited_child_first_and_ties_random():
     root = tree_new_node(tree)
     tree_expand(tree, root, np.arange(4, dtype=np.int32), 4)
     state = seed_state(1)
-    picks = {tree_select_min(tree, root, 1.0, False, state) for _ in range(200)}
+    picks = {tree_select_min(tree, root, 1.0, False, state, -1, NO_MASK) for _ in range(200)}
     assert picks == {0, 1, 2, 3}  # four equal (unvisited) edges: all get chosen
     assert tree_select_max(tree, root, 1.0) == 0
 
@@ -71,3 +73,27 @@ def test_budgets_are_reported_not_overrun():
     assert tree_new_node(tree) == -1
     assert tree_expand(tree, 0, np.arange(3, dtype=np.int32), 3) == -1
     assert tree.node_first_edge[0] == -1
+
+
+def test_closed_children_are_skipped_and_n_can_be_overridden():
+    tree, root = _tree_with_children([[20, 22], [19, 25, 21], [30]])
+    state = seed_state(2)
+    closed = np.zeros(16, np.int8)
+    assert tree_select_min(tree, root, 0.0, True, state, -1, closed) == 1
+    closed[2] = 1  # node 2 sits on edge 1: closed, so the next best minimum wins
+    assert tree_select_min(tree, root, 0.0, True, state, -1, closed) == 0
+    closed[1:4] = 1
+    assert tree_select_min(tree, root, 0.0, True, state, -1, closed) == -1
+    # a large n makes exploration dominate: child 3 (one visit, value 30) becomes the choice
+    assert tree_select_min(tree, root, 100.0, False, state, 10**9, NO_MASK) == 2
+
+
+def test_tree_grow_keeps_contents():
+    tree, root = _tree_with_children([[20, 22], [19]])
+    grown = tree_grow(tree, 64, 64)
+    assert grown.node_visits.shape == (64,)
+    assert grown.sizes.tolist() == tree.sizes.tolist()
+    assert grown.node_visits[:3].tolist() == [3, 2, 1]
+    assert tree_new_node(grown) == 3
+    with pytest.raises(ValueError, match="shrink"):
+        tree_grow(grown, 8, 8)
