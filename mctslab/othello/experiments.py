@@ -10,6 +10,11 @@ Scales
   200 games per change, 10,000 games in Table 4, four repetitions per mode.
 * ``smoke``: a few seconds end to end.
 
+Every scale uses the paper's constants (and our choices where it is silent): F = 0.5,
+CR = 0.9, genes in [-1, 1], epsilon = 0.1, alpha = 1.3, replacement above a fitness of 0.5,
+Elo K = 32 from 1500, joining above 1600 (:class:`~mctslab.othello.learning.LearningConfig`'s
+defaults). Each is a field of :class:`Config`, so the notebook can change any of them.
+
 Every (mode, repetition) learning run is one task through the executor; every final
 evaluation (a WPC against the standard WPC) and every group round robin is a task too.
 Task ``i`` of the learning list is (mode ``i % 2``, repetition ``i // 2``), so adding
@@ -34,7 +39,7 @@ from mctslab.othello.learning import MODES, LearningConfig, run_learning
 from mctslab.othello.tables import claims, repetitions_table, run_summary, table3, table4
 from mctslab.rng import seed_state
 
-__all__ = ["Config", "SCALES", "config", "learn", "evaluate", "learning_task", "evaluation_task",
+__all__ = ["Config", "SCALES", "PAPER_CONSTANTS", "config", "learn", "evaluate", "learning_task", "evaluation_task",
            "round_robin_task", "Learned", "Evaluated", "figure5", "figure6", "figure7", "heatmap",
            "table3", "table4", "repetitions_table", "claims", "run_summary"]
 
@@ -49,6 +54,16 @@ SCALES = {
                   games_per_match=50, games_per_member=50, max_group=10, eval_games=1_000,
                   final_games=100_000, round_robin_games=1_000, repetitions=1),
 }
+
+
+# The constants the paper fixes (or that we chose where it is silent): the same at every scale,
+# LearningConfig's defaults.
+_LEARNING_DEFAULTS = {f.name: f.default for f in dataclasses.fields(LearningConfig)}
+PAPER_CONSTANTS = {name: _LEARNING_DEFAULTS[name] for name in (
+    "scale_factor", "crossover_rate", "lower", "upper", "epsilon", "alpha", "replace_threshold",
+    "k_factor", "start_rating", "join_rating")}
+# Constants that entered the learning tasks' parameters before they were notebook parameters.
+_ALWAYS_IN_TASK_PARAMS = ("epsilon",)
 
 
 @dataclass(frozen=True)
@@ -67,31 +82,65 @@ class Config:
     final_games: int          # games per WPC against the standard WPC in Table 4
     round_robin_games: int    # games per pair in the final round robin of each group (Table 3)
     repetitions: int          # independent learning runs per mode
-    epsilon: float = 0.1      # epsilon-greedy, both players (Othello League)
+    scale_factor: float = PAPER_CONSTANTS["scale_factor"]        # DE F (our choice)
+    crossover_rate: float = PAPER_CONSTANTS["crossover_rate"]    # DE CR (our choice)
+    lower: float = PAPER_CONSTANTS["lower"]                      # gene bounds (our choice)
+    upper: float = PAPER_CONSTANTS["upper"]
+    epsilon: float = PAPER_CONSTANTS["epsilon"]                  # epsilon-greedy, every player
+    alpha: float = PAPER_CONSTANTS["alpha"]                      # Eq. 5
+    replace_threshold: float = PAPER_CONSTANTS["replace_threshold"]  # individual step 7
+    k_factor: float = PAPER_CONSTANTS["k_factor"]                # Elo K
+    start_rating: float = PAPER_CONSTANTS["start_rating"]        # Elo start rating
+    join_rating: float = PAPER_CONSTANTS["join_rating"]          # group step 6
 
     def learning_params(self, mode: str) -> dict:
-        """The :class:`LearningConfig` fields of ``mode`` (F, CR, bounds, alpha, Elo: defaults)."""
-        return dict(mode=mode, population_size=self.population_size,
-                    max_generations=self.max_generations, iterations=self.iterations,
-                    n_matches=self.n_matches, games_per_match=self.games_per_match,
-                    games_per_member=self.games_per_member, max_group=self.max_group,
-                    eval_games=self.eval_games, epsilon=self.epsilon)
+        """The :class:`LearningConfig` fields of ``mode`` (a task's parameters).
+
+        A paper constant enters only when it differs from LearningConfig's default (which is
+        then used): the same run keeps the task id (and stored result) it had before the
+        constant became a notebook parameter.
+        """
+        params = dict(mode=mode, population_size=self.population_size,
+                      max_generations=self.max_generations, iterations=self.iterations,
+                      n_matches=self.n_matches, games_per_match=self.games_per_match,
+                      games_per_member=self.games_per_member, max_group=self.max_group,
+                      eval_games=self.eval_games, epsilon=self.epsilon)
+        for name in PAPER_CONSTANTS:
+            value = getattr(self, name)
+            if name not in _ALWAYS_IN_TASK_PARAMS and value != _LEARNING_DEFAULTS[name]:
+                params[name] = value
+        return params
+
+
+def _as_float(value):
+    """An integer literal for a real parameter (``alpha=1``) becomes a float, so that it gives
+    the same task parameters (and ids) as ``alpha=1.0``; anything else is left for validation."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return float(value)
+    return value
 
 
 def config(scale: str = "default", **overrides) -> Config:
-    """The configuration of ``scale``; an override of ``None`` keeps the scale's value."""
+    """The configuration of ``scale``; an override of ``None`` keeps the scale's value.
+
+    Raises ``ValueError`` naming an unknown scale or parameter, or a parameter with a bad value.
+    """
     if scale not in SCALES:
         raise ValueError(f"unknown scale {scale!r}; choose one of {', '.join(SCALES)}")
     fields = {f.name for f in dataclasses.fields(Config)} - {"scale"}
     unknown = sorted(set(overrides) - fields)
     if unknown:
         raise ValueError(f"unknown parameter(s) {', '.join(unknown)}; known: {', '.join(sorted(fields))}")
-    values = dict(SCALES[scale], **{k: v for k, v in overrides.items() if v is not None})
+    values = dict(PAPER_CONSTANTS, **SCALES[scale])
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    values.update({k: _as_float(values[k]) for k in PAPER_CONSTANTS})
     cfg = Config(scale=scale, **values)
     for mode in MODES:
         LearningConfig(**cfg.learning_params(mode))  # validates every field, naming the bad one
-    if cfg.repetitions < 1 or cfg.final_games < 1 or cfg.round_robin_games < 1:
-        raise ValueError("repetitions, final_games and round_robin_games must be positive")
+    for name in ("repetitions", "final_games", "round_robin_games"):
+        value = getattr(cfg, name)
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
     return cfg
 
 

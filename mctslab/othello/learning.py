@@ -49,6 +49,17 @@ __all__ = ["LearningConfig", "de_rand_1_bin", "random_population", "population_t
 MODES = ("individual", "group")
 _VARIABLE_INDEX = wpc_module.variable_index()
 _BITS_OF_BYTE = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.int64)
+_REAL_FIELDS = ("scale_factor", "crossover_rate", "lower", "upper", "epsilon", "alpha",
+                "replace_threshold", "k_factor", "start_rating", "join_rating")
+# What a value must satisfy to mean something (``allowed`` is quoted in the error).
+_REAL_RANGES = {
+    "scale_factor": (lambda v: v > 0, "> 0 (F = 0 only recombines existing genes)"),
+    "crossover_rate": (lambda v: 0 <= v <= 1, "in [0, 1]"),
+    "epsilon": (lambda v: 0 <= v <= 1, "in [0, 1]"),
+    "alpha": (lambda v: v >= 0, ">= 0"),
+    "replace_threshold": (lambda v: 0 <= v < 1, "in [0, 1) (a fitness never exceeds 1)"),
+    "k_factor": (lambda v: v > 0, "> 0 (with K = 0 no rating ever moves)"),
+}
 
 
 @dataclass(frozen=True)
@@ -90,14 +101,19 @@ class LearningConfig:
         if self.population_size < 4:
             raise ValueError(f"population_size must be at least 4 for DE/rand/1 "
                              f"(parent + 3 distinct others), got {self.population_size}")
+        if (isinstance(self.eval_games, bool) or not isinstance(self.eval_games, (int, np.integer))
+                or self.eval_games < 0):
+            raise ValueError(f"eval_games must be an integer >= 0, got {self.eval_games!r}")
+        for name in _REAL_FIELDS:
+            value = getattr(self, name)
+            if (isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating))
+                    or not np.isfinite(value)):
+                raise ValueError(f"{name} must be a finite number, got {value!r}")
+        for name, (ok, allowed) in _REAL_RANGES.items():
+            if not ok(getattr(self, name)):
+                raise ValueError(f"{name} must be {allowed}, got {getattr(self, name)!r}")
         if not self.lower < self.upper:
             raise ValueError(f"lower ({self.lower}) must be below upper ({self.upper})")
-        if not 0.0 <= self.crossover_rate <= 1.0:
-            raise ValueError(f"crossover_rate must lie in [0, 1], got {self.crossover_rate}")
-        if not 0.0 <= self.epsilon <= 1.0:
-            raise ValueError(f"epsilon must lie in [0, 1], got {self.epsilon}")
-        if self.eval_games < 0:
-            raise ValueError(f"eval_games must be >= 0, got {self.eval_games}")
 
     @classmethod
     def from_params(cls, params: dict) -> LearningConfig:

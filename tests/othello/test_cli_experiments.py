@@ -1,12 +1,19 @@
 """The `mctslab othello` verbs and the experiment plumbing (scales, task functions)."""
 
+import ast
+import dataclasses
 import json
+from pathlib import Path
 
+import nbformat
 import numpy as np
 import pytest
 
 from mctslab.cli import main
 from mctslab.othello import experiments, wpc
+from mctslab.othello.learning import LearningConfig
+
+NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "othello_wpc_de.ipynb"
 
 
 def test_perft_verb_prints_the_leaf_count(capsys):
@@ -72,3 +79,87 @@ def test_task_functions_are_reproducible():
     scores = np.array(robin["scores"])
     assert scores.shape == (3, 3) and np.allclose(scores + scores.T, 1 - np.eye(3))
     assert scores[1, 0] > 0.5  # the standard WPC beats the random player
+
+
+# -- every constant the paper states is a notebook parameter that reaches the learning runs -----
+
+CHANGED = dict(scale_factor=0.8, crossover_rate=0.3, lower=-2.0, upper=0.5, epsilon=0.2, alpha=0.0,
+               replace_threshold=0.99, k_factor=16.0, start_rating=1400.0, join_rating=1200.0)
+# The keys the learning tasks had before the paper constants became parameters: with every
+# constant at the paper's value the task ids (and the results stored under them) stay the same.
+LEGACY_KEYS = {"mode", "population_size", "max_generations", "iterations", "n_matches",
+               "games_per_match", "games_per_member", "max_group", "eval_games", "epsilon"}
+
+
+def test_paper_constants_are_the_learning_defaults_and_keep_task_params():
+    assert set(CHANGED) == set(experiments.PAPER_CONSTANTS)
+    for scale in experiments.SCALES:
+        cfg = experiments.config(scale)
+        for name, value in experiments.PAPER_CONSTANTS.items():
+            assert getattr(cfg, name) == value == getattr(LearningConfig(), name)
+        for mode in ("individual", "group"):
+            assert set(cfg.learning_params(mode)) == LEGACY_KEYS
+    # the paper's value given explicitly, or as an int literal, is the same run
+    explicit = experiments.config("smoke", alpha=1.3, k_factor=32, start_rating=1500)
+    assert explicit.learning_params("group") == experiments.config("smoke").learning_params("group")
+    assert isinstance(explicit.k_factor, float)
+    assert (experiments.config("smoke", alpha=1).learning_params("individual")
+            == experiments.config("smoke", alpha=1.0).learning_params("individual"))
+
+
+@pytest.mark.parametrize("name", sorted(CHANGED))
+def test_each_constant_reaches_the_learning_run(name):
+    cfg = experiments.config("smoke", **{name: CHANGED[name]})
+    mode = "group" if name in ("k_factor", "start_rating", "join_rating") else "individual"
+    assert getattr(LearningConfig.from_params(cfg.learning_params(mode)), name) == CHANGED[name]
+    # ... and changes what a (tiny) run computes, with the same seed
+    tiny = dict(population_size=4, max_generations=2, iterations=2, n_matches=2, games_per_match=4,
+                games_per_member=4, eval_games=0)
+    base = experiments.config("smoke", **tiny).learning_params(mode)
+    changed = experiments.config("smoke", **tiny, **{name: CHANGED[name]}).learning_params(mode)
+    first = experiments.learning_task(base, np.random.SeedSequence(5))
+    second = experiments.learning_task(changed, np.random.SeedSequence(5))
+    assert (first["generations"], first["events"]) != (second["generations"], second["events"])
+
+
+@pytest.mark.parametrize("name, value, message", [
+    ("scale_factor", 0.0, "scale_factor must be > 0"),
+    ("crossover_rate", 1.5, r"crossover_rate must be in \[0, 1\]"),
+    ("lower", 2.0, r"lower \(2.0\) must be below upper \(1.0\)"),
+    ("upper", float("nan"), "upper must be a finite number"),
+    ("epsilon", -0.1, r"epsilon must be in \[0, 1\]"),
+    ("alpha", "1.3", "alpha must be a finite number, got '1.3'"),
+    ("replace_threshold", 1.0, r"replace_threshold must be in \[0, 1\)"),
+    ("k_factor", 0, "k_factor must be > 0"),
+    ("start_rating", True, "start_rating must be a finite number"),
+    ("join_rating", float("inf"), "join_rating must be a finite number"),
+    ("n_matches", 0, "n_matches must be a positive integer"),
+    ("games_per_match", 2.5, "games_per_match must be a positive integer"),
+    ("games_per_member", -1, "games_per_member must be a positive integer"),
+    ("max_group", 0, "max_group must be a positive integer"),
+    ("eval_games", -5, "eval_games must be an integer >= 0"),
+    ("final_games", 0, "final_games must be a positive integer"),
+    ("round_robin_games", "many", "round_robin_games must be a positive integer"),
+    ("repetitions", 1.0, "repetitions must be a positive integer"),
+])
+def test_config_names_a_bad_value(name, value, message):
+    with pytest.raises(ValueError, match=message):
+        experiments.config("smoke", **{name: value})
+
+
+def test_notebook_exposes_and_passes_every_config_field():
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
+    names = {(n.targets[0] if isinstance(n, ast.Assign) else n.target).id
+             for n in ast.parse(cell.source).body}
+    fields = {f.name for f in dataclasses.fields(experiments.Config)}
+    assert names == fields | {"seed", "workers", "scheduler", "out"}
+    for line in cell.source.splitlines():  # papermill's inspection drops a line with a second "="
+        assert line.count("=") == 1 and " # " in line, line
+    # the setup cell hands every parameter to experiments.config under its own name
+    calls = [n for c in nb.cells if c.cell_type == "code" for n in ast.walk(ast.parse(c.source))
+             if isinstance(n, ast.Call) and getattr(n.func, "attr", None) == "config"]
+    assert len(calls) == 1
+    keywords = {k.arg: k.value.id for k in calls[0].keywords}
+    assert keywords == {name: name for name in fields - {"scale"}}
+    assert [a.id for a in calls[0].args] == ["scale"]
