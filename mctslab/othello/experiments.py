@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from mctslab.core.params import check_known, given, positive_int
 from mctslab.core.stats import score_interval
 from mctslab.core.tasks import make_tasks
 from mctslab.othello import wpc as wpc_module
@@ -127,20 +128,15 @@ def config(scale: str = "default", **overrides) -> Config:
     """
     if scale not in SCALES:
         raise ValueError(f"unknown scale {scale!r}; choose one of {', '.join(SCALES)}")
-    fields = {f.name for f in dataclasses.fields(Config)} - {"scale"}
-    unknown = sorted(set(overrides) - fields)
-    if unknown:
-        raise ValueError(f"unknown parameter(s) {', '.join(unknown)}; known: {', '.join(sorted(fields))}")
+    check_known(overrides, {f.name for f in dataclasses.fields(Config)} - {"scale"})
     values = dict(PAPER_CONSTANTS, **SCALES[scale])
-    values.update({k: v for k, v in overrides.items() if v is not None})
+    values.update(given(overrides))
     values.update({k: _as_float(values[k]) for k in PAPER_CONSTANTS})
     cfg = Config(scale=scale, **values)
     for mode in MODES:
         LearningConfig(**cfg.learning_params(mode))  # validates every field, naming the bad one
     for name in ("repetitions", "final_games", "round_robin_games"):
-        value = getattr(cfg, name)
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        positive_int(name, getattr(cfg, name))
     return cfg
 
 

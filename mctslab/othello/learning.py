@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mctslab.core.params import finite_number, from_mapping, positive_int
 from mctslab.othello import wpc as wpc_module
 from mctslab.othello._de import group_ratings, individual_scores, league
 from mctslab.othello._players import play_match
@@ -95,20 +96,13 @@ class LearningConfig:
         positive = ("population_size", "max_generations", "iterations", "n_matches",
                     "games_per_match", "games_per_member", "max_group")
         for name in positive:
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+            positive_int(name, getattr(self, name))
         if self.population_size < 4:
             raise ValueError(f"population_size must be at least 4 for DE/rand/1 "
                              f"(parent + 3 distinct others), got {self.population_size}")
-        if (isinstance(self.eval_games, bool) or not isinstance(self.eval_games, (int, np.integer))
-                or self.eval_games < 0):
-            raise ValueError(f"eval_games must be an integer >= 0, got {self.eval_games!r}")
+        positive_int("eval_games", self.eval_games, minimum=0)
         for name in _REAL_FIELDS:
-            value = getattr(self, name)
-            if (isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating))
-                    or not np.isfinite(value)):
-                raise ValueError(f"{name} must be a finite number, got {value!r}")
+            finite_number(name, getattr(self, name))
         for name, (ok, allowed) in _REAL_RANGES.items():
             if not ok(getattr(self, name)):
                 raise ValueError(f"{name} must be {allowed}, got {getattr(self, name)!r}")
@@ -117,12 +111,7 @@ class LearningConfig:
 
     @classmethod
     def from_params(cls, params: dict) -> LearningConfig:
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(params) - known)
-        if unknown:
-            raise ValueError(f"unknown learning parameter(s) {', '.join(unknown)}; "
-                             f"known: {', '.join(sorted(known))}")
-        return cls(**params)
+        return from_mapping(cls, params, "learning parameter")
 
     @property
     def first_check(self) -> int:
