@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..core.params import check_known, finite_number, given, positive_int
 from ..core.tasks import Task
 from . import api, tsplib
 from .lkh import lkh
@@ -43,18 +44,71 @@ __all__ = ["Config", "config", "SCALES", "DEFAULT_INSTANCES", "PAPER", "load_ins
 PAPER = {"mct_um": 1.08, "mct_rm": 0.632, "time_to_beat_percent": 0.15, "speedup": 685,
          "mct_rm_0mst": 0.628, "mct_rm_4mst": 0.633, "mct_rs_0sd": 0.629, "mct_rs": 0.633,
          "mct_rs_4sd": 0.634}
-# method key -> (label, default policy, Cp rule, k); "mct_rm" is the paper's MCT_RM (2 x MST)
-MCTS_METHODS = {
-    "mct_um": ("MCT_UM", "uniform", "mst", 2.0),
-    "mct_rm_0mst": ("RM 0xMST", "roulette", "mst", 0.0),
-    "mct_rm": ("MCT_RM", "roulette", "mst", 2.0),
-    "mct_rm_4mst": ("RM 4xMST", "roulette", "mst", 4.0),
-    "mct_rs_0sd": ("RS 0xSD", "roulette", "sd", 0.0),
-    "mct_rs": ("MCT_RS", "roulette", "sd", 2.0),
-    "mct_rs_4sd": ("RS 4xSD", "roulette", "sd", 4.0),
-}
+# Fig. 9's mean ratios to SA by (Cp rule, k); MCT_RM is ("mst", 2), MCT_RS ("sd", 2).
+PAPER_CP = {("mst", 0.0): 0.628, ("mst", 2.0): 0.632, ("mst", 4.0): 0.633,
+            ("sd", 0.0): 0.629, ("sd", 2.0): 0.633, ("sd", 4.0): 0.634}
+CP_RULES = ("mst", "sd")
+# The constants the paper states (Sec. 4), the same at every scale; each is a Config field.
+PAPER_CONSTANTS = {"cp": 2.0, "cp_multipliers": (0.0, 2.0, 4.0), "cp_rules": CP_RULES,
+                   "sa_t_start": 10000.0, "sa_t_end": 10.0, "sa_iterations": 1000,
+                   "sa_cooling": 0.99, "budget_factor": 1.0}
+_SA_ARGUMENTS = {"sa_t_start": "t_start", "sa_t_end": "t_end", "sa_iterations": "iterations",
+                 "sa_cooling": "cooling"}
+
+
+def _method_key(policy: str, rule: str, k: float, cp: float) -> str:
+    if policy == "uniform":
+        return "mct_um"
+    short = "rm" if rule == "mst" else "rs"
+    return f"mct_{short}" if k == cp else f"mct_{short}_{k:g}{rule}"
+
+
+def mcts_methods(cp: float = 2.0, cp_multipliers=(0.0, 2.0, 4.0), cp_rules=CP_RULES) -> dict:
+    """The MCTS methods of one run: key -> (label, default policy, Cp rule, k).
+
+    MCT_UM (uniform, k x MST), MCT_RM (roulette, k x MST) and MCT_RS (roulette, k x SD) with
+    k = ``cp`` (the paper: 2), then Fig. 9's roulette sweep: every k of ``cp_multipliers`` for
+    each rule of ``cp_rules``. With the paper's values the keys are ``mct_um``, ``mct_rm_0mst``,
+    ``mct_rm``, ``mct_rm_4mst``, ``mct_rs_0sd``, ``mct_rs``, ``mct_rs_4sd`` (in this order,
+    which fixes each method's random stream).
+    """
+    methods = {"mct_um": ("MCT_UM", "uniform", "mst", float(cp))}
+    for rule in CP_RULES:
+        sweep = set(map(float, cp_multipliers)) if rule in cp_rules else set()
+        for k in sorted(sweep | {float(cp)}):
+            key = _method_key("roulette", rule, k, cp)
+            label = (key.upper() if k == cp
+                     else f"{'RM' if rule == 'mst' else 'RS'} {k:g}x{rule.upper()}")
+            methods[key] = (label, "roulette", rule, k)
+    return methods
+
+
+# method key -> (label, default policy, Cp rule, k), with the paper's constants
+MCTS_METHODS = mcts_methods()
 METHODS = {"sa": "SA (paper)", **{k: v[0] for k, v in MCTS_METHODS.items()},
            "sa_2opt": "SA-2opt", "lkh": "LKH-3"}
+
+
+def method_label(key: str) -> str:
+    """The label of a method key, also for keys of a Cp sweep other than the paper's."""
+    if key in METHODS:
+        return METHODS[key]
+    _, short, rest = key.split("_", 2)
+    rule = "mst" if rest.endswith("mst") else "sd"
+    return f"{short.upper()} {rest[:-len(rule)]}x{rule.upper()}"
+
+
+def method_cp(key: str, cp: float = 2.0) -> tuple[str, float] | None:
+    """(Cp rule, k) of a roulette method key (``None`` for the others); ``cp`` is MCT_RM's k."""
+    if key in ("mct_rm", "mct_rs"):
+        return ("mst" if key == "mct_rm" else "sd"), float(cp)
+    if key.startswith(("mct_rm_", "mct_rs_")):
+        rest = key.split("_", 2)[2]
+        rule = "mst" if rest.endswith("mst") else "sd"
+        return rule, float(rest[:-len(rule)])
+    return None
+
+
 SCALES = ("smoke", "default", "paper")
 # A representative subset up to ~2,400 cities: short-edge (eil, st, rat) and large-coordinate
 # (pr, u, vm, d) instances, every size decade.
@@ -75,6 +129,25 @@ class Config:
     anytime_instances: tuple[str, ...]
     anytime_horizon: float  # seconds given to MCTS in the quality-vs-time profiles
     anytime_2opt_fractions: tuple[float, ...] = (0.01, 0.03, 0.1, 0.3, 1.0)
+    # The paper's constants (Sec. 4), the same at every scale:
+    cp: float = PAPER_CONSTANTS["cp"]  # k of MCT_UM, MCT_RM (k x MST) and MCT_RS (k x SD)
+    cp_multipliers: tuple[float, ...] = PAPER_CONSTANTS["cp_multipliers"]  # Fig. 9's k values
+    cp_rules: tuple[str, ...] = PAPER_CONSTANTS["cp_rules"]  # Fig. 9's Cp rules: mst, sd
+    sa_t_start: float = PAPER_CONSTANTS["sa_t_start"]  # SA's initial temperature
+    sa_t_end: float = PAPER_CONSTANTS["sa_t_end"]  # SA's final temperature
+    sa_iterations: int = PAPER_CONSTANTS["sa_iterations"]  # SA proposals per temperature
+    sa_cooling: float = PAPER_CONSTANTS["sa_cooling"]  # SA's cooling factor
+    budget_factor: float = PAPER_CONSTANTS["budget_factor"]  # MCTS / SA-2opt time = this x SA's
+
+    def constants(self) -> dict:
+        """The paper constants that differ from the paper's values: they enter the tasks'
+        parameters (so a run with the paper's values keeps its task ids and stored results)."""
+        return {name: list(getattr(self, name)) if isinstance(default, tuple) else getattr(self, name)
+                for name, default in PAPER_CONSTANTS.items() if getattr(self, name) != default}
+
+    def methods(self) -> dict:
+        """:func:`mcts_methods` for this configuration."""
+        return mcts_methods(self.cp, self.cp_multipliers, self.cp_rules)
 
 
 def _paper_instances() -> tuple[str, ...]:
@@ -83,8 +156,54 @@ def _paper_instances() -> tuple[str, ...]:
     return tuple(tsplib.instance_names("EUC_2D"))
 
 
+def _check(cfg: Config) -> Config:
+    """Each field's type and range, naming the parameter (a ValueError)."""
+    for name in ("instances", "anytime_instances"):
+        value = getattr(cfg, name)
+        if not isinstance(value, tuple) or not all(isinstance(v, str) for v in value):
+            raise ValueError(f"{name} must be a list of instance names, got {value!r}")
+    if not cfg.instances:
+        raise ValueError("instances must name at least one instance")
+    positive_int("replicates", cfg.replicates)
+    positive_int("sa_iterations", cfg.sa_iterations)
+    if cfg.lkh_max_trials is not None:
+        positive_int("lkh_max_trials", cfg.lkh_max_trials)
+    for name in ("lkh_time_limit", "anytime_horizon", "budget_factor", "sa_t_start", "sa_t_end"):
+        value = getattr(cfg, name)
+        if value is not None and finite_number(name, value) <= 0:
+            raise ValueError(f"{name} must be > 0, got {value!r}")
+    if not cfg.sa_t_start > cfg.sa_t_end:
+        raise ValueError(f"sa_t_start ({cfg.sa_t_start}) must be above sa_t_end ({cfg.sa_t_end})")
+    if not 0 < finite_number("sa_cooling", cfg.sa_cooling) < 1:
+        raise ValueError(f"sa_cooling must be in (0, 1), got {cfg.sa_cooling!r}")
+    if finite_number("cp", cfg.cp) < 0:
+        raise ValueError(f"cp must be >= 0, got {cfg.cp!r}")
+    for name in ("cp_multipliers", "anytime_2opt_fractions"):
+        value = getattr(cfg, name)
+        if not isinstance(value, tuple) or not value:
+            raise ValueError(f"{name} must be a non-empty list of numbers, got {value!r}")
+        for v in value:
+            if finite_number(name, v) < 0:
+                raise ValueError(f"{name} must hold numbers >= 0, got {value!r}")
+    if not isinstance(cfg.cp_rules, tuple) or not set(cfg.cp_rules) <= set(CP_RULES):
+        raise ValueError(f"cp_rules must be a list of {', '.join(CP_RULES)}, got {cfg.cp_rules!r}")
+    return cfg
+
+
+def _real(value):
+    """An integer given for a real constant (``cp=2``) is the same run as ``cp=2.0``."""
+    if isinstance(value, tuple):
+        return tuple(_real(v) for v in value)
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
 def config(scale: str = "default", **overrides) -> Config:
-    """The configuration of a scale; ``None`` overrides are ignored ("take it from the scale")."""
+    """The configuration of a scale; ``None`` overrides are ignored ("take it from the scale").
+
+    Raises ``ValueError`` naming an unknown scale or parameter, or a parameter with a bad value.
+    """
     if scale == "smoke":
         base = Config("smoke", ("random-30-1", "random-120-2", "eil51"), 1, 50, 2.0,
                       ("random-120-2",), 0.2, (0.1, 1.0))
@@ -96,14 +215,17 @@ def config(scale: str = "default", **overrides) -> Config:
                       ("eil51", "kroA200", "pr1002", "fnl4461"), 10.0)
     else:
         raise ValueError(f"unknown scale {scale!r}; choose one of {', '.join(SCALES)}")
-    fields = {f.name for f in dataclasses.fields(Config)} - {"scale"}
-    unknown = sorted(set(overrides) - fields)
-    if unknown:
-        raise ValueError(f"unknown TSP parameter(s) {', '.join(unknown)}; known: "
-                         + ", ".join(sorted(fields)))
-    chosen = {k: (tuple(v) if isinstance(v, list) else v) for k, v in overrides.items()
-              if v is not None}
-    return dataclasses.replace(base, **chosen)
+    check_known(overrides, {f.name for f in dataclasses.fields(Config)} - {"scale"},
+                "TSP parameter")
+    chosen = given(overrides)
+    for name in ("cp", "cp_multipliers", "sa_t_start", "sa_t_end", "sa_cooling", "budget_factor",
+                 "anytime_horizon", "lkh_time_limit", "anytime_2opt_fractions"):
+        if name in chosen:
+            chosen[name] = _real(chosen[name])
+    cfg = _check(dataclasses.replace(base, **chosen))
+    # the same sweep in another order or with repeats is the same run (and the same task ids)
+    return dataclasses.replace(cfg, cp_multipliers=tuple(sorted(set(cfg.cp_multipliers))),
+                               cp_rules=tuple(r for r in CP_RULES if r in cfg.cp_rules))
 
 
 def load_instance(name: str) -> tsplib.Instance:
@@ -144,14 +266,16 @@ def comparison_task(params: dict, seed: np.random.SeedSequence) -> dict:
     """SA, then every SA-time-budgeted method on one (instance, replicate)."""
     _warm()
     instance = load_instance(params["instance"])
+    constants = {**PAPER_CONSTANTS, **params}  # params hold the constants that differ
+    methods = mcts_methods(constants["cp"], constants["cp_multipliers"], constants["cp_rules"])
     mst = api.mst_length(instance)
-    streams = _children(seed, 2 + len(MCTS_METHODS))
-    sa = api.sa_paper(instance, streams[0])
-    budget = sa.seconds
+    streams = _children(seed, 2 + len(methods))
+    sa = api.sa_paper(instance, streams[0], **_sa_arguments(constants))
+    budget = sa.seconds * constants["budget_factor"]
     rows = [{"method": "sa", "length": sa.length, "final_length": sa.details["final_length"],
              "seconds": sa.seconds, "proposals": sa.details["proposals"],
              "trace": sa.details["trace"][::max(1, len(sa.details["trace"]) // 50)]}]
-    for k, (key, (_, policy, rule, cp_k)) in enumerate(MCTS_METHODS.items()):
+    for k, (key, (_, policy, rule, cp_k)) in enumerate(methods.items()):
         result = api.mcts(instance, policy, rule, cp_k, streams[2 + k], time_limit=budget, mst=mst,
                           target=sa.length)
         d = result.details
@@ -179,9 +303,10 @@ def anytime_task(params: dict, seed: np.random.SeedSequence) -> dict:
     """Best length found versus time for one (instance, method): a list of (seconds, length)."""
     _warm()
     instance = load_instance(params["instance"])
+    constants = {**PAPER_CONSTANTS, **params}
     method, horizon = params["method"], params["horizon"]
     if method == "sa":
-        result = api.sa_paper(instance, seed)
+        result = api.sa_paper(instance, seed, **_sa_arguments(constants))
         trace = result.details["trace"]
         times = result.seconds * np.arange(1, len(trace) + 1) / len(trace)
         points = list(zip(times[::5].tolist(), trace[::5].tolist()))
@@ -191,12 +316,16 @@ def anytime_task(params: dict, seed: np.random.SeedSequence) -> dict:
             result = api.sa_2opt(instance, seed, time_limit=horizon * fraction)
             points.append((result.seconds, result.length))
     else:
-        _, policy, rule, cp_k = MCTS_METHODS[method]
+        _, policy, rule, cp_k = mcts_methods(constants["cp"])[method]
         result = api.mcts(instance, policy, rule, cp_k, seed, time_limit=horizon)
         points = [(t, length) for t, _, length in result.details["improvements"]]
         points.append((result.seconds, result.length))
     return {"instance": instance.name, "n": instance.n, "method": method,
             "optimum": _optimum(instance), "mst": api.mst_length(instance), "points": points}
+
+
+def _sa_arguments(constants: dict) -> dict:
+    return {argument: constants[name] for name, argument in _SA_ARGUMENTS.items()}
 
 
 def _task(fn: str, params: dict, seed: int, replicate: int, name: str) -> Task:
@@ -211,7 +340,9 @@ def run_comparison(run, cfg: Config) -> pd.DataFrame:
     for name in cfg.instances:  # fail here, naming the file, rather than in every task
         if not name.startswith("random-"):
             tsplib.data_path(name)
-    tasks = [_task("comparison_task", {"instance": name, "replicate": r}, seed, r, name)
+    constants = cfg.constants()
+    tasks = [_task("comparison_task", {"instance": name, "replicate": r, **constants}, seed, r,
+                   name)
              for name in cfg.instances for r in range(cfg.replicates)]
     results = run.map("tsp_comparison", tasks)
     lkh_tasks = [_task("lkh_task", {"instance": name, "max_trials": cfg.lkh_max_trials,
@@ -231,16 +362,18 @@ def run_comparison(run, cfg: Config) -> pd.DataFrame:
                      "length": result["length"], "tour_length": result["tour_length"],
                      "seconds": result["seconds"]})
     frame = pd.DataFrame(rows)
-    frame["label"] = frame["method"].map(METHODS)
+    frame["label"] = frame["method"].map(method_label)
     return frame
 
 
 def run_anytime(run, cfg: Config) -> pd.DataFrame:
     """Quality-versus-time points: columns instance, n, method, seconds, length, optimum, mst."""
     seed = run.seed or 0
+    constants = {k: v for k, v in cfg.constants().items() if k == "cp" or k in _SA_ARGUMENTS}
     tasks = [_task("anytime_task", {"instance": name, "method": method,
                                     "horizon": cfg.anytime_horizon,
-                                    "fractions": list(cfg.anytime_2opt_fractions)}, seed, 0, name)
+                                    "fractions": list(cfg.anytime_2opt_fractions), **constants},
+                   seed, 0, name)
              for name in cfg.anytime_instances for method in ("sa", "sa_2opt", "mct_rm", "mct_um")]
     rows = []
     for result in run.map("tsp_anytime", tasks):
@@ -248,7 +381,7 @@ def run_anytime(run, cfg: Config) -> pd.DataFrame:
             rows.append({k: result[k] for k in ("instance", "n", "method", "optimum", "mst")}
                         | {"seconds": seconds, "length": length})
     frame = pd.DataFrame(rows)
-    frame["label"] = frame["method"].map(METHODS)
+    frame["label"] = frame["method"].map(method_label)
     return frame
 
 
@@ -268,8 +401,12 @@ def _per_instance_mean(paired: pd.DataFrame) -> pd.DataFrame:
     return paired.groupby(["method", "instance"], sort=False)["ratio"].mean().reset_index()
 
 
-def mean_ratios(frame: pd.DataFrame) -> pd.DataFrame:
-    """Fig. 8's summary: mean over instances of length / SA length (seed-paired), vs the paper."""
+def mean_ratios(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
+    """Fig. 8's summary: mean over instances of length / SA length (seed-paired), vs the paper.
+
+    ``cp`` is the k of MCT_UM / MCT_RM / MCT_RS in ``frame``: the paper's numbers are shown
+    only for its k = 2.
+    """
     rows = []
     for reference, column in (("sa", "length"), ("sa", "final_length")):
         per = _per_instance_mean(_ratio_to(frame, reference, column))
@@ -280,15 +417,17 @@ def mean_ratios(frame: pd.DataFrame) -> pd.DataFrame:
                          "instances": len(values), "mean ratio": values.mean(),
                          "median ratio": values.median(),
                          "instances better than SA": int((values < 1).sum()),
-                         "paper mean ratio": PAPER.get(method)})
+                         "paper mean ratio": PAPER.get(method) if cp == 2 else None})
     return pd.DataFrame(rows)
 
 
 def speedup(frame: pd.DataFrame) -> pd.DataFrame:
     """Time MCT_RM needed to reach SA's length, as a share of SA's time (paper: 0.15%, ~685x)."""
     rm = frame[frame["method"] == "mct_rm"]
+    sa_seconds = frame[frame["method"] == "sa"].set_index(["instance", "replicate"])["seconds"]
+    sa_time = rm.join(sa_seconds.rename("sa_seconds"), on=["instance", "replicate"])["sa_seconds"]
     reached = rm["time_to_beat"].notna()
-    share = (rm["time_to_beat"] / rm["budget"])[reached]
+    share = (rm["time_to_beat"] / sa_time)[reached]
     mean_share = share.mean() if len(share) else np.nan
     return pd.DataFrame([{
         "runs": len(rm), "runs where MCT_RM reached SA's length within SA's time": int(reached.sum()),
@@ -300,15 +439,23 @@ def speedup(frame: pd.DataFrame) -> pd.DataFrame:
         "paper: time share (%)": PAPER["time_to_beat_percent"], "paper: speed-up": PAPER["speedup"]}])
 
 
-def cp_ratios(frame: pd.DataFrame) -> pd.DataFrame:
-    """Fig. 9's summary: mean ratio to SA for Cp = 0, 2, 4 x MST and 0, 2, 4 x SD (roulette)."""
+def roulette_variants(frame: pd.DataFrame, cp: float = 2.0) -> list[tuple[str, str, float]]:
+    """(method key, Cp rule, k) of every roulette method in ``frame``, by rule then k."""
+    found = [(key, *method_cp(key, cp)) for key in frame["method"].unique()
+             if method_cp(key, cp) is not None]
+    return sorted(found, key=lambda v: (CP_RULES.index(v[1]), v[2]))
+
+
+def cp_ratios(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
+    """Fig. 9's summary: mean ratio to SA for each Cp = k x MST and k x SD (roulette); the
+    paper's k are 0, 2, 4 (``cp``: the k of MCT_RM / MCT_RS in ``frame``)."""
     per = _per_instance_mean(_ratio_to(frame, "sa"))
     rows = []
-    for method in ("mct_rm_0mst", "mct_rm", "mct_rm_4mst", "mct_rs_0sd", "mct_rs", "mct_rs_4sd"):
+    for method, rule, k in roulette_variants(frame, cp):
         values = per[per["method"] == method]["ratio"]
-        rows.append({"Cp": METHODS[method].replace("MCT_RM", "RM 2xMST").replace("MCT_RS", "RS 2xSD"),
+        rows.append({"Cp": f"{'RM' if rule == 'mst' else 'RS'} {k:g}x{rule.upper()}",
                      "mean ratio to SA": values.mean(), "median": values.median(),
-                     "paper": PAPER.get(method, PAPER["mct_rm"] if method == "mct_rm" else None)})
+                     "paper": PAPER_CP.get((rule, k))})
     return pd.DataFrame(rows)
 
 
@@ -354,17 +501,24 @@ def per_instance(frame: pd.DataFrame) -> pd.DataFrame:
     return table.sort_values(["n", "MST"]).reset_index()
 
 
-def summary_markdown(frame: pd.DataFrame, scale: str) -> str:
-    """Our headline numbers next to the paper's, as a short markdown text (all computed here)."""
-    ratios = mean_ratios(frame).set_index(["method", "compared with"])["mean ratio"]
-    cp = cp_ratios(frame)
+def summary_markdown(frame: pd.DataFrame, scale: str, cfg: Config | None = None) -> str:
+    """Our headline numbers next to the paper's, as a short markdown text (all computed here).
+
+    ``cfg`` (the run's configuration) names the paper constants the run changed, if any.
+    """
+    k = cfg.cp if cfg is not None else 2.0
+    ratios = mean_ratios(frame, k).set_index(["method", "compared with"])["mean ratio"]
+    cp = cp_ratios(frame, k)
     fast = speedup(frame).iloc[0]
     base = baselines(frame).set_index("method")
     instances, seeds = frame["instance"].nunique(), int(frame["replicate"].max()) + 1
     share = fast["mean time to reach / SA time (%)"]
     lines = [
         f"**Scale `{scale}`: {instances} instances x {seeds} seed(s).** Ratios are means over "
-        "instances of (method length / SA length), seed by seed.",
+        "instances of (method length / SA length), seed by seed."
+        + (" **Paper constants changed in this run: " + ", ".join(
+            f"{name} = {value}" for name, value in cfg.constants().items()) + "** (the paper's "
+           "numbers below are for its own values).") if cfg is not None and cfg.constants() else "",
         "",
         "| quantity | paper | ours |",
         "|---|---|---|",

@@ -12,7 +12,7 @@ matplotlib.use("Agg")  # headless: notebooks run under papermill
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from .experiments import METHODS  # noqa: E402
+from .experiments import method_label, roulette_variants  # noqa: E402
 
 __all__ = ["figure8", "figure9", "figure_baselines", "figure_anytime"]
 
@@ -42,9 +42,9 @@ def _length_over_mst(frame, methods, title):
     means = _means(frame, methods)
     for method in methods:
         part = means[means["method"] == method].sort_values("n")
-        color, marker = STYLE[method]
+        color, marker = STYLE.get(method, (None, "o"))
         ax.scatter(part["n"], part["length"] / part["mst"], s=18, color=color, marker=marker,
-                   label=METHODS[method], alpha=0.8)
+                   label=method_label(method), alpha=0.8)
     _floor(ax, frame)
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -56,19 +56,35 @@ def _length_over_mst(frame, methods, title):
     return fig
 
 
-def figure8(frame: pd.DataFrame):
-    """Fig. 8: length / MST vs n (log-log) for SA, MCT_UM, MCT_RM (mean over seeds)."""
+def _budget(budget_factor: float) -> str:
+    return "SA's time" if budget_factor == 1 else f"{budget_factor:g} x SA's time"
+
+
+def figure8(frame: pd.DataFrame, cp: float = 2.0, budget_factor: float = 1.0):
+    """Fig. 8: length / MST vs n (log-log) for SA, MCT_UM, MCT_RM (mean over seeds).
+
+    ``cp`` and ``budget_factor`` are the run's (the paper: 2 and 1), for the title.
+    """
     return _length_over_mst(frame, ("sa", "mct_um", "mct_rm"),
-                            "Fig. 8: default policy (Cp = 2 x MST), budget = SA's time")
+                            f"Fig. 8: default policy (Cp = {cp:g} x MST), "
+                            f"budget = {_budget(budget_factor)}")
 
 
-def figure9(frame: pd.DataFrame):
-    """Fig. 9: roulette MCTS with Cp = 0, 2, 4 x MST and 0, 2, 4 x SD (SA for reference)."""
-    return _length_over_mst(frame, ("sa", "mct_rm_0mst", "mct_rm", "mct_rm_4mst", "mct_rs_0sd",
-                                    "mct_rs", "mct_rs_4sd"), "Fig. 9: Cp sweep (roulette)")
+def figure9(frame: pd.DataFrame, cp: float = 2.0):
+    """Fig. 9: roulette MCTS for each Cp = k x MST and k x SD of the run (the paper: k = 0, 2,
+    4), SA for reference; ``cp`` is the k of MCT_RM / MCT_RS in ``frame``."""
+    keys = tuple(key for key, _, _ in roulette_variants(frame, cp))
+    fig = _length_over_mst(frame, ("sa",) + keys, "Fig. 9: Cp sweep (roulette)")
+    labels = {key: f"{'RM' if rule == 'mst' else 'RS'} {k:g}x{rule.upper()}"
+              for key, rule, k in roulette_variants(frame, cp)}
+    ax = fig.axes[0]
+    for handle, key in zip(ax.collections, ("sa",) + keys):
+        handle.set_label(labels.get(key, method_label(key)))
+    ax.legend(fontsize=8)
+    return fig
 
 
-def figure_baselines(frame: pd.DataFrame):
+def figure_baselines(frame: pd.DataFrame, budget_factor: float = 1.0):
     """Length / optimal tour length vs n for the paper's methods and the two baselines."""
     fig, ax = plt.subplots(figsize=(7.5, 5))
     means = _means(frame, ("sa", "mct_um", "mct_rm", "sa_2opt", "lkh")).dropna(subset=["optimum"])
@@ -76,13 +92,13 @@ def figure_baselines(frame: pd.DataFrame):
         part = means[means["method"] == method].sort_values("n")
         color, marker = STYLE[method]
         ax.scatter(part["n"], part["length"] / part["optimum"], s=18, color=color, marker=marker,
-                   label=METHODS[method] + (" (own time)" if method == "lkh" else ""))
+                   label=method_label(method) + (" (own time)" if method == "lkh" else ""))
     ax.axhline(1.0, color="0.6", lw=1, ls="--", label="optimal tour")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("number of cities n")
     ax.set_ylabel("path length / optimal tour length")
-    ax.set_title("Against reasonable baselines (budget = SA's time, LKH its own)")
+    ax.set_title(f"Against reasonable baselines (budget = {_budget(budget_factor)}, LKH its own)")
     ax.legend(fontsize=8)
     ax.grid(True, which="both", alpha=0.3)
     return fig
@@ -108,7 +124,7 @@ def figure_anytime(points: pd.DataFrame, comparison: pd.DataFrame | None = None)
             style = dict(where="post") if method.startswith("mct") else \
                 dict(marker=None if method == "sa" else marker, ms=4)
             draw = ax.step if method.startswith("mct") else ax.plot
-            draw(series["seconds"], series["length"] / norm, color=color, label=METHODS[method],
+            draw(series["seconds"], series["length"] / norm, color=color, label=method_label(method),
                  **style)
         if lkh_rows is not None:
             row = lkh_rows[lkh_rows["instance"] == name]

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import ast
+import dataclasses
+import json
+from pathlib import Path
+
+import nbformat
 import numpy as np
+import pandas as pd
 import pytest
 
 from mctslab.cli import main
 from mctslab.core.report import Run
-from mctslab.tsp import api, experiments, tsplib
+from mctslab.tsp import api, experiments, figures, tsplib
 
 from .conftest import needs_tsplib
 
@@ -95,3 +102,111 @@ def test_comparison_task_runs_every_method_with_sa_time_as_budget(tmp_path):
     assert np.allclose(again["length"], frame["length"])
     points = experiments.run_anytime(run, cfg)
     assert set(points["method"]) == {"sa", "sa_2opt", "mct_rm", "mct_um"}
+
+
+# -- every constant the paper states is a notebook parameter that reaches the tasks ------------
+
+CHANGED = dict(cp=1.0, cp_multipliers=(0.5, 3.0), cp_rules=("sd",), sa_t_start=500.0,
+               sa_t_end=1.0, sa_iterations=50, sa_cooling=0.9, budget_factor=3.0)
+
+
+def test_paper_constants_are_the_defaults_and_keep_task_params(tmp_path):
+    assert set(CHANGED) == set(experiments.PAPER_CONSTANTS)
+    for scale in ("smoke", "default"):
+        cfg = experiments.config(scale)
+        assert cfg.constants() == {}
+        assert {name: getattr(cfg, name) for name in CHANGED} == experiments.PAPER_CONSTANTS
+    # the paper's method keys and labels, in the order that fixes each method's random stream
+    assert list(experiments.config("smoke").methods()) == [
+        "mct_um", "mct_rm_0mst", "mct_rm", "mct_rm_4mst", "mct_rs_0sd", "mct_rs", "mct_rs_4sd"]
+    # the paper's values given explicitly, as ints, in another order: the same run
+    explicit = experiments.config("smoke", cp=2, cp_multipliers=[4, 0, 2, 2], cp_rules=["sd", "mst"],
+                                  sa_t_start=10000, sa_iterations=1000)
+    assert explicit == experiments.config("smoke")
+    # a comparison task's parameters at the paper's values are what they were before
+    cfg = experiments.config("smoke", instances=["random-12-1"], anytime_instances=["random-12-1"])
+    run = Run("tsp_keys", config=cfg, scale="smoke", seed=1, workers=1, out=tmp_path, progress=False)
+    experiments.run_comparison(run, cfg)
+    stored = [json.loads(line) for line in
+              (tmp_path / "data/results/tsp_comparison/results.jsonl").read_text().splitlines()]
+    assert [set(r["params"]) for r in stored] == [{"instance", "replicate"}]
+
+
+def _tiny_comparison(**constants):
+    params = {"instance": "random-12-1", "replicate": 0, **constants}
+    return experiments.comparison_task(params, np.random.SeedSequence(5))
+
+
+@pytest.mark.parametrize("name", sorted(CHANGED))
+def test_each_constant_reaches_the_comparison_task(name):
+    cfg = experiments.config("smoke", **{name: CHANGED[name]})
+    assert cfg.constants() == {name: list(CHANGED[name]) if isinstance(CHANGED[name], tuple)
+                               else CHANGED[name]}
+    base, changed = _tiny_comparison(), _tiny_comparison(**cfg.constants())
+    rows = {r["method"]: r for r in changed["rows"]}
+    if name in ("cp_multipliers", "cp_rules"):
+        assert set(rows) - {"sa", "sa_2opt"} == set(cfg.methods())
+        assert set(rows) != {r["method"] for r in base["rows"]}
+    elif name == "cp":
+        assert {r["method"]: r["cp"] for r in changed["rows"] if r["method"] == "mct_rm"} != \
+            {r["method"]: r["cp"] for r in base["rows"] if r["method"] == "mct_rm"}
+    elif name == "budget_factor":
+        assert changed["budget"] == pytest.approx(3.0 * rows["sa"]["seconds"])
+    else:  # the SA schedule: a different number of proposals
+        base_sa = next(r for r in base["rows"] if r["method"] == "sa")
+        assert rows["sa"]["proposals"] != base_sa["proposals"]
+
+
+def test_changed_sweep_has_its_own_labels_tables_and_figure():
+    cfg = experiments.config("smoke", cp=1, cp_multipliers=[0.5, 3], cp_rules=["sd"])
+    frame = _tiny_comparison(**cfg.constants())
+    rows = [{**{k: frame[k] for k in ("instance", "n", "mst", "optimum", "replicate", "budget")},
+             **{k: v for k, v in r.items() if k != "trace"}} for r in frame["rows"]]
+    table = pd.DataFrame(rows)
+    table["label"] = table["method"].map(experiments.method_label)
+    assert list(experiments.cp_ratios(table, cfg.cp)["Cp"]) == ["RM 1xMST", "RS 0.5xSD", "RS 1xSD",
+                                                                "RS 3xSD"]
+    assert experiments.cp_ratios(table, cfg.cp)["paper"].isna().all()
+    assert experiments.mean_ratios(table, cfg.cp)["paper mean ratio"].isna().all()
+    assert "cp = 1.0" in experiments.summary_markdown(table, "smoke", cfg)
+    fig = figures.figure9(table, cfg.cp)
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()][:5] == [
+        "SA (paper)", "RM 1xMST", "RS 0.5xSD", "RS 1xSD", "RS 3xSD"]
+
+
+@pytest.mark.parametrize("name, value, message", [
+    ("cp", -1.0, "cp must be >= 0"),
+    ("cp", "2", "cp must be a finite number"),
+    ("cp_multipliers", [], "cp_multipliers must be a non-empty list"),
+    ("cp_multipliers", [0, float("nan")], "cp_multipliers must be a finite number"),
+    ("cp_rules", ["mst", "median"], "cp_rules must be a list of mst, sd"),
+    ("sa_t_start", 5.0, r"sa_t_start \(5.0\) must be above sa_t_end \(10.0\)"),
+    ("sa_t_end", 0.0, "sa_t_end must be > 0"),
+    ("sa_iterations", 0, "sa_iterations must be a positive integer"),
+    ("sa_cooling", 1.0, r"sa_cooling must be in \(0, 1\)"),
+    ("budget_factor", 0, "budget_factor must be > 0"),
+    ("replicates", 1.5, "replicates must be a positive integer"),
+    ("instances", [], "instances must name at least one instance"),
+    ("instances", [51], "instances must be a list of instance names"),
+    ("anytime_horizon", -1, "anytime_horizon must be > 0"),
+    ("lkh_max_trials", 0, "lkh_max_trials must be a positive integer"),
+])
+def test_config_names_a_bad_value(name, value, message):
+    with pytest.raises(ValueError, match=message):
+        experiments.config("smoke", **{name: value})
+
+
+def test_notebook_exposes_and_passes_every_config_field():
+    nb = nbformat.read(Path(__file__).resolve().parents[2] / "notebooks" / "tsp_mcts_vs_sa.ipynb",
+                       as_version=4)
+    cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
+    names = {(n.targets[0] if isinstance(n, ast.Assign) else n.target).id
+             for n in ast.parse(cell.source).body}
+    fields = {f.name for f in dataclasses.fields(experiments.Config)}
+    assert names == fields | {"seed", "workers", "scheduler", "out"}
+    for line in cell.source.splitlines():  # papermill's inspection drops a line with a second "="
+        assert line.count("=") == 1 and " # " in line, line
+    calls = [n for c in nb.cells if c.cell_type == "code" for n in ast.walk(ast.parse(c.source))
+             if isinstance(n, ast.Call) and getattr(n.func, "attr", None) == "config"]
+    assert len(calls) == 1
+    assert {k.arg: k.value.id for k in calls[0].keywords} == {n: n for n in fields - {"scale"}}
