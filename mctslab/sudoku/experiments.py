@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.params import check_known, finite_number, given, positive_int
 from ..core.report import check_scale
 from ..core.tasks import make_tasks
 from ..rng import seed_state
@@ -32,7 +33,7 @@ from . import _baseline
 from ._playout import make_playout_scratch
 from ._tables import make_tables
 from .api import canonical_forms, format_puzzle, paper_normalise, solve_many
-from .generator import GeneratorConfig, generate, verified_puzzles
+from .generator import GeneratorConfig, generate, variant_name, verified_puzzles
 
 __all__ = ["Config", "config", "VARIANTS", "table1_tasks", "table2_tasks", "baseline_tasks",
            "table1_runs", "table2_runs", "beyond_runs", "removal_runs", "warmup",
@@ -41,6 +42,9 @@ __all__ = ["Config", "config", "VARIANTS", "table1_tasks", "table2_tasks", "base
 # Table 1 row order of the paper: (playout, selection, rules)
 VARIANTS = [(p, s, r) for p in ("reducing", "random") for s in ("min", "mean") for r in (True, False)]
 BEST = ("reducing", "min", True)
+
+
+VARIANT_NAMES = tuple(variant_name(*v) for v in VARIANTS)
 COUNTED = (17, 18, 19, 20)   # clue numbers the tables report (the paper: 18, 19, 20)
 
 
@@ -54,6 +58,7 @@ class Config:
     table2_seeds: int = 4
     table2_c: tuple = (0.5, 1.0)
     table2_thresholds: tuple = (10, 20, 30, 40)
+    variants: tuple = VARIANT_NAMES  # Table 1 rows run (the paper: all 8)
     c: float = 1.0                  # Table 1 (Sec. 5.1)
     exploration_n: str = "total"    # n in Eqs. 2-3: total playouts (paper's text) or "parent"
     threshold: int = 30             # Table 1
@@ -80,15 +85,50 @@ _SCALES = {
 def config(scale: str = "default", **overrides) -> Config:
     """The configuration of a scale; ``None`` overrides are ignored (notebook parameters)."""
     check_scale(scale)
-    known = {f.name for f in dataclasses.fields(Config)}
-    unknown = sorted(set(overrides) - known)
-    if unknown:
-        raise ValueError(f"unknown sudoku parameter(s) {', '.join(unknown)}; known: "
-                         + ", ".join(sorted(known)))
+    check_known(overrides, {f.name for f in dataclasses.fields(Config)}, "sudoku parameter")
     values = dict(_SCALES[scale], scale=scale)
-    values.update({k: (tuple(v) if isinstance(v, list) else v)
-                   for k, v in overrides.items() if v is not None})
-    return Config(**values)
+    values.update(given(overrides))
+    for name in ("c", "table2_c"):  # an int literal is the same run as the float
+        value = values.get(name)
+        if isinstance(value, tuple):
+            values[name] = tuple(float(v) if _is_int(v) else v for v in value)
+        elif _is_int(value):
+            values[name] = float(value)
+    return _check(Config(**values))
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _check(cfg: Config) -> Config:
+    """Every field's type and range, naming the bad parameter (a ValueError)."""
+    for name in ("table1_playouts", "table1_seeds", "table2_playouts", "table2_seeds",
+                 "threshold", "max_children", "removal_runs", "removal_tasks", "beyond_playouts",
+                 "beyond_seeds"):
+        positive_int(name, getattr(cfg, name))
+    positive_int("qqwing_puzzles", cfg.qqwing_puzzles, minimum=0)
+    positive_int("reduce_upto", cfg.reduce_upto, minimum=0)
+    positive_int("seed", cfg.seed, minimum=0)
+    if finite_number("c", cfg.c) < 0:
+        raise ValueError(f"c must be >= 0, got {cfg.c!r}")
+    for name in ("table2_c", "table2_thresholds", "variants"):
+        if not isinstance(getattr(cfg, name), tuple) or not getattr(cfg, name):
+            raise ValueError(f"{name} must be a non-empty list, got {getattr(cfg, name)!r}")
+    for value in cfg.table2_c:
+        if finite_number("table2_c", value) < 0:
+            raise ValueError(f"table2_c must hold numbers >= 0, got {cfg.table2_c!r}")
+    for value in cfg.table2_thresholds:
+        positive_int("table2_thresholds", value)
+    unknown = [v for v in cfg.variants if v not in VARIANT_NAMES]
+    if unknown:
+        raise ValueError(f"unknown variant(s) {', '.join(map(repr, unknown))} in variants; "
+                         f"choose from {', '.join(VARIANT_NAMES)}")
+    if len(set(cfg.variants)) != len(cfg.variants):
+        raise ValueError(f"variants lists a variant twice: {cfg.variants!r}")
+    if cfg.exploration_n not in ("total", "parent"):
+        raise ValueError(f"exploration_n must be 'total' or 'parent', got {cfg.exploration_n!r}")
+    return cfg
 
 
 def _generation_params(cfg, playout, selection, rules, playouts, c, threshold, seed_index):
@@ -98,10 +138,17 @@ def _generation_params(cfg, playout, selection, rules, playouts, c, threshold, s
 
 
 def table1_tasks(cfg: Config):
-    """Table 1: 8 variants x seeds, ``c`` = 1.0, threshold 30 (Sec. 5.1)."""
-    params = [_generation_params(cfg, p, s, r, cfg.table1_playouts, cfg.c, cfg.threshold, i)
-              for (p, s, r) in VARIANTS for i in range(cfg.table1_seeds)]
-    return make_tasks("mctslab.sudoku.experiments:run_generation", params, cfg.seed)
+    """Table 1: the variants (the paper: all 8) x seeds, ``c`` = 1.0, threshold 30 (Sec. 5.1).
+
+    Run ``i`` of variant ``v`` (its row in the paper's order) has task index
+    ``v x table1_seeds + i`` whichever variants are chosen, so a subset reuses the seeds (and
+    stored results) of the full table.
+    """
+    tasks = make_tasks("mctslab.sudoku.experiments:run_generation",
+                       [_generation_params(cfg, p, s, r, cfg.table1_playouts, cfg.c, cfg.threshold, i)
+                        for (p, s, r) in VARIANTS for i in range(cfg.table1_seeds)], cfg.seed)
+    chosen = {VARIANT_NAMES.index(v) for v in cfg.variants}
+    return [t for k, t in enumerate(tasks) if k // cfg.table1_seeds in chosen]
 
 
 def table2_tasks(cfg: Config):

@@ -14,12 +14,12 @@ buffers once, runs ``_search.run_generator`` and returns a :class:`GenerationRes
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..core.params import from_mapping
 from ..core.tree import make_tree
 from ..rng import seed_state
 from . import _search
@@ -28,10 +28,15 @@ from ._tables import make_tables
 from .api import format_puzzle
 from .sat import SatSudoku
 
-__all__ = ["GeneratorConfig", "GenerationResult", "generate", "verified_puzzles", "SELECTIONS", "PLAYOUTS"]
+__all__ = ["GeneratorConfig", "variant_name", "GenerationResult", "generate", "verified_puzzles", "SELECTIONS", "PLAYOUTS"]
 
 SELECTIONS = ("min", "mean")
 PLAYOUTS = ("reducing", "random")
+
+
+def variant_name(playout: str, selection: str, rules: bool) -> str:
+    """``"reducing/min/rules"``: the name of a paper variant (a Table 1 row)."""
+    return f"{playout}/{selection}/{'rules' if rules else 'no-rules'}"
 
 
 @dataclass(frozen=True)
@@ -77,16 +82,12 @@ class GeneratorConfig:
 
     @classmethod
     def from_dict(cls, params: dict) -> GeneratorConfig:
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(params) - known)
-        if unknown:
-            raise ValueError(f"unknown generator parameter(s) {', '.join(unknown)}; "
-                             f"known: {', '.join(sorted(known))}")
-        return cls(**params)
+        return from_mapping(cls, params, "generator parameter")
 
     @property
     def variant(self) -> str:
-        return f"{self.playout}/{self.selection}/{'rules' if self.rules else 'no-rules'}"
+        return variant_name(self.playout, self.selection, self.rules)
+
 
     def node_budget(self) -> int:
         if self.max_nodes:

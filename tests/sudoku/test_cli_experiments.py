@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import ast
+import dataclasses
+from pathlib import Path
+
+import nbformat
 import numpy as np
 import pytest
 
@@ -82,3 +87,78 @@ def test_removal_baseline_is_reproducible_and_minimal():
     assert 20 <= np.dot(np.arange(82), a["histogram"]) / 40 <= 28  # issue: mean ~24.4
     for p in a["raw"]["puzzles"]:
         assert api.solve(p["puzzle"]).status == "unique"
+
+
+# -- every quantity the paper varies is a notebook parameter -----------------------------------
+
+def test_defaults_are_the_papers_and_a_variant_subset_reuses_the_full_tables_tasks():
+    cfg = experiments.config("paper")
+    assert (cfg.c, cfg.threshold, cfg.max_children, cfg.exploration_n) == (1.0, 30, 30, "total")
+    assert cfg.table2_c == (0.5, 1.0) and cfg.table2_thresholds == (10, 20, 30, 40)
+    assert cfg.variants == experiments.VARIANT_NAMES and len(set(cfg.variants)) == 8
+    assert experiments.VARIANT_NAMES[0] == "reducing/min/rules"  # the paper's Table 1 order
+    full = {t.id: t for t in experiments.table1_tasks(cfg)}
+    some = experiments.table1_tasks(experiments.config("paper", variants=["random/mean/no-rules",
+                                                                           "reducing/min/rules"]))
+    assert len(some) == 8 and all(t.id in full for t in some)
+    assert {(t.params["playout"], t.params["selection"], t.params["rules"]) for t in some} == {
+        ("random", "mean", False), ("reducing", "min", True)}
+    # an int literal for c is the same run as the float
+    assert experiments.config("paper", c=1, table2_c=[0.5, 1]) == cfg
+
+
+@pytest.mark.parametrize("name, value, key", [
+    ("c", 0.5, "c"), ("threshold", 12, "threshold"), ("max_children", 7, "max_children"),
+    ("exploration_n", "parent", "exploration_n"), ("reduce_upto", 19, "reduce_upto")])
+def test_each_generation_parameter_reaches_the_table1_tasks(name, value, key):
+    tasks = experiments.table1_tasks(experiments.config("smoke", **{name: value}))
+    assert {t.params[key] for t in tasks} == {value}
+    base = experiments.table1_tasks(experiments.config("smoke"))
+    assert {t.id for t in tasks}.isdisjoint({t.id for t in base})
+
+
+def test_table2_grid_is_a_parameter():
+    tasks = experiments.table2_tasks(experiments.config("smoke", table2_c=[2.0], table2_thresholds=[5, 50]))
+    assert [(t.params["c"], t.params["threshold"]) for t in tasks] == [(2.0, 5), (2.0, 50)]
+
+
+def test_a_changed_parameter_changes_a_tiny_run():
+    tiny = dict(table1_playouts=200, variants=["reducing/min/rules"])
+    base = run_task(experiments.table1_tasks(experiments.config("smoke", **tiny))[0])
+    other = run_task(experiments.table1_tasks(experiments.config("smoke", threshold=3, **tiny))[0])
+    assert base["histogram"] != other["histogram"] or base["tree"] != other["tree"]
+
+
+@pytest.mark.parametrize("name, value, message", [
+    ("c", -0.1, "c must be >= 0"),
+    ("c", "1", "c must be a finite number"),
+    ("threshold", 0, "threshold must be a positive integer"),
+    ("max_children", 2.5, "max_children must be a positive integer"),
+    ("exploration_n", "root", "exploration_n must be 'total' or 'parent'"),
+    ("table2_c", [], "table2_c must be a non-empty list"),
+    ("table2_c", [0.5, float("inf")], "table2_c must be a finite number"),
+    ("table2_thresholds", [10, 0], "table2_thresholds must be a positive integer"),
+    ("variants", ["reducing/max/rules"], "unknown variant.*'reducing/max/rules'.*choose from"),
+    ("variants", ["random/min/rules", "random/min/rules"], "variants lists a variant twice"),
+    ("table1_playouts", 0, "table1_playouts must be a positive integer"),
+    ("qqwing_puzzles", -1, "qqwing_puzzles must be an integer >= 0"),
+])
+def test_config_names_a_bad_value(name, value, message):
+    with pytest.raises(ValueError, match=message):
+        experiments.config("smoke", **{name: value})
+
+
+def test_notebook_exposes_and_passes_every_config_field():
+    nb = nbformat.read(Path(__file__).resolve().parents[2] / "notebooks" / "sudoku_less_clue.ipynb",
+                       as_version=4)
+    cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
+    names = {(n.targets[0] if isinstance(n, ast.Assign) else n.target).id
+             for n in ast.parse(cell.source).body}
+    fields = {f.name for f in dataclasses.fields(experiments.Config)}
+    assert names == fields | {"workers", "scheduler", "out"}
+    for line in cell.source.splitlines():  # papermill's inspection drops a line with a second "="
+        assert line.count("=") == 1 and " # " in line, line
+    calls = [n for c in nb.cells if c.cell_type == "code" for n in ast.walk(ast.parse(c.source))
+             if isinstance(n, ast.Call) and getattr(n.func, "attr", None) == "config"]
+    assert len(calls) == 1
+    assert {k.arg: k.value.id for k in calls[0].keywords} == {n: n for n in fields - {"scale"}}
