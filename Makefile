@@ -31,7 +31,7 @@ bench: setup
 
 lint: setup
 	$(BIN)/ruff check mctslab tests
-	$(BIN)/nbstripout --verify notebooks/*.ipynb
+	$(BIN)/nbstripout --keep-id --verify notebooks/*.ipynb
 
 clean-results:
 	rm -rf data/results reports figures/*/

@@ -59,13 +59,16 @@ def _expand(tree, node, visited, n, moves):
 
 
 @njit(cache=True)
-def _descend(tree, n, exploration_c, rng_state, path, visited, node_path, moves, stats):
-    """TREE_POLICY: fill ``path[:depth]`` and ``node_path[:count]``; return (depth, count)."""
+def _descend(tree, n, exploration_c, rng_state, path, visited, node_path, moves, stats, prefix_len):
+    """TREE_POLICY: fill ``path[prefix_len:depth]`` and ``node_path[:count]``; return (depth,
+    count). The root is the partial path ``path[:prefix_len]`` (left as it is)."""
     visited[:] = 0
+    for k in range(prefix_len):
+        visited[path[k]] = 1
     node = 0
     node_path[0] = 0
     count = 1
-    depth = 0
+    depth = prefix_len
     while depth < n:
         if tree.node_first_edge[node] < 0 and not _expand(tree, node, visited, n, moves):
             stats[EDGE_BUDGET_HITS] += 1
@@ -110,8 +113,12 @@ def _root_children_sd(tree):
 @njit(cache=True)
 def mcts_search(tree, metric, xs, ys, matrix, xs32, ys32, policy, cp, rng_state, num_playouts,
                 nodes_can_grow, edges_can_grow, best_path, best_length, trace, stats, path, node_path, moves,
-                visited, remaining, rem_x, rem_y, w, block_sum):
+                visited, remaining, rem_x, rem_y, w, block_sum, prefix_len=0):
     """Run up to ``num_playouts`` iterations on ``tree`` (created with its root, node 0).
+
+    The root is the partial path ``path[:prefix_len]`` (the empty path by default; the
+    step-by-step searches of :func:`mctslab.tsp.api.mcts` root a fresh tree at the committed
+    prefix): every path found starts with it.
 
     Returns the number run. It returns early, before an iteration that might not fit (no free
     node while ``nodes_can_grow``, fewer than n free edges while ``edges_can_grow``), so that
@@ -129,7 +136,8 @@ def mcts_search(tree, metric, xs, ys, matrix, xs32, ys32, policy, cp, rng_state,
         if (nodes_can_grow and tree.sizes[0] + 1 > tree.node_visits.shape[0]) or \
                 (edges_can_grow and tree.sizes[1] + n > tree.edge_child.shape[0]):
             return i
-        depth, count = _descend(tree, n, cp[0], rng_state, path, visited, node_path, moves, stats)
+        depth, count = _descend(tree, n, cp[0], rng_state, path, visited, node_path, moves, stats,
+                                prefix_len)
         length = playout(metric, xs, ys, matrix, xs32, ys32, policy, path, depth, rng_state,
                          visited, remaining, rem_x, rem_y, w, block_sum)
         tree_backup(tree, node_path, count, length)
@@ -138,7 +146,7 @@ def mcts_search(tree, metric, xs, ys, matrix, xs32, ys32, policy, cp, rng_state,
             best_path[:] = path
         trace[i] = best_length[0]
         stats[PLAYOUTS] += 1
-        stats[MAX_DEPTH] = max(stats[MAX_DEPTH], depth)
+        stats[MAX_DEPTH] = max(stats[MAX_DEPTH], depth - prefix_len)
         # Until the root is complete every node but the root is a root child, so the root is
         # complete exactly when the node count reaches its edge count + 1.
         if (cp[2] == SD_PENDING and tree.node_first_edge[0] >= 0

@@ -148,16 +148,17 @@ class _Search:
         return tree.node_visits.shape[0] < self.caps[0], tree.edge_child.shape[0] < self.caps[1]
 
     def run(self, instance, code, cp, rng_state, size, best_path, best_length, trace, stats,
-            deadline):
+            deadline, prefix_len=0):
         """Run ``size`` iterations, growing the tree when the kernel asks; return how many ran.
 
         Stops early if ``deadline`` (perf_counter time) has passed when the tree must grow.
+        The root is the partial path ``self.scratch[0][:prefix_len]``.
         """
         ran = 0
         while ran < size:
             ran += _mcts.mcts_search(self.tree, *instance.arrays, self.xs32, self.ys32, code, cp,
                                      rng_state, size - ran, *self.can_grow, best_path,
-                                     best_length, trace[ran:], stats, *self.scratch)
+                                     best_length, trace[ran:], stats, *self.scratch, prefix_len)
             if ran < size:
                 if ran and deadline is not None and time.perf_counter() > deadline:
                     break
@@ -171,32 +172,60 @@ class _Search:
                               min(self.caps[1], max(2 * tree.edge_child.shape[0],
                                                     tree.edge_child.shape[0] + n)))
 
+    def reroot(self, prefix) -> None:
+        """Empty the tree (arrays kept) and root it at the partial path ``prefix``."""
+        self.tree.sizes[:] = 0
+        tree_new_node(self.tree)
+        self.scratch[0][:len(prefix)] = prefix
+
+
+# How MCTS spends its budget (see :func:`mcts`).
+SEARCH_MODES = ("single", "step-best", "step-mean")
+
 
 def mcts(instance: Instance, policy="roulette", cp_rule="mst", cp_k=2.0, seed=None, *,
          time_limit=None, playouts=None, mst=None, target=None, max_nodes=2_000_000,
-         max_edges=50_000_000) -> SolveResult:
+         max_edges=50_000_000, search="single") -> SolveResult:
     """MCTS (Sec. 2-3) until ``time_limit`` seconds or ``playouts`` iterations, whichever first.
 
     ``policy``: "uniform" | "roulette"; ``Cp`` = ``cp_k`` x MST length (``cp_rule="mst"``) or
     ``cp_k`` x SD of the root children's lengths (``"sd"``). At least one playout always runs,
     even when it alone exceeds ``time_limit`` (``details['first_playout_over_budget']``).
     ``target``: record when the best length first reaches it (time-to-beat-SA).
+
+    ``search`` (the paper's Fig. 2 allows both readings; docs/bench/tsp.md):
+
+    - ``"single"``: one search from the empty path for the whole budget (``MCT_SEARCH`` once);
+    - ``"step-best"`` / ``"step-mean"``: ``MCT_SEARCH`` once per city, as a game engine plays
+      one move per search. Step d roots a fresh tree at the committed prefix of d cities and
+      gets (remaining time or playouts) / (remaining steps), at least one playout; then one
+      city is committed: ``step-best`` the next city of the best path found so far (the child
+      holding the best path, Sec. 3.4), ``step-mean`` the created root child with the smallest
+      mean. When the budget runs out, the remaining steps are not searched.
+
+    The answer is always the best complete path found (for ``step-best`` it runs through the
+    committed prefix).
     """
     if policy not in ("uniform", "roulette"):
         raise ValueError(f"unknown default policy {policy!r}; use 'uniform' or 'roulette'")
     if cp_rule not in ("mst", "sd"):
         raise ValueError(f"unknown Cp rule {cp_rule!r}; use 'mst' or 'sd'")
+    if search not in SEARCH_MODES:
+        raise ValueError(f"unknown MCTS search {search!r}; use one of {', '.join(SEARCH_MODES)}")
     if time_limit is None and playouts is None:
         raise ValueError("MCTS needs a time_limit (seconds) or a number of playouts")
     n = instance.dimension
     if cp_rule == "mst":  # the MST is the figures' normaliser too: computed once, not timed
         mst = mst_length(instance) if mst is None else mst
     start = time.perf_counter()
-    if cp_rule == "mst":
-        cp = np.array([2.0 * cp_k * mst, cp_k, _mcts.CP_FIXED])
-    else:
-        cp = np.array([0.0, cp_k, _mcts.SD_PENDING])
-    search = _Search(instance, max_nodes, max_edges)
+
+    def fresh_cp():
+        if cp_rule == "mst":
+            return np.array([2.0 * cp_k * mst, cp_k, _mcts.CP_FIXED])
+        return np.array([0.0, cp_k, _mcts.SD_PENDING])
+
+    cp = fresh_cp()
+    search_arrays = _Search(instance, max_nodes, max_edges)
     rng_state = _seed(seed)
     best_path = np.arange(n, dtype=np.int32)
     best_length = np.array([np.inf])
@@ -204,19 +233,15 @@ def mcts(instance: Instance, policy="roulette", cp_rule="mst", cp_k=2.0, seed=No
     code = _playout.UNIFORM if policy == "uniform" else _playout.ROULETTE
     improvements, reached, first_playout, per_playout = [], None, None, None
     deadline = None if time_limit is None else start + time_limit
-    while playouts is None or stats[0] < playouts:
-        done, now = int(stats[0]), time.perf_counter()
-        if not done:
-            size = 1  # the first chunk times one playout
-        elif deadline is not None and now + per_playout > deadline:
-            break  # the next playout would not finish in time
-        else:  # half the remaining time, so the chunks close in on the deadline
-            size = MAX_TRACE_CHUNK if deadline is None else int(0.5 * (deadline - now) / per_playout)
-        size = max(1, min(size, MAX_TRACE_CHUNK, (playouts or MAX_TRACE_CHUNK) - done))
+
+    def chunk(size, prefix_len=0):
+        """Run ``size`` iterations from the current root, record improvements; return how many."""
+        nonlocal reached, first_playout, per_playout
+        done = int(stats[0])
         trace = np.empty(size, np.float64)
         chunk_start = time.perf_counter()
-        ran = search.run(instance, code, cp, rng_state, size, best_path, best_length, trace, stats,
-                         deadline)
+        ran = search_arrays.run(instance, code, cp, rng_state, size, best_path, best_length, trace,
+                                stats, deadline, prefix_len)
         chunk_end = time.perf_counter()
         first_playout = chunk_end - start if first_playout is None else first_playout
         per_playout = (chunk_end - chunk_start) / ran  # the latest rate (trees deepen)
@@ -227,14 +252,61 @@ def mcts(instance: Instance, policy="roulette", cp_rule="mst", cp_k=2.0, seed=No
             improvements.append((at, done + index + 1, float(trace[index])))
             if target is not None and reached is None and trace[index] <= target:
                 reached = (at, done + index + 1)
-        if ran < size:
-            break  # the deadline passed while the tree was growing
+        return ran
+
+    steps = 0
+    if search == "single":
+        while playouts is None or stats[0] < playouts:
+            done, now = int(stats[0]), time.perf_counter()
+            if not done:
+                size = 1  # the first chunk times one playout
+            elif deadline is not None and now + per_playout > deadline:
+                break  # the next playout would not finish in time
+            else:  # half the remaining time, so the chunks close in on the deadline
+                size = MAX_TRACE_CHUNK if deadline is None else int(0.5 * (deadline - now) / per_playout)
+            size = max(1, min(size, MAX_TRACE_CHUNK, (playouts or MAX_TRACE_CHUNK) - done))
+            if chunk(size) < size:
+                break  # the deadline passed while the tree was growing
+    else:
+        prefix = np.zeros(n, np.int32)
+        for depth in range(max(n - 1, 1)):  # the last city follows from the others
+            done, now = int(stats[0]), time.perf_counter()
+            if depth and ((playouts is not None and done >= playouts)
+                          or (deadline is not None and now >= deadline)):
+                break
+            if depth:
+                search_arrays.reroot(prefix[:depth])
+                cp = fresh_cp()
+            ran = 0
+            if deadline is not None and per_playout is None:
+                ran = chunk(1, depth)  # the first playout times one
+                now = time.perf_counter()
+            left = max(n - 1, 1) - depth
+            size = MAX_TRACE_CHUNK
+            if playouts is not None:
+                size = (playouts - done) // left
+            if deadline is not None:
+                size = min(size, int((deadline - now) / left / per_playout) + ran)
+            if ran < max(1, min(size, MAX_TRACE_CHUNK)):
+                ran += chunk(max(1, min(size, MAX_TRACE_CHUNK)) - ran, depth)
+            steps += 1
+            tree = search_arrays.tree
+            if search == "step-best" or not ran:
+                prefix[depth] = best_path[depth]
+            else:  # the created root child with the smallest mean (ties: the first)
+                first, count = tree.node_first_edge[0], tree.node_num_edges[0]
+                children = tree.edge_child[first:first + count]
+                created = children >= 0
+                means = np.full(count, np.inf)
+                means[created] = (tree.node_value_sum[children[created]]
+                                  / tree.node_visits[children[created]])
+                prefix[depth] = tree.edge_move[first + int(np.argmin(means))]
     seconds = time.perf_counter() - start
-    tree = search.tree
+    tree = search_arrays.tree
     return _result(
         f"mcts-{policy}-{cp_rule}", instance, best_path, seconds, playouts=int(stats[0]),
-        policy=policy, cp_rule=cp_rule, cp_k=cp_k, cp=float(cp[0] / 2.0),
-        tree_nodes=int(tree.sizes[0]), tree_edges=int(tree.sizes[1]),
+        policy=policy, cp_rule=cp_rule, cp_k=cp_k, cp=float(cp[0] / 2.0), search=search,
+        steps=steps, tree_nodes=int(tree.sizes[0]), tree_edges=int(tree.sizes[1]),
         node_budget_hits=int(stats[1]), edge_budget_hits=int(stats[2]), max_depth=int(stats[3]),
         first_playout_seconds=first_playout,
         first_playout_over_budget=bool(time_limit is not None and first_playout > time_limit),

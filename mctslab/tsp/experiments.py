@@ -51,7 +51,12 @@ CP_RULES = ("mst", "sd")
 # The constants the paper states (Sec. 4), the same at every scale; each is a Config field.
 PAPER_CONSTANTS = {"cp": 2.0, "cp_multipliers": (0.0, 2.0, 4.0), "cp_rules": CP_RULES,
                    "sa_t_start": 10000.0, "sa_t_end": 10.0, "sa_iterations": 1000,
-                   "sa_cooling": 0.99, "budget_factor": 1.0}
+                   "sa_cooling": 0.99, "budget_factor": 1.0, "mcts_search": "single"}
+# What the comparison can run besides the paper's SA (always run: it sets the budget and is every
+# ratio's reference). The Fig. 9 sweep (RM / RS with the other k) follows cp_multipliers and
+# cp_rules.
+METHOD_CHOICES = ("mct_um", "mct_rm", "mct_rs", "sa_2opt", "lkh")
+SEARCH_MODES = api.SEARCH_MODES
 _SA_ARGUMENTS = {"sa_t_start": "t_start", "sa_t_end": "t_end", "sa_iterations": "iterations",
                  "sa_cooling": "cooling"}
 
@@ -138,6 +143,9 @@ class Config:
     sa_iterations: int = PAPER_CONSTANTS["sa_iterations"]  # SA proposals per temperature
     sa_cooling: float = PAPER_CONSTANTS["sa_cooling"]  # SA's cooling factor
     budget_factor: float = PAPER_CONSTANTS["budget_factor"]  # MCTS / SA-2opt time = this x SA's
+    # One search for the whole budget ("single"), or one per city ("step-best", "step-mean"):
+    mcts_search: str = PAPER_CONSTANTS["mcts_search"]
+    methods: tuple[str, ...] = METHOD_CHOICES  # what runs besides SA (and the Fig. 9 sweep)
 
     def constants(self) -> dict:
         """The paper constants that differ from the paper's values: they enter the tasks'
@@ -145,9 +153,23 @@ class Config:
         return {name: list(getattr(self, name)) if isinstance(default, tuple) else getattr(self, name)
                 for name, default in PAPER_CONSTANTS.items() if getattr(self, name) != default}
 
-    def methods(self) -> dict:
-        """:func:`mcts_methods` for this configuration."""
-        return mcts_methods(self.cp, self.cp_multipliers, self.cp_rules)
+    def mcts_methods(self) -> dict:
+        """The MCTS methods this configuration runs (:func:`mcts_methods`, less the paper's
+        three methods not in ``methods``)."""
+        return _selected(mcts_methods(self.cp, self.cp_multipliers, self.cp_rules), self.methods)
+
+    def task_constants(self) -> dict:
+        """:meth:`constants`, plus ``methods`` when the comparison runs fewer than all (LKH
+        is not part of the comparison task)."""
+        chosen = [m for m in METHOD_CHOICES if m in self.methods and m != "lkh"]
+        if len(chosen) < len(METHOD_CHOICES) - 1:
+            return {**self.constants(), "methods": chosen}
+        return self.constants()
+
+
+def _selected(methods: dict, chosen) -> dict:
+    return {key: spec for key, spec in methods.items()
+            if key not in ("mct_um", "mct_rm", "mct_rs") or key in chosen}
 
 
 def _paper_instances() -> tuple[str, ...]:
@@ -186,7 +208,14 @@ def _check(cfg: Config) -> Config:
             if finite_number(name, v) < 0:
                 raise ValueError(f"{name} must hold numbers >= 0, got {value!r}")
     if not isinstance(cfg.cp_rules, tuple) or not set(cfg.cp_rules) <= set(CP_RULES):
-        raise ValueError(f"cp_rules must be a list of {', '.join(CP_RULES)}, got {cfg.cp_rules!r}")
+        raise ValueError(f"cp_rules must be a list of {', '.join(CP_RULES)} (empty: no Fig. 9 "
+                         f"sweep), got {cfg.cp_rules!r}")
+    if not isinstance(cfg.methods, tuple) or not set(cfg.methods) <= set(METHOD_CHOICES):
+        raise ValueError(f"methods must be a list of {', '.join(METHOD_CHOICES)} (SA always "
+                         f"runs), got {cfg.methods!r}")
+    if cfg.mcts_search not in SEARCH_MODES:
+        raise ValueError(f"mcts_search must be one of {', '.join(SEARCH_MODES)}, "
+                         f"got {cfg.mcts_search!r}")
     return cfg
 
 
@@ -225,7 +254,8 @@ def config(scale: str = "default", **overrides) -> Config:
     cfg = _check(dataclasses.replace(base, **chosen))
     # the same sweep in another order or with repeats is the same run (and the same task ids)
     return dataclasses.replace(cfg, cp_multipliers=tuple(sorted(set(cfg.cp_multipliers))),
-                               cp_rules=tuple(r for r in CP_RULES if r in cfg.cp_rules))
+                               cp_rules=tuple(r for r in CP_RULES if r in cfg.cp_rules),
+                               methods=tuple(m for m in METHOD_CHOICES if m in cfg.methods))
 
 
 def load_instance(name: str) -> tsplib.Instance:
@@ -268,25 +298,33 @@ def comparison_task(params: dict, seed: np.random.SeedSequence) -> dict:
     instance = load_instance(params["instance"])
     constants = {**PAPER_CONSTANTS, **params}  # params hold the constants that differ
     methods = mcts_methods(constants["cp"], constants["cp_multipliers"], constants["cp_rules"])
+    chosen = params.get("methods", METHOD_CHOICES)
     mst = api.mst_length(instance)
-    streams = _children(seed, 2 + len(methods))
+    # Streams: 0 SA, 1 SA-2opt, then each MCTS key at its place in the paper's list (so a key
+    # gets the same stream whatever else runs), keys outside it after those.
+    extra = [key for key in methods if key not in MCTS_METHODS]
+    place = {key: 2 + (list(MCTS_METHODS).index(key) if key in MCTS_METHODS
+                       else len(MCTS_METHODS) + extra.index(key)) for key in methods}
+    streams = _children(seed, 2 + len(MCTS_METHODS) + len(extra))
     sa = api.sa_paper(instance, streams[0], **_sa_arguments(constants))
     budget = sa.seconds * constants["budget_factor"]
     rows = [{"method": "sa", "length": sa.length, "final_length": sa.details["final_length"],
              "seconds": sa.seconds, "proposals": sa.details["proposals"],
              "trace": sa.details["trace"][::max(1, len(sa.details["trace"]) // 50)]}]
-    for k, (key, (_, policy, rule, cp_k)) in enumerate(methods.items()):
-        result = api.mcts(instance, policy, rule, cp_k, streams[2 + k], time_limit=budget, mst=mst,
-                          target=sa.length)
+    for key, (_, policy, rule, cp_k) in _selected(methods, chosen).items():
+        result = api.mcts(instance, policy, rule, cp_k, streams[place[key]], time_limit=budget, mst=mst,
+                          target=sa.length, search=constants["mcts_search"])
         d = result.details
         rows.append({"method": key, "length": result.length, "seconds": result.seconds,
                      "playouts": d["playouts"], "first_playout_seconds": d["first_playout_seconds"],
                      "first_playout_over_budget": d["first_playout_over_budget"],
                      "time_to_beat": d["time_to_target"], "playouts_to_beat": d["playouts_to_target"],
-                     "tree_nodes": d["tree_nodes"], "max_depth": d["max_depth"], "cp": d["cp"]})
-    two_opt = api.sa_2opt(instance, streams[1], time_limit=budget)
-    rows.append({"method": "sa_2opt", "length": two_opt.length, "seconds": two_opt.seconds,
-                 "proposals": two_opt.details["proposals"]})
+                     "tree_nodes": d["tree_nodes"], "max_depth": d["max_depth"], "cp": d["cp"],
+                     "search_steps": d["steps"]})
+    if "sa_2opt" in chosen:
+        two_opt = api.sa_2opt(instance, streams[1], time_limit=budget)
+        rows.append({"method": "sa_2opt", "length": two_opt.length, "seconds": two_opt.seconds,
+                     "proposals": two_opt.details["proposals"]})
     return {"instance": instance.name, "n": instance.n, "mst": mst, "optimum": _optimum(instance),
             "replicate": params["replicate"], "budget": budget, "rows": rows}
 
@@ -317,7 +355,8 @@ def anytime_task(params: dict, seed: np.random.SeedSequence) -> dict:
             points.append((result.seconds, result.length))
     else:
         _, policy, rule, cp_k = mcts_methods(constants["cp"])[method]
-        result = api.mcts(instance, policy, rule, cp_k, seed, time_limit=horizon)
+        result = api.mcts(instance, policy, rule, cp_k, seed, time_limit=horizon,
+                          search=constants["mcts_search"])
         points = [(t, length) for t, _, length in result.details["improvements"]]
         points.append((result.seconds, result.length))
     return {"instance": instance.name, "n": instance.n, "method": method,
@@ -340,15 +379,15 @@ def run_comparison(run, cfg: Config) -> pd.DataFrame:
     for name in cfg.instances:  # fail here, naming the file, rather than in every task
         if not name.startswith("random-"):
             tsplib.data_path(name)
-    constants = cfg.constants()
+    constants = cfg.task_constants()
     tasks = [_task("comparison_task", {"instance": name, "replicate": r, **constants}, seed, r,
                    name)
              for name in cfg.instances for r in range(cfg.replicates)]
     results = run.map("tsp_comparison", tasks)
     lkh_tasks = [_task("lkh_task", {"instance": name, "max_trials": cfg.lkh_max_trials,
                                     "time_limit": cfg.lkh_time_limit}, seed, 0, name)
-                 for name in cfg.instances]
-    lkh_results = run.map("tsp_lkh", lkh_tasks)
+                 for name in cfg.instances if "lkh" in cfg.methods]
+    lkh_results = run.map("tsp_lkh", lkh_tasks) if lkh_tasks else []
     rows = []
     for result in results:
         base = {k: result[k] for k in ("instance", "n", "mst", "optimum", "replicate", "budget")}
@@ -369,12 +408,14 @@ def run_comparison(run, cfg: Config) -> pd.DataFrame:
 def run_anytime(run, cfg: Config) -> pd.DataFrame:
     """Quality-versus-time points: columns instance, n, method, seconds, length, optimum, mst."""
     seed = run.seed or 0
-    constants = {k: v for k, v in cfg.constants().items() if k == "cp" or k in _SA_ARGUMENTS}
+    constants = {k: v for k, v in cfg.constants().items()
+                 if k in ("cp", "mcts_search") or k in _SA_ARGUMENTS}
     tasks = [_task("anytime_task", {"instance": name, "method": method,
                                     "horizon": cfg.anytime_horizon,
                                     "fractions": list(cfg.anytime_2opt_fractions), **constants},
                    seed, 0, name)
-             for name in cfg.anytime_instances for method in ("sa", "sa_2opt", "mct_rm", "mct_um")]
+             for name in cfg.anytime_instances for method in ("sa", "sa_2opt", "mct_rm", "mct_um")
+             if method == "sa" or method in cfg.methods]
     rows = []
     for result in run.map("tsp_anytime", tasks):
         for seconds, length in result["points"]:
@@ -421,8 +462,19 @@ def mean_ratios(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+# Columns of the MCTS rows that the tables read (absent when a run's ``methods`` has no MCTS).
+_MCTS_COLUMNS = ("playouts", "first_playout_seconds", "first_playout_over_budget", "time_to_beat",
+                 "playouts_to_beat", "tree_nodes", "max_depth", "cp")
+
+
+def _with_mcts_columns(frame: pd.DataFrame) -> pd.DataFrame:
+    missing = [c for c in _MCTS_COLUMNS if c not in frame]
+    return frame.assign(**{c: np.nan for c in missing}) if missing else frame
+
+
 def speedup(frame: pd.DataFrame) -> pd.DataFrame:
     """Time MCT_RM needed to reach SA's length, as a share of SA's time (paper: 0.15%, ~685x)."""
+    frame = _with_mcts_columns(frame)
     rm = frame[frame["method"] == "mct_rm"]
     sa_seconds = frame[frame["method"] == "sa"].set_index(["instance", "replicate"])["seconds"]
     sa_time = rm.join(sa_seconds.rename("sa_seconds"), on=["instance", "replicate"])["sa_seconds"]
@@ -456,7 +508,7 @@ def cp_ratios(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
         rows.append({"Cp": f"{'RM' if rule == 'mst' else 'RS'} {k:g}x{rule.upper()}",
                      "mean ratio to SA": values.mean(), "median": values.median(),
                      "paper": PAPER_CP.get((rule, k))})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["Cp", "mean ratio to SA", "median", "paper"])
 
 
 def baselines(frame: pd.DataFrame) -> pd.DataFrame:
@@ -477,6 +529,7 @@ def baselines(frame: pd.DataFrame) -> pd.DataFrame:
 
 def per_instance(frame: pd.DataFrame) -> pd.DataFrame:
     """One row per instance: sizes, normaliser, optimum, every method (means over seeds), times."""
+    frame = _with_mcts_columns(frame)
     mean = frame.pivot_table(index="instance", columns="method", values="length", aggfunc="mean")
     seconds = frame.pivot_table(index="instance", columns="method", values="seconds", aggfunc="mean")
     info = frame.groupby("instance")[["n", "mst", "optimum"]].first()

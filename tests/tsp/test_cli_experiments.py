@@ -107,7 +107,8 @@ def test_comparison_task_runs_every_method_with_sa_time_as_budget(tmp_path):
 # -- every constant the paper states is a notebook parameter that reaches the tasks ------------
 
 CHANGED = dict(cp=1.0, cp_multipliers=(0.5, 3.0), cp_rules=("sd",), sa_t_start=500.0,
-               sa_t_end=1.0, sa_iterations=50, sa_cooling=0.9, budget_factor=3.0)
+               sa_t_end=1.0, sa_iterations=50, sa_cooling=0.9, budget_factor=3.0,
+               mcts_search="step-best")
 
 
 def test_paper_constants_are_the_defaults_and_keep_task_params(tmp_path):
@@ -117,11 +118,14 @@ def test_paper_constants_are_the_defaults_and_keep_task_params(tmp_path):
         assert cfg.constants() == {}
         assert {name: getattr(cfg, name) for name in CHANGED} == experiments.PAPER_CONSTANTS
     # the paper's method keys and labels, in the order that fixes each method's random stream
-    assert list(experiments.config("smoke").methods()) == [
+    assert experiments.config("smoke").methods == experiments.METHOD_CHOICES
+    assert experiments.config("smoke").task_constants() == {}
+    assert list(experiments.config("smoke").mcts_methods()) == [
         "mct_um", "mct_rm_0mst", "mct_rm", "mct_rm_4mst", "mct_rs_0sd", "mct_rs", "mct_rs_4sd"]
     # the paper's values given explicitly, as ints, in another order: the same run
     explicit = experiments.config("smoke", cp=2, cp_multipliers=[4, 0, 2, 2], cp_rules=["sd", "mst"],
-                                  sa_t_start=10000, sa_iterations=1000)
+                                  sa_t_start=10000, sa_iterations=1000, mcts_search="single",
+                                  methods=["lkh", "sa_2opt", "mct_rs", "mct_rm", "mct_um"])
     assert explicit == experiments.config("smoke")
     # a comparison task's parameters at the paper's values are what they were before
     cfg = experiments.config("smoke", instances=["random-12-1"], anytime_instances=["random-12-1"])
@@ -145,11 +149,14 @@ def test_each_constant_reaches_the_comparison_task(name):
     base, changed = _tiny_comparison(), _tiny_comparison(**cfg.constants())
     rows = {r["method"]: r for r in changed["rows"]}
     if name in ("cp_multipliers", "cp_rules"):
-        assert set(rows) - {"sa", "sa_2opt"} == set(cfg.methods())
+        assert set(rows) - {"sa", "sa_2opt"} == set(cfg.mcts_methods())
         assert set(rows) != {r["method"] for r in base["rows"]}
     elif name == "cp":
         assert {r["method"]: r["cp"] for r in changed["rows"] if r["method"] == "mct_rm"} != \
             {r["method"]: r["cp"] for r in base["rows"] if r["method"] == "mct_rm"}
+    elif name == "mcts_search":  # one tree per committed city
+        assert rows["mct_rm"]["search_steps"] > 0
+        assert next(r for r in base["rows"] if r["method"] == "mct_rm")["search_steps"] == 0
     elif name == "budget_factor":
         assert changed["budget"] == pytest.approx(3.0 * rows["sa"]["seconds"])
     else:  # the SA schedule: a different number of proposals
@@ -185,6 +192,9 @@ def test_changed_sweep_has_its_own_labels_tables_and_figure():
     ("sa_iterations", 0, "sa_iterations must be a positive integer"),
     ("sa_cooling", 1.0, r"sa_cooling must be in \(0, 1\)"),
     ("budget_factor", 0, "budget_factor must be > 0"),
+    ("mcts_search", "stepwise", "mcts_search must be one of single, step-best, step-mean"),
+    ("methods", ["mct_rm", "sa"], "methods must be a list of mct_um, mct_rm, mct_rs, sa_2opt, lkh"),
+    ("methods", "mct_rm", "methods must be a list of"),
     ("replicates", 1.5, "replicates must be a positive integer"),
     ("instances", [], "instances must name at least one instance"),
     ("instances", [51], "instances must be a list of instance names"),
@@ -210,3 +220,40 @@ def test_notebook_exposes_and_passes_every_config_field():
              if isinstance(n, ast.Call) and getattr(n.func, "attr", None) == "config"]
     assert len(calls) == 1
     assert {k.arg: k.value.id for k in calls[0].keywords} == {n: n for n in fields - {"scale"}}
+
+
+def test_methods_choose_what_runs_and_the_tables_follow(tmp_path):
+    """A subset of methods: the others do not run, each runs on its own stream as in the full
+    run, and every table, figure and the summary still build (NaN where a method is missing)."""
+    full = _tiny_comparison()
+    cfg = experiments.config("smoke", instances=["random-12-1"], anytime_instances=["random-12-1"],
+                             methods=["mct_rm"], cp_rules=[], anytime_horizon=0.05)
+    assert cfg.task_constants() == {"cp_rules": [], "methods": ["mct_rm"]}
+    assert list(cfg.mcts_methods()) == ["mct_rm"]
+    # the comparison task alone: mct_rm is the same run (stream, budget rule) as in the full task
+    part = _tiny_comparison(methods=["mct_rm"], cp_rules=[])
+    assert [r["method"] for r in part["rows"]] == ["sa", "mct_rm"]
+    assert part["rows"][0]["length"] == full["rows"][0]["length"]  # SA: same stream
+    rm = next(r for r in full["rows"] if r["method"] == "mct_rm")
+    assert part["rows"][1]["cp"] == rm["cp"]
+    run = Run("tsp_subset", config=cfg, scale="smoke", seed=1, workers=1, out=tmp_path,
+              progress=False)
+    frame = experiments.run_comparison(run, cfg)
+    assert set(frame["method"]) == {"sa", "mct_rm"}
+    experiments.mean_ratios(frame, cfg.cp)
+    experiments.cp_ratios(frame, cfg.cp)
+    experiments.speedup(frame)
+    experiments.baselines(frame)
+    experiments.per_instance(frame)
+    assert "MCT_RM" in experiments.summary_markdown(frame, "smoke", cfg)
+    figures.figure8(frame, cfg.cp, cfg.budget_factor)
+    figures.figure9(frame, cfg.cp)
+    figures.figure_baselines(frame, cfg.budget_factor)
+    points = experiments.run_anytime(run, cfg)
+    assert set(points["method"]) == {"sa", "mct_rm"}
+    figures.figure_anytime(points, frame)
+    only_sa = experiments.config("smoke", instances=["random-12-1"], methods=[], cp_rules=[])
+    frame = experiments.run_comparison(run, only_sa)
+    assert set(frame["method"]) == {"sa"}
+    experiments.per_instance(frame)
+    experiments.summary_markdown(frame, "smoke", only_sa)

@@ -155,3 +155,54 @@ def test_root_children_sd_kernel():
         tree.edge_child[e] = child
         tree.node_visits[child], tree.node_value_sum[child] = 1, value
     assert _mcts._root_children_sd(tree) == pytest.approx(np.std([10.0, 20.0, 60.0]), rel=1e-12)
+
+
+# -- one search per committed city (search="step-best" / "step-mean") ---------------------------
+
+@pytest.mark.parametrize("search", ["step-best", "step-mean"])
+@pytest.mark.parametrize("rule", ["mst", "sd"])
+def test_stepwise_search_commits_every_city_and_splits_the_playouts(search, rule):
+    instance = random_instance(10, "EUC_2D", 3)
+    result = api.mcts(instance, "roulette", rule, 2.0, 4, playouts=9 * 30, search=search)
+    api.check_path(instance, result.path)
+    d = result.details
+    assert d["steps"] == 9 and d["playouts"] == 9 * 30 and d["search"] == search
+    assert d["max_depth"] <= 10  # depth below each step's root
+    again = api.mcts(instance, "roulette", rule, 2.0, 4, playouts=9 * 30, search=search)
+    assert np.array_equal(again.path, result.path)
+    # every step roots a fresh tree at the prefix: its paths all start with it, so the best
+    # length never gets worse, and the last improvement is the answer
+    lengths = [length for _, _, length in d["improvements"]]
+    assert lengths == sorted(lengths, reverse=True) and lengths[-1] == result.length
+
+
+def test_stepwise_kernel_keeps_the_prefix():
+    instance = random_instance(8, "EUC_2D", 2)
+    search = api._Search(instance, 1000, 10_000)
+    prefix = np.array([5, 1, 6], np.int32)
+    search.reroot(prefix)
+    best_path, best_length = np.arange(8, dtype=np.int32), np.array([np.inf])
+    stats, trace = np.zeros(4, np.int64), np.empty(50)
+    cp = np.array([10.0, 1.0, _mcts.CP_FIXED])
+    ran = search.run(instance, _playout.ROULETTE, cp, seed_state(1), 50, best_path, best_length,
+                     trace, stats, None, len(prefix))
+    assert ran == 50 and np.array_equal(best_path[:3], prefix)
+    api.check_path(instance, best_path)
+    # the root (the prefix) has a child per remaining city, and the tree is at most 5 deep
+    assert search.tree.node_num_edges[0] == 5 and stats[_mcts.MAX_DEPTH] <= 5
+
+
+def test_stepwise_search_under_a_time_limit_stops_and_keeps_its_best_path():
+    instance = random_instance(300, "EUC_2D", 7)
+    result = api.mcts(instance, "roulette", "mst", 2.0, 1, time_limit=0.01, search="step-best")
+    api.check_path(instance, result.path)
+    assert 1 <= result.details["steps"] < 299 and result.seconds < 0.5
+    assert result.details["improvements"][-1][2] == result.length
+    tiny = random_instance(6, "EUC_2D", 1)
+    assert api.mcts(tiny, "uniform", "mst", 2.0, 1, time_limit=1.0,
+                    search="step-mean").details["steps"] == 5
+
+
+def test_unknown_search_is_named():
+    with pytest.raises(ValueError, match="unknown MCTS search 'stepwise'"):
+        api.mcts(random_instance(5, "EUC_2D", 0), search="stepwise", playouts=1)
