@@ -69,3 +69,32 @@ def test_notebook_runs_at_smoke_scale(path, tmp_path):
         for name in artefact["files"]:
             assert (folder / name).stat().st_size > 0, f"{stem}: {name} missing or empty"
     assert (tmp_path / "reports" / f"{path.stem}.ipynb").exists()
+
+
+# Each paper notebook and the experiments module whose Config its parameters cell fills.
+CONFIGURED = {"othello_wpc_de": "mctslab.othello.experiments",
+              "sudoku_less_clue": "mctslab.sudoku.experiments",
+              "tsp_mcts_vs_sa": "mctslab.tsp.experiments"}
+
+
+@pytest.mark.parametrize("stem", sorted(CONFIGURED))
+def test_notebook_exposes_and_passes_every_config_field(stem):
+    """Every Config field is a parameter of its own, handed to ``experiments.config`` by name."""
+    import dataclasses
+    import importlib
+
+    experiments = importlib.import_module(CONFIGURED[stem])
+    nb = nbformat.read(ROOT / "notebooks" / f"{stem}.ipynb", as_version=4)
+    cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
+    names = {(n.targets[0] if isinstance(n, ast.Assign) else n.target).id
+             for n in ast.parse(cell.source).body}
+    fields = {f.name for f in dataclasses.fields(experiments.Config)}
+    assert names == fields | set(STANDARD)
+    for line in cell.source.splitlines():  # papermill's inspection drops a line with a second "="
+        assert line.count("=") == 1 and " # " in line, line
+    # the set-up cell hands every parameter to experiments.config under its own name
+    calls = [n for c in nb.cells if c.cell_type == "code" for n in ast.walk(ast.parse(c.source))
+             if isinstance(n, ast.Call) and getattr(n.func, "attr", None) == "config"]
+    assert len(calls) == 1
+    assert {k.arg: k.value.id for k in calls[0].keywords} == {n: n for n in fields - {"scale"}}
+    assert [a.id for a in calls[0].args] == ["scale"]

@@ -1,11 +1,8 @@
 """The `mctslab othello` verbs and the experiment plumbing (scales, task functions)."""
 
-import ast
-import dataclasses
 import json
 from pathlib import Path
 
-import nbformat
 import numpy as np
 import pytest
 
@@ -145,21 +142,3 @@ def test_each_constant_reaches_the_learning_run(name):
 def test_config_names_a_bad_value(name, value, message):
     with pytest.raises(ValueError, match=message):
         experiments.config("smoke", **{name: value})
-
-
-def test_notebook_exposes_and_passes_every_config_field():
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
-    names = {(n.targets[0] if isinstance(n, ast.Assign) else n.target).id
-             for n in ast.parse(cell.source).body}
-    fields = {f.name for f in dataclasses.fields(experiments.Config)}
-    assert names == fields | {"seed", "workers", "scheduler", "out"}
-    for line in cell.source.splitlines():  # papermill's inspection drops a line with a second "="
-        assert line.count("=") == 1 and " # " in line, line
-    # the setup cell hands every parameter to experiments.config under its own name
-    calls = [n for c in nb.cells if c.cell_type == "code" for n in ast.walk(ast.parse(c.source))
-             if isinstance(n, ast.Call) and getattr(n.func, "attr", None) == "config"]
-    assert len(calls) == 1
-    keywords = {k.arg: k.value.id for k in calls[0].keywords}
-    assert keywords == {name: name for name in fields - {"scale"}}
-    assert [a.id for a in calls[0].args] == ["scale"]

@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import ast
-import dataclasses
-from pathlib import Path
-
-import nbformat
 import numpy as np
 import pytest
 
@@ -146,19 +141,3 @@ def test_a_changed_parameter_changes_a_tiny_run():
 def test_config_names_a_bad_value(name, value, message):
     with pytest.raises(ValueError, match=message):
         experiments.config("smoke", **{name: value})
-
-
-def test_notebook_exposes_and_passes_every_config_field():
-    nb = nbformat.read(Path(__file__).resolve().parents[2] / "notebooks" / "sudoku_less_clue.ipynb",
-                       as_version=4)
-    cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
-    names = {(n.targets[0] if isinstance(n, ast.Assign) else n.target).id
-             for n in ast.parse(cell.source).body}
-    fields = {f.name for f in dataclasses.fields(experiments.Config)}
-    assert names == fields | {"workers", "scheduler", "out"}
-    for line in cell.source.splitlines():  # papermill's inspection drops a line with a second "="
-        assert line.count("=") == 1 and " # " in line, line
-    calls = [n for c in nb.cells if c.cell_type == "code" for n in ast.walk(ast.parse(c.source))
-             if isinstance(n, ast.Call) and getattr(n.func, "attr", None) == "config"]
-    assert len(calls) == 1
-    assert {k.arg: k.value.id for k in calls[0].keywords} == {n: n for n in fields - {"scale"}}

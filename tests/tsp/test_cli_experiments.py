@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import ast
-import dataclasses
 import json
-from pathlib import Path
 
-import nbformat
 import numpy as np
 import pandas as pd
 import pytest
@@ -205,21 +201,6 @@ def test_config_names_a_bad_value(name, value, message):
     with pytest.raises(ValueError, match=message):
         experiments.config("smoke", **{name: value})
 
-
-def test_notebook_exposes_and_passes_every_config_field():
-    nb = nbformat.read(Path(__file__).resolve().parents[2] / "notebooks" / "tsp_mcts_vs_sa.ipynb",
-                       as_version=4)
-    cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
-    names = {(n.targets[0] if isinstance(n, ast.Assign) else n.target).id
-             for n in ast.parse(cell.source).body}
-    fields = {f.name for f in dataclasses.fields(experiments.Config)}
-    assert names == fields | {"seed", "workers", "scheduler", "out"}
-    for line in cell.source.splitlines():  # papermill's inspection drops a line with a second "="
-        assert line.count("=") == 1 and " # " in line, line
-    calls = [n for c in nb.cells if c.cell_type == "code" for n in ast.walk(ast.parse(c.source))
-             if isinstance(n, ast.Call) and getattr(n.func, "attr", None) == "config"]
-    assert len(calls) == 1
-    assert {k.arg: k.value.id for k in calls[0].keywords} == {n: n for n in fields - {"scale"}}
 
 
 def test_methods_choose_what_runs_and_the_tables_follow(tmp_path):
