@@ -1,7 +1,6 @@
 """The `mctslab othello` verbs and the experiment plumbing (scales, task functions)."""
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,8 +8,6 @@ import pytest
 from mctslab.cli import main
 from mctslab.othello import experiments, wpc
 from mctslab.othello.learning import LearningConfig
-
-NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "othello_wpc_de.ipynb"
 
 
 def test_perft_verb_prints_the_leaf_count(capsys):
