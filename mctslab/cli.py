@@ -16,13 +16,23 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import os
 import sys
 
 from . import __version__
 
 DOMAIN_CLIS = ("othello", "sudoku", "tsp", "go", "manyfaces")
+
+
+def _worker_count(text: str) -> int:
+    """``--workers``: a whole number >= 1 (argparse prints the error and exits with code 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
 
 
 def _cmd_list(args) -> int:
@@ -79,11 +89,14 @@ def _cmd_bench(args) -> int:
     for b in chosen:
         record = bench.run_one(b)
         if args.json:
-            print(json.dumps(record), flush=True)
+            print(bench.to_json(record), flush=True)
         else:
             line = f"{record['name']}: {record['value']:,.6g} {record['unit']}"
-            if "reference" in record:
-                line += f"  (reference {record['reference']:,.6g}, ratio {record.get('ratio', 0):.3g})"
+            for prefix in ("", "quoted_"):  # measured in this run / a figure quoted from elsewhere
+                if record.get(f"{prefix}reference") is not None:
+                    line += (f"  ({prefix.replace('_', ' ')}reference "
+                             f"{record[f'{prefix}reference']:,.6g}, "
+                             f"ratio {record.get(f'{prefix}ratio', float('nan')):.3g})")
             if "goal" in record:
                 line += f"  goal {record['goal']:,.6g}: {'met' if record['meets_goal'] else 'NOT met'}"
             if record.get("detail"):
@@ -147,7 +160,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scale", default="default", help="smoke | default | paper (default: default)")
     p.add_argument("-p", "--parameter", nargs=2, action="append", metavar=("KEY", "VALUE"),
                    help="set a notebook parameter (Python literal or string); repeatable")
-    p.add_argument("--workers", type=int, default=None, help="local worker processes (default: all cores)")
+    p.add_argument("--workers", type=_worker_count, default=None,
+                   help="local worker processes, at least 1 (default: all cores)")
     p.add_argument("--scheduler", default=None,
                    help="Dask scheduler address, e.g. tcp://host:8786 (or $MCTSLAB_SCHEDULER)")
     p.add_argument("--out", default=None, help="output root (default: the project root)")

@@ -6,27 +6,43 @@
 - :func:`parameters` — a notebook's parameters, read from its ``parameters`` cell by
   papermill's inspection (name, type, default, the comment as help);
 - :func:`validate` — checks notebook names, the scale and every ``-p KEY VALUE`` **before**
-  anything runs, with errors naming the unknown item and the known ones;
+  anything runs: names against the notebook's parameters, values through the domain's
+  ``experiments.config(scale, **params)`` (:data:`CONFIGS`), so a bad value fails in seconds
+  rather than inside a notebook after the earlier ones ran for hours;
 - :func:`reproduce` — executes each notebook into ``<out>/reports/<name>.ipynb``; the notebook
   itself writes ``<out>/figures/<name>/`` through :class:`mctslab.core.report.Run`; the manifest
-  gets the end time and status here.
+  gets the end time and status here. The kernel's stderr (the executor's tqdm bar, warnings) is
+  passed on to the terminal; its stdout and cell results stay in the executed notebook.
 """
 
 from __future__ import annotations
 
 import ast
 import datetime as _dt
+import importlib
+import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import paths
+from .core.params import positive_int
 from .core.report import SCALES, check_scale, update_manifest
 
 __all__ = ["notebooks", "parameters", "validate", "reproduce", "parse_value", "NotebookFailed"]
 
 # Parameters every notebook has; the pipeline sets them from command-line options.
 STANDARD_PARAMETERS = ("scale", "seed", "workers", "scheduler", "out")
+
+# Notebook -> the domain function its setup cell builds the configuration with
+# (``config(scale, **overrides)``, raising ValueError naming a bad value), and the standard
+# parameters the notebook passes on to it (the others go to ``Run``, checked here).
+CONFIGS: dict[str, tuple[str | Callable, tuple[str, ...]]] = {
+    "othello_wpc_de": ("mctslab.othello.experiments:config", ()),
+    "sudoku_less_clue": ("mctslab.sudoku.experiments:config", ("seed",)),
+    "tsp_mcts_vs_sa": ("mctslab.tsp.experiments:config", ()),
+}
 
 
 class NotebookFailed(RuntimeError):
@@ -87,7 +103,40 @@ def validate(names, scale: str, params: dict) -> list[str]:
         if missing:
             raise KeyError(f"notebook {name!r} has no parameter(s) {', '.join(map(repr, missing))}; "
                            f"its parameters: {', '.join(known)}")
+    check_standard(params)
+    for name in names:
+        check_values(name, scale, params)
     return names
+
+
+def check_standard(params: dict) -> None:
+    """The values of the standard parameters given with ``-p`` (``seed``, ``workers``,
+    ``scheduler``); ``None`` means the notebook's default."""
+    if params.get("seed") is not None:
+        positive_int("seed", params["seed"], minimum=0)
+    if params.get("workers") is not None:
+        positive_int("workers", params["workers"])
+    if params.get("scheduler") is not None and not isinstance(params["scheduler"], str):
+        raise ValueError(f"scheduler must be an address such as 'tcp://host:8786', "
+                         f"got {params['scheduler']!r}")
+
+
+def check_values(name: str, scale: str, params: dict) -> None:
+    """Build notebook ``name``'s configuration from ``params`` as its setup cell will, so a bad
+    value is a ``ValueError`` naming the notebook and the parameter before anything runs.
+    A notebook without an entry in :data:`CONFIGS` gets its names checked only."""
+    if name not in CONFIGS:
+        return
+    target, forwarded = CONFIGS[name]
+    if isinstance(target, str):
+        module, _, function = target.partition(":")
+        target = getattr(importlib.import_module(module), function)
+    overrides = {k: v for k, v in params.items()
+                 if k not in STANDARD_PARAMETERS or k in forwarded}
+    try:
+        target(scale, **overrides)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"notebook {name!r}: {exc}") from exc
 
 
 @dataclass
@@ -122,9 +171,12 @@ def reproduce(names=(), scale: str = "default", params: dict | None = None,
         start = time.perf_counter()
         error = ""
         try:
+            # stderr carries the executor's task bar (tqdm in the kernel): pass it on, but
+            # leave stdout and cell results in the executed notebook
             papermill.execute_notebook(str(_path(name)), str(report), parameters=injected,
                                        kernel_name="python3", cwd=str(paths.notebooks_dir()),
-                                       progress_bar=progress, log_output=False)
+                                       progress_bar=progress, log_output=False,
+                                       stderr_file=sys.stderr if progress else None)
         except Exception as exc:  # noqa: BLE001 - reported per notebook, the others still run
             error = f"{type(exc).__name__}: {exc}"
         seconds = time.perf_counter() - start
@@ -135,4 +187,5 @@ def reproduce(names=(), scale: str = "default", params: dict | None = None,
     return outcomes
 
 
-__all__ += ["SCALES", "STANDARD_PARAMETERS", "Outcome"]
+__all__ += ["SCALES", "STANDARD_PARAMETERS", "CONFIGS", "Outcome", "check_standard",
+            "check_values"]

@@ -5,20 +5,29 @@ Each domain defines its performance figures in ``mctslab/<domain>/bench.py``::
     @benchmark("othello.games_per_s", unit="games/s", goal=80_000)
     def games_per_s():
         ...                       # compile (warm up) first, then time
-        return {"value": rate, "reference": ref, "ratio": rate / ref, "detail": "..."}
+        return {"value": rate, "quoted_reference": PROTOTYPE, "quoted_ratio": rate / PROTOTYPE,
+                "detail": "... quoted reference = the issue's prototype"}
 
 A benchmark returns a number or a dict with at least ``value``; the registry adds ``name``,
 ``unit``, ``goal`` and whether the goal is met. Speed is measured here, never in tests.
+
+``reference`` and ``ratio`` are only for a reference measured in the same run (python-sat for
+Sudoku). A figure quoted from elsewhere (another program, another machine) goes in
+``quoted_reference`` / ``quoted_ratio``, with its source in ``detail``.
+``mctslab bench --json`` prints :func:`to_json` of each record: strict JSON, a non-finite
+number becomes ``null``.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["benchmark", "BENCHMARKS", "DOMAINS", "load_domains", "run_benchmarks"]
+__all__ = ["benchmark", "BENCHMARKS", "DOMAINS", "load_domains", "run_benchmarks", "to_json"]
 
 DOMAINS = ("othello", "sudoku", "tsp", "go", "manyfaces")
 
@@ -73,8 +82,8 @@ def select(names) -> list[Benchmark]:
             unknown.append(name)
         chosen.extend(b for b in found if b not in chosen)
     if unknown:
-        raise KeyError(f"unknown benchmark(s) {', '.join(unknown)}; known: "
-                       + ", ".join(sorted(BENCHMARKS)) if BENCHMARKS else "none registered")
+        known = ", ".join(sorted(BENCHMARKS)) or "none registered"
+        raise KeyError(f"unknown benchmark(s) {', '.join(unknown)}; known: {known}")
     return chosen
 
 
@@ -94,3 +103,21 @@ def run_one(bench: Benchmark) -> dict:
 
 def run_benchmarks(names=()) -> list[dict]:
     return [run_one(b) for b in select(names)]
+
+
+def _strict(obj):
+    """``obj`` with numpy scalars as Python numbers and NaN / inf as ``None``."""
+    if isinstance(obj, dict):
+        return {str(k): _strict(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_strict(v) for v in obj]
+    if hasattr(obj, "item") and not isinstance(obj, (str, bytes)):  # numpy scalar
+        obj = obj.item()
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    return obj
+
+
+def to_json(record: dict) -> str:
+    """One benchmark record as one line of strict JSON (no ``NaN`` or ``Infinity`` tokens)."""
+    return json.dumps(_strict(record), allow_nan=False)

@@ -1,6 +1,7 @@
 """Run (figures, tables, manifest) and the papermill pipeline on a toy notebook."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -13,6 +14,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from mctslab import cli, pipeline  # noqa: E402
+from mctslab.core.params import positive_int  # noqa: E402
 from mctslab.core.report import Run  # noqa: E402
 from mctslab.core.tasks import make_tasks  # noqa: E402
 
@@ -64,6 +66,7 @@ TOY_CELLS = [
     ("code", "results = run.map('toy', make_tasks('mctslab.core.demo:square_with_noise', "
              "[{'x': i} for i in range(size)], seed))\n"
              "run.table(pd.DataFrame(list(results)), 'squares')"),
+    ("code", "print('toy stdout marker')"),
 ]
 
 
@@ -107,6 +110,80 @@ def test_cli_errors_before_running_anything(toy_project, capsys):
     assert cli.main(["reproduce", "toy", "-p", "colour", "red"]) == 2
     assert "colour" in capsys.readouterr().err
     assert not (toy_project / "reports").exists()
+
+
+def toy_config(scale, size=None):
+    """Stands in for a domain's ``experiments.config``: rejects a bad ``size``."""
+    if size is not None:
+        positive_int("size", size)
+    return {"scale": scale, "size": size}
+
+
+def test_validate_checks_values_through_the_domain_config(toy_project, monkeypatch):
+    monkeypatch.setitem(pipeline.CONFIGS, "toy", (toy_config, ()))
+    # seed, workers and scheduler are not passed on to this config (it would reject them)
+    assert pipeline.validate(["toy"], "smoke", {"size": 2, "seed": 3, "workers": 1}) == ["toy"]
+    with pytest.raises(ValueError, match="notebook 'toy': size must be a positive integer, got -1"):
+        pipeline.validate(["toy"], "smoke", {"size": -1})
+    with pytest.raises(ValueError, match="seed must be an integer >= 0"):
+        pipeline.validate(["toy"], "smoke", {"seed": -1})
+    with pytest.raises(ValueError, match="workers must be a positive integer"):
+        pipeline.validate(["toy"], "smoke", {"workers": 0})
+    with pytest.raises(ValueError, match="scheduler must be an address"):
+        pipeline.validate(["toy"], "smoke", {"scheduler": 8786})
+
+
+def test_cli_rejects_bad_values_before_running_anything(toy_project, monkeypatch, capsys):
+    monkeypatch.setitem(pipeline.CONFIGS, "toy", (toy_config, ()))
+    assert cli.main(["reproduce", "toy", "--scale", "smoke", "-p", "size", "-1"]) == 2
+    assert "size must be a positive integer" in capsys.readouterr().err
+    for workers in ("0", "-3", "two"):
+        with pytest.raises(SystemExit) as exit_info:
+            cli.main(["reproduce", "toy", "--scale", "smoke", "--workers", workers])
+        assert exit_info.value.code == 2
+        assert "--workers" in capsys.readouterr().err
+    assert not (toy_project / "reports").exists()
+
+
+def test_every_notebook_has_a_value_check():
+    """The real notebooks: each has a config function, which knows every notebook parameter
+    (None: "from the scale") and rejects a bad value."""
+    found = pipeline.notebooks()
+    assert set(found) <= set(pipeline.CONFIGS), "add the notebook to pipeline.CONFIGS"
+    for name in found:
+        everything = {key: None for key in pipeline.parameters(name)
+                      if key not in ("scale", "out")}
+        pipeline.check_values(name, "smoke", everything)
+    if "tsp_mcts_vs_sa" in found:
+        with pytest.raises(ValueError, match="'tsp_mcts_vs_sa': replicates must be a positive"):
+            pipeline.validate(["tsp_mcts_vs_sa"], "smoke", {"replicates": -1})
+    if "othello_wpc_de" in found:
+        pipeline.validate(["othello_wpc_de"], "smoke", {"seed": 7})  # a Run parameter there
+    if "sudoku_less_clue" in found:
+        with pytest.raises(ValueError, match="seed"):
+            pipeline.check_values("sudoku_less_clue", "smoke", {"seed": -1})
+
+
+def test_reproduce_passes_the_kernel_stderr_on(toy_project, tmp_path, monkeypatch, capsys):
+    """The executor's tqdm bar runs in the kernel; it must reach the terminal (stderr), while
+    the cells' stdout stays in the executed notebook."""
+    monkeypatch.setenv("MCTSLAB_PROGRESS", "1")  # the kernel inherits the environment
+    outcomes = pipeline.reproduce(["toy"], "smoke", {"size": 2}, workers=1, out=tmp_path,
+                                  progress=True)
+    assert outcomes[0].ok, outcomes[0].error
+    captured = capsys.readouterr()
+    assert re.search(r"toy: 100%.*2/2", captured.err), captured.err[-2000:]
+    assert "toy stdout marker" not in captured.out + captured.err
+    report = (tmp_path / "reports" / "toy.ipynb").read_text()
+    assert "toy stdout marker" in report
+
+
+def test_quiet_reproduce_passes_nothing_on(toy_project, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("MCTSLAB_PROGRESS", "1")
+    outcomes = pipeline.reproduce(["toy"], "smoke", {"size": 2}, workers=1, out=tmp_path,
+                                  progress=False)
+    assert outcomes[0].ok, outcomes[0].error
+    assert "2/2" not in capsys.readouterr().err
 
 
 def test_reproduce_executes_into_out_dir(toy_project, tmp_path):

@@ -1,0 +1,62 @@
+"""The ``mctslab bench`` output format, on fake benchmarks (speed itself is never tested)."""
+
+import json
+
+import numpy as np
+import pytest
+
+from mctslab import cli
+from mctslab.core import bench
+
+
+def _reject_constant(token):
+    raise AssertionError(f"non-standard JSON token {token}")
+
+
+@pytest.fixture
+def fake_benchmarks(monkeypatch):
+    """Two registered fake benchmarks and no domain ones (their modules are not imported)."""
+    monkeypatch.setattr(bench, "load_domains", lambda domains=bench.DOMAINS: [])
+
+    def with_references():
+        return {"value": np.float64(12.5), "reference": 5, "ratio": 2.5,
+                "quoted_reference": np.int64(10), "quoted_ratio": float("nan"),
+                "spread": [1.0, float("inf")], "detail": "quoted reference = a paper"}
+
+    monkeypatch.setitem(bench.BENCHMARKS, "fake.rate",
+                        bench.Benchmark("fake.rate", "ops/s", with_references, goal=10.0))
+    monkeypatch.setitem(bench.BENCHMARKS, "fake.plain",
+                        bench.Benchmark("fake.plain", "s", lambda: 0.5, goal=1.0,
+                                        higher_is_better=False))
+
+
+def test_bench_json_is_one_strict_object_per_benchmark(fake_benchmarks, capsys):
+    assert cli.main(["bench", "fake", "--json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    records = [json.loads(line, parse_constant=_reject_constant) for line in lines]
+    assert [r["name"] for r in records] == ["fake.rate", "fake.plain"]
+    rate, plain = records
+    assert rate["value"] == 12.5 and rate["unit"] == "ops/s"
+    assert rate["reference"] == 5 and rate["ratio"] == 2.5
+    assert rate["quoted_reference"] == 10
+    assert rate["quoted_ratio"] is None and rate["spread"] == [1.0, None]  # NaN / inf -> null
+    assert rate["goal"] == 10.0 and rate["meets_goal"] is True
+    assert plain["value"] == 0.5 and plain["meets_goal"] is True  # lower is better
+    assert "reference" not in plain and "ratio" not in plain
+
+
+def test_bench_text_names_quoted_references(fake_benchmarks, capsys):
+    assert cli.main(["bench", "fake.rate"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert "(reference 5, ratio 2.5)" in line
+    assert "(quoted reference 10, ratio nan)" in line
+
+
+def test_unknown_benchmark_is_an_error(fake_benchmarks, capsys):
+    assert cli.main(["bench", "nope"]) == 2
+    assert "unknown benchmark" in capsys.readouterr().err
+
+
+def test_to_json_turns_non_finite_numbers_into_null():
+    assert json.loads(bench.to_json({"a": np.float32(1.5), "b": -float("inf")})) == {
+        "a": 1.5, "b": None}
