@@ -54,7 +54,8 @@ def _cmd_generate(args) -> int:
               f"# wall {result.wall_seconds:.1f} s, cpu {result.cpu_seconds:.1f} s, "
               f"{config.playouts / max(result.wall_seconds, 1e-9):,.0f} playouts/s",
               "# clues: puzzles generated" + (" (after minimal reduction)" if args.reduce_upto else "")]
-    for n in np.flatnonzero(result.histogram):
+    # a reduction can end below the fewest clues generated: list those clue numbers too
+    for n in np.flatnonzero(result.histogram + result.reduced_histogram):
         reduced = f" ({result.reduced_histogram[n]})" if args.reduce_upto else ""
         header.append(f"#   {n}: {result.histogram[n]}{reduced}")
     found = [(p, n, i, "generated") for p, n, i in result.puzzles if n <= 18]
@@ -67,9 +68,10 @@ def _cmd_generate(args) -> int:
         handle.write("\n".join(lines) + "\n")
     print("\n".join(header))
     print(f"{len(found)} puzzle(s) with 17 or 18 clues written to {args.out}")
-    if result.stats.get("verify_failed"):
-        print(f"warning: {result.stats['verify_failed']} recorded puzzle(s) failed the SAT "
-              "re-check and were not counted", file=sys.stderr)
+    for key, what in (("verify_failed", "recorded"), ("verify_failed_reduced", "reduced")):
+        if result.stats.get(key):
+            print(f"warning: {result.stats[key]} {what} puzzle(s) failed the SAT re-check and "
+                  "were not written (the clue summary above counts them)", file=sys.stderr)
     return 0
 
 

@@ -222,7 +222,14 @@ def warmup() -> None:
 
 
 def run_generation(params: dict, seed) -> dict:
-    """Task: one MCTS run, its verified counts, and the post-hoc minimal reductions."""
+    """Task: one MCTS run, its verified counts, and the post-hoc minimal reductions.
+
+    ``raw`` and ``reduced`` hold only puzzles the other backend (python-sat) re-verified unique,
+    each distinct board checked once; the tables count from them. ``histogram`` and
+    ``reduced_histogram`` count every puzzle the search (or reduction) produced, before that
+    re-check, at every clue number: they feed the mean clue count and the histogram figure only.
+    Disagreements are counted in ``stats["verify_failed"]`` / ``stats["verify_failed_reduced"]``.
+    """
     warmup()
     params = dict(params)
     seed_index = int(params.pop("seed_index", 0))
@@ -247,7 +254,7 @@ def run_generation(params: dict, seed) -> dict:
     info = {}
     reduced_source = (_boards(result.reduced_puzzles) if backup_reduced else
                       _boards(verified_puzzles(boards, result.playout_of, "sat", info,
-                                               "verify_failed", 20)))
+                                               "verify_failed_reduced", 20)))
     reduce_seconds = time.process_time() - start
     return {"config": dataclasses.asdict(gen), "variant": gen.variant, "seed_index": seed_index,
             "histogram": result.histogram, "reduced_histogram": reduced_hist,

@@ -7,7 +7,7 @@ import pytest
 
 from mctslab.cli import main
 from mctslab.core.tasks import run_task
-from mctslab.sudoku import api, experiments, results
+from mctslab.sudoku import api, experiments, generator, results
 
 
 def test_check_verb(tmp_path, capsys, puzzle17):
@@ -121,7 +121,49 @@ def test_a_changed_parameter_changes_a_tiny_run():
     tiny = dict(table1_playouts=200, variants=["reducing/min/rules"])
     base = run_task(experiments.table1_tasks(experiments.config("smoke", **tiny))[0])
     other = run_task(experiments.table1_tasks(experiments.config("smoke", threshold=3, **tiny))[0])
-    assert base["histogram"] != other["histogram"] or base["tree"] != other["tree"]
+    assert (base["config"]["threshold"], other["config"]["threshold"]) == (30, 3)
+    # threshold 3 expands a leaf after 3 playouts instead of 30: the search itself changed
+    assert other["stats"]["expansions"] > base["stats"]["expansions"]
+    assert other["stats"]["nodes"] > base["stats"]["nodes"]
+
+
+def test_reduced_counts_hold_only_re_verified_puzzles(monkeypatch, puzzle17):
+    """Issue 4: every reported puzzle is re-verified unique by python-sat before it is counted.
+
+    A known 17-clue puzzle (minimal, so the post-hoc reduction keeps it as it is) is added to a
+    tiny run's recorded boards. With the real verifier Tables 1 and 2 count it as a reduced 17;
+    with a verifier that rejects it they must not, although the reduction histogram has it.
+    """
+    real_generate = experiments.generate
+
+    def with_a_17(config, seed):
+        result = real_generate(config, seed)
+        result.boards = np.vstack([result.boards, puzzle17[None]])
+        result.playout_of = np.append(result.playout_of, -1)
+        return result
+
+    monkeypatch.setattr(experiments, "generate", with_a_17)
+    cfg = experiments.config("smoke", table1_playouts=100, table2_playouts=100)
+    tasks = [(experiments.table1_tasks(cfg)[0], results.table1),
+             (experiments.table2_tasks(cfg)[0], results.table2)]
+    for task, table in tasks:
+        accepted = run_task(task)
+        assert table([accepted])["reduced N=17"].iloc[0] == 1
+        assert accepted["stats"]["verify_failed_reduced"] == 0
+
+    class Rejecting17(generator.SatSudoku):
+        def check(self, board):
+            return (2, None) if np.count_nonzero(board) == 17 else super().check(board)
+
+    monkeypatch.setattr(generator, "SatSudoku", Rejecting17)
+    for task, table in tasks:
+        rejected = run_task(task)
+        assert rejected["reduced_histogram"][17] == 1  # reduced, but not confirmed unique
+        assert rejected["stats"]["verify_failed_reduced"] == 1
+        assert table([rejected])["reduced N=17"].iloc[0] == 0
+        assert rejected["reduced"]["distinct"]["17"] == {"count": 0, "distinct": 0,
+                                                         "distinct_paper_heuristic": 0}
+        assert all(p["clues"] != 17 for p in rejected["reduced"]["puzzles"])
 
 
 @pytest.mark.parametrize("name, value, message", [

@@ -4,6 +4,7 @@ and the kernel against the plain-Python reference on random positions."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -105,6 +106,28 @@ def test_three_and_four_naked_and_hidden():
             masks[cell] &= ALL & ~bits(1, 2, 3)
     ok, out = run_both(masks)
     assert ok and all(out[c] == bits(1, 2, 3) for c in (30, 40, 50))
+
+
+@pytest.mark.parametrize("rows", [(0, 5), (0, 5, 7), (0, 2, 5, 7)])
+def test_k_hidden_in_a_column(rows):
+    """Digits 1..k fit only k cells of column 3, so those cells keep only 1..k (k = 2, 3, 4).
+
+    The rows lie in different blocks (rows 0 and 2 share one, but two cells with four digits
+    are no naked subset), so no other rule applies: nothing else changes.
+    """
+    k = len(rows)
+    hidden = bits(*range(1, k + 1))
+    column = reference.UNITS[9 + 3]
+    chosen = [9 * r + 3 for r in rows]
+    masks = open_board()
+    for cell in column:
+        if cell not in chosen:
+            masks[cell] &= ALL & ~hidden
+    ok, out = run_both(masks)
+    assert ok
+    for cell in range(81):
+        expected = hidden if cell in chosen else masks[cell]
+        assert out[cell] == expected, cell
 
 
 def test_contradiction_is_reported():
