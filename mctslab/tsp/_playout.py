@@ -14,8 +14,16 @@ weight in rare cases, which changes a sampling probability by a fraction of a pe
 a path length (lengths always use the exact float64 metric). GEO and EXPLICIT weights are exact
 (float64) and then inverted in float32.
 
-A zero weight (duplicate cities, e.g. a280) gives an infinite 1/w: the first such city in
-``remaining`` is taken at once, which is the limit of the roulette as w -> 0.
+A zero weight (duplicate cities, e.g. a280) gives an infinite 1/w. Then the next city is drawn
+**uniformly among the zero-weight cities** (the limit of the roulette as their weights -> 0
+together), not the first of them in ``remaining``, whose order the swap-removes scramble. Which
+cities have weight 0 is decided by the exact float64 metric, so a float32 artefact (coordinates
+that round to the same float32 value, or an EXPLICIT weight below float32's range) never counts
+as a duplicate: its ``1/w`` is recomputed from the exact weight, capped at ``FLT_MAX / 8`` so
+that no block sum overflows, and the roulette is drawn again over the repaired weights. All of
+this runs only when the float32 total is infinite, so the common case pays one comparison.
+(The converse artefact, an exact weight of 0 read as 1 in float32 near a distance of 0.5, is
+the documented one-unit difference above; exact duplicates are always exactly 0 in float32.)
 
 The draw: weights in blocks of 8 are summed as ``((w0+w1)+(w2+w3))+((w4+w5)+(w6+w7))`` in
 float32, block sums added in order in float64; ``u * total`` is located first among block
@@ -34,6 +42,8 @@ from ._distance import ATT, CEIL_2D, EUC_2D, path_length, weight
 UNIFORM = 0
 ROULETTE = 1
 BLOCK = 8
+# The largest 1/w that a block sum of 8 cannot overflow in float32 (FLT_MAX / 8, exact).
+INVERSE_CAP = float(np.finfo(np.float32).max) / BLOCK
 
 
 @njit(cache=True)
@@ -87,7 +97,10 @@ def _inverse_weights(metric, xs, ys, matrix, xs32, ys32, last, remaining, rem_x,
 
 @njit(cache=True)
 def _roulette_pick(w, m, block_sum, rng_state):
-    """Index k < m drawn with probability ``w[k] / sum(w[:m])`` (see the module docstring)."""
+    """Index k < m drawn with probability ``w[k] / sum(w[:m])`` (see the module docstring).
+
+    Returns -1, drawing nothing, when the float32 total is infinite.
+    """
     blocks = (m + BLOCK - 1) // BLOCK
     for k in range(m, blocks * BLOCK):
         w[k] = 0.0
@@ -98,9 +111,7 @@ def _roulette_pick(w, m, block_sum, rng_state):
             ((w[o + 4] + w[o + 5]) + (w[o + 6] + w[o + 7]))
         total += block_sum[b]
     if total == np.inf:
-        for k in range(m):
-            if w[k] == np.inf:
-                return k
+        return -1  # a zero weight or an overflow: see _zero_weight_pick (no number drawn)
     target = rng_random(rng_state) * total
     cumulative = 0.0
     b = 0
@@ -114,6 +125,35 @@ def _roulette_pick(w, m, block_sum, rng_state):
             pick = k
             break
     return pick
+
+
+@njit(cache=True)
+def _zero_weight_pick(metric, xs, ys, matrix, last, remaining, w, m, rng_state):
+    """After an infinite roulette total: index k < m drawn uniformly among the cities at exact
+    weight 0 from ``last``; -1 if there are none, with ``w`` repaired for a new roulette.
+
+    Every ``w[k]`` above ``INVERSE_CAP`` (an infinite ``1/w`` or one that makes a block sum
+    overflow) is checked against the exact float64 weight: 0 keeps ``inf`` and counts as a
+    zero-weight city; a positive weight becomes ``min(1 / weight, INVERSE_CAP)``.
+    """
+    zeros = 0
+    for k in range(m):
+        if w[k] > INVERSE_CAP:
+            exact = weight(metric, xs, ys, matrix, last, remaining[k])
+            if exact == 0.0:
+                w[k] = np.inf
+                zeros += 1
+            else:
+                w[k] = np.float32(min(1.0 / exact, INVERSE_CAP))
+    if zeros == 0:
+        return -1
+    nth = rng_below(rng_state, zeros)
+    for k in range(m):
+        if w[k] == np.inf:
+            if nth == 0:
+                return k
+            nth -= 1
+    return -1  # not reached: ``zeros`` entries are infinite
 
 
 @njit(cache=True)
@@ -135,6 +175,11 @@ def playout(metric, xs, ys, matrix, xs32, ys32, policy, path, depth, rng_state,
             _inverse_weights(metric, xs, ys, matrix, xs32, ys32, path[step - 1], remaining,
                              rem_x, rem_y, m, w)
             pick = _roulette_pick(w, m, block_sum, rng_state)
+            if pick < 0:  # rare: duplicate cities or a float32 artefact (module docstring)
+                pick = _zero_weight_pick(metric, xs, ys, matrix, path[step - 1], remaining, w, m,
+                                         rng_state)
+                if pick < 0:
+                    pick = _roulette_pick(w, m, block_sum, rng_state)
         path[step] = remaining[pick]
         m -= 1
         remaining[pick] = remaining[m]

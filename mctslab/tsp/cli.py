@@ -7,8 +7,11 @@
 FILE is a ``.tsp`` / ``.tsp.gz`` path or an instance name of the data folder (``eil51``).
 Without ``--time-limit`` the MCTS methods get the paper's budget: the wall time the paper's SA
 takes on the same instance and seed (SA is run first to measure it), and ``sa-2opt`` makes
-400 n proposals. Bad input raises ``ValueError`` naming the line or keyword; ``mctslab``
-prints it as one line and exits with status 2.
+400 n proposals. ``--time-limit`` applies to the MCTS methods, ``sa-2opt`` and ``lkh`` only
+(the paper's SA has a fixed schedule, ``exact`` runs to the end), and ``--cp`` to the MCTS
+methods only: any other combination is an error rather than silently ignored. Bad input
+raises ``ValueError`` naming the line or keyword; ``mctslab`` prints it as one line and exits
+with status 2.
 """
 
 from __future__ import annotations
@@ -16,6 +19,10 @@ from __future__ import annotations
 from . import api, tsplib
 
 METHOD_NAMES = ("sa", "mct-um", "mct-rm", "mct-rs", "sa-2opt", "lkh", "exact")
+# The methods each option applies to (the others would ignore it: an error instead).
+TIME_LIMIT_METHODS = ("mct-um", "mct-rm", "mct-rs", "sa-2opt", "lkh")
+CP_METHODS = ("mct-um", "mct-rm", "mct-rs")
+DEFAULT_CP = 2.0
 
 
 def add_parser(subparsers) -> None:
@@ -30,10 +37,12 @@ def add_parser(subparsers) -> None:
     p = verbs.add_parser("solve", help="find a short Hamiltonian path with one method")
     p.add_argument("file", metavar="FILE", help=".tsp / .tsp.gz path, or an instance name")
     p.add_argument("--method", required=True, choices=METHOD_NAMES)
-    p.add_argument("--cp", type=float, default=2.0, metavar="K",
-                   help="Cp = K x MST (mct-um, mct-rm) or K x SD (mct-rs); default 2")
+    p.add_argument("--cp", type=float, default=None, metavar="K",
+                   help=f"MCTS methods only: Cp = K x MST (mct-um, mct-rm) or K x SD (mct-rs); "
+                        f"default {DEFAULT_CP:g}")
     p.add_argument("--time-limit", type=float, default=None, metavar="S",
-                   help="seconds (MCTS default: the paper SA's time on this instance and seed)")
+                   help="seconds, for the MCTS methods, sa-2opt and lkh (MCTS default: the "
+                        "paper SA's time on this instance and seed)")
     p.add_argument("--seed", type=int, default=1, metavar="S", help="random seed (default 1)")
     p.add_argument("--out", default=None, metavar="TOURFILE", help="write the path as a TSPLIB tour")
     p.set_defaults(func=_cmd_solve)
@@ -65,12 +74,26 @@ def _solve(instance, args, mst):
     if budget is None:
         budget = api.sa_paper(instance, args.seed).seconds
         print(f"budget: {budget:.4f} s (the paper SA's time on this instance, seed {args.seed})")
-    return api.mcts(instance, policy, rule, args.cp, args.seed, time_limit=budget, mst=mst)
+    cp = DEFAULT_CP if args.cp is None else args.cp
+    return api.mcts(instance, policy, rule, cp, args.seed, time_limit=budget, mst=mst)
+
+
+def _check_options(args) -> None:
+    """Refuse an option that ``args.method`` would ignore (``mctslab`` exits with status 2)."""
+    if args.time_limit is not None and args.method not in TIME_LIMIT_METHODS:
+        reason = ("runs the paper's fixed schedule" if args.method == "sa"
+                  else "always runs to the optimum")
+        raise ValueError(f"--time-limit does not apply to --method {args.method} (it {reason}); "
+                         f"it applies to {', '.join(TIME_LIMIT_METHODS)}")
+    if args.cp is not None and args.method not in CP_METHODS:
+        raise ValueError(f"--cp does not apply to --method {args.method}; it applies to "
+                         f"{', '.join(CP_METHODS)}")
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise ValueError(f"--time-limit must be positive, got {args.time_limit}")
 
 
 def _cmd_solve(args) -> int:
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise ValueError(f"--time-limit must be positive, got {args.time_limit}")
+    _check_options(args)
     instance = tsplib.load(args.file)
     api.warmup()
     mst = api.mst_length(instance)

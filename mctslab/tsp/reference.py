@@ -155,7 +155,7 @@ def inverse_weights(instance: Instance, last: int, remaining: list[int]) -> list
     one, half, ten = np.float32(1), np.float32(0.5), np.float32(10)
     xs32, ys32 = _float32_coordinates(instance)
     out = []
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", over="ignore"):  # inf, as the kernel, for w = 0 or tiny
         for v in remaining:
             if xs32 is None:
                 out.append(one / np.float32(weight(instance, last, v)))
@@ -173,18 +173,38 @@ def inverse_weights(instance: Instance, last: int, remaining: list[int]) -> list
     return out
 
 
-def roulette_pick(weights: list[np.float32], rng: PyRng) -> int:
-    """Index drawn with probability proportional to ``weights`` (same additions as the kernel)."""
-    m = len(weights)
-    padded = list(weights) + [np.float32(0)] * (-m % 8)
-    sums = [float(((padded[o] + padded[o + 1]) + (padded[o + 2] + padded[o + 3]))
-                  + ((padded[o + 4] + padded[o + 5]) + (padded[o + 6] + padded[o + 7])))
-            for o in range(0, len(padded), 8)]
+INVERSE_CAP = float(np.finfo(np.float32).max) / 8  # as _playout.INVERSE_CAP
+
+
+def _block_total(weights: list[np.float32]) -> tuple[list[float], float]:
+    """Sums of blocks of 8 in float32 (pairwise, as the kernel) and their float64 total."""
+    padded = list(weights) + [np.float32(0)] * (-len(weights) % 8)
+    with np.errstate(over="ignore"):  # an overflowing block sum is inf, as in the kernel
+        sums = [float(((padded[o] + padded[o + 1]) + (padded[o + 2] + padded[o + 3]))
+                      + ((padded[o + 4] + padded[o + 5]) + (padded[o + 6] + padded[o + 7])))
+                for o in range(0, len(padded), 8)]
     total = 0.0
     for s in sums:
         total += s
+    return sums, total
+
+
+def roulette_pick(weights: list[np.float32], exact: list[float], rng: PyRng) -> int:
+    """Index drawn with probability proportional to ``weights`` (same additions as the kernel).
+
+    ``exact`` holds the exact weights w(last, v). If the float32 total is infinite, the pick is
+    uniform among the cities of exact weight 0, or, when there are none, the roulette is drawn
+    over weights whose too-large entries are recomputed as ``min(1 / exact, INVERSE_CAP)``.
+    """
+    m = len(weights)
+    sums, total = _block_total(weights)
     if total == math.inf:
-        return next(k for k, w in enumerate(weights) if w == np.inf)
+        zeros = [k for k in range(m) if weights[k] > INVERSE_CAP and exact[k] == 0.0]
+        if zeros:
+            return zeros[rng.below(len(zeros))]
+        weights = [np.float32(min(1.0 / exact[k], INVERSE_CAP)) if weights[k] > INVERSE_CAP
+                   else weights[k] for k in range(m)]
+        sums, total = _block_total(weights)
     target = rng.random() * total
     cumulative, b = 0.0, 0
     while b < len(sums) - 1 and cumulative + sums[b] <= target:
@@ -206,7 +226,8 @@ def playout(instance: Instance, policy: str, prefix, rng: PyRng):
         if policy == "uniform" or not path:
             pick = rng.below(len(remaining))
         else:
-            pick = roulette_pick(inverse_weights(instance, path[-1], remaining), rng)
+            pick = roulette_pick(inverse_weights(instance, path[-1], remaining),
+                                 [weight(instance, path[-1], v) for v in remaining], rng)
         path.append(remaining[pick])
         remaining[pick] = remaining[-1]  # the kernel's swap-remove keeps this order
         remaining.pop()

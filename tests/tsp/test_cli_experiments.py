@@ -55,6 +55,24 @@ def test_malformed_file_is_one_clear_line_and_status_2(tmp_path, capsys):
     assert "bad.tsp line 8: NODE_COORD_SECTION expects 'node x y'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("method, option, value", [
+    ("sa", "--time-limit", "1"), ("exact", "--time-limit", "1"), ("sa", "--cp", "3"),
+    ("exact", "--cp", "3"), ("sa-2opt", "--cp", "3"), ("lkh", "--cp", "0")])
+def test_solve_refuses_an_option_the_method_would_ignore(tiny_file, capsys, method, option, value):
+    assert main(["tsp", "solve", str(tiny_file), "--method", method, option, value]) == 2
+    captured = capsys.readouterr()
+    assert f"{option} does not apply to --method {method}" in captured.err
+    assert "path length" not in captured.out  # refused before anything ran
+
+
+@pytest.mark.parametrize("method, option, value", [
+    ("mct-rm", "--cp", "0"), ("mct-rs", "--time-limit", "0.01"), ("sa-2opt", "--time-limit", "0.01"),
+    ("lkh", "--time-limit", "1")])
+def test_solve_accepts_an_option_the_method_uses(tiny_file, capsys, method, option, value):
+    assert main(["tsp", "solve", str(tiny_file), "--method", method, option, value]) == 0
+    assert "path length:" in capsys.readouterr().out
+
+
 @needs_tsplib
 def test_length_of_a_published_tour(capsys):
     from mctslab import data
@@ -98,6 +116,42 @@ def test_comparison_task_runs_every_method_with_sa_time_as_budget(tmp_path):
     assert np.allclose(again["length"], frame["length"])
     points = experiments.run_anytime(run, cfg)
     assert set(points["method"]) == {"sa", "sa_2opt", "mct_rm", "mct_um"}
+
+
+def _frame(rows):
+    frame = pd.DataFrame([dict(zip(("instance", "replicate", "method", "length", "final_length"), r))
+                          for r in rows])
+    frame["n"], frame["mst"], frame["optimum"], frame["seconds"] = 10, 1.0, 1.0, 0.05
+    return frame
+
+
+def test_lkh_is_compared_with_the_mean_sa_length_over_seeds():
+    """LKH runs once per instance (replicate 0): its ratio to SA uses SA's mean over the seeds,
+    not SA's replicate 0; the per-seed methods stay paired seed by seed."""
+    frame = _frame([("a", 0, "sa", 100.0, 110.0), ("a", 1, "sa", 200.0, 210.0),
+                    ("a", 2, "sa", 300.0, 330.0),
+                    ("a", 0, "mct_rm", 150.0, None), ("a", 1, "mct_rm", 200.0, None),
+                    ("a", 2, "mct_rm", 150.0, None), ("a", 0, "lkh", 100.0, None)])
+    paired = experiments._ratio_to(frame, "sa").set_index(["method", "replicate"])["ratio"]
+    assert paired[("lkh", 0)] == pytest.approx(100 / 200)  # not 100 / 100 (replicate 0)
+    assert paired[("mct_rm", 0)] == pytest.approx(1.5) and paired[("mct_rm", 2)] == 0.5
+    ratios = experiments.mean_ratios(frame).set_index(["method", "compared with"])
+    assert ratios.loc[("LKH-3", "SA best"), "mean ratio"] == pytest.approx(0.5)
+    assert ratios.loc[("LKH-3", "SA final state"), "mean ratio"] == pytest.approx(100 / 650 * 3)
+    assert ratios.loc[("LKH-3", "SA best"), "SA length used"] == "mean over the instance's seeds"
+    assert ratios.loc[("MCT_RM", "SA best"), "SA length used"] == "same seed"
+    # against LKH, every replicate is divided by the one LKH run
+    to_lkh = experiments._ratio_to(frame, "lkh").set_index(["method", "replicate"])["ratio"]
+    assert to_lkh[("sa", 2)] == 3.0 and to_lkh[("lkh", 0)] == 1.0
+    base = experiments.baselines(frame).set_index("method")
+    assert base.loc["LKH-3", "mean ratio to SA (paper)"] == pytest.approx(0.5)
+    # one replicate: the mean is replicate 0 itself, and the tables still build
+    single = frame[frame["replicate"] == 0]
+    assert experiments.mean_ratios(single).set_index(["method", "compared with"]).loc[
+        ("LKH-3", "SA best"), "mean ratio"] == 1.0
+    # the header line (scale, seeds, how ratios pair) is there without changed constants too
+    assert "1 instances x 1 seed(s)" in experiments.summary_markdown(single, "smoke")
+    assert "divided by SA's mean length over the seeds" in experiments.summary_markdown(frame, "x")
 
 
 # -- every constant the paper states is a notebook parameter that reaches the tasks ------------

@@ -10,10 +10,10 @@ from scipy.stats import chisquare
 
 from mctslab.core.tree import make_tree, tree_new_node
 from mctslab.rng import seed_state
-from mctslab.tsp import _mcts, _playout, api, reference, tsplib
+from mctslab.tsp import _distance, _mcts, _playout, api, reference, tsplib
 from mctslab.tsp.reference import PyRng
 
-from .conftest import instances, random_instance
+from .conftest import explicit_instance, instances, random_instance
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -73,6 +73,128 @@ def test_zero_weight_city_is_taken_at_once():
         _playout.playout(*instance.arrays, xs32, ys32, _playout.ROULETTE, path, 1, seed_state(seed),
                          *scratch)
         assert path[1] == 2
+
+
+def _group_instance(metric):
+    """Cities 0-4 coincide (a group of 5 duplicates); cities 5-9 are apart from them and each other."""
+    xy = np.array([[10, 10]] * 5 + [[60, 20], [35, 80], [90, 90], [5, 55], [70, 50]], float)
+    instance = tsplib.from_coordinates(xy, "group", "ATT" if metric == "ATT" else "EUC_2D")
+    if metric == "EXPLICIT":
+        instance = explicit_instance(_distance.distance_matrix(*instance.arrays, instance.n))
+    return instance
+
+
+@pytest.mark.parametrize("metric", ["EUC_2D", "ATT", "EXPLICIT"])
+def test_duplicate_cities_are_drawn_uniformly_among_themselves(metric):
+    """From city 0, the playout takes its 4 duplicates (weight 0) first, in one of 4! = 24 orders;
+    each order must be equally likely, whatever order the swap-removes leave in ``remaining``."""
+    instance = _group_instance(metric)
+    xs32, ys32, scratch = _scratch(instance)
+    state, draws = seed_state(2024), 12_000
+    counts = {}
+    path = np.zeros(instance.n, np.int32)
+    for _ in range(draws):
+        _playout.playout(*instance.arrays, xs32, ys32, _playout.ROULETTE, path, 1, state, *scratch)
+        order = tuple(path[1:5])
+        assert sorted(order) == [1, 2, 3, 4]  # zero weights always come before the others
+        counts[order] = counts.get(order, 0) + 1
+    assert len(counts) == 24
+    # 24 categories of expected count 500 at a fixed seed: deterministic, and a uniform sampler
+    # falls below p = 1e-3 once in 1,000 seeds; taking the first duplicate in ``remaining`` (the
+    # old rule) puts all 12,000 draws on one order (p ~ 0), and a 10% bias on one city fails too
+    assert chisquare(list(counts.values())).pvalue > 1e-3
+    first = np.bincount([order[0] for order in counts for _ in range(counts[order])], minlength=5)
+    assert chisquare(first[1:]).pvalue > 1e-3
+
+
+@pytest.mark.parametrize("metric", ["EUC_2D", "ATT", "EXPLICIT"])
+def test_playout_with_duplicates_equals_reference(metric):
+    instance = _group_instance(metric)
+    xs32, ys32, scratch = _scratch(instance)
+    for seed in range(30):
+        depth = seed % 3
+        prefix = [0, 7][:depth]
+        state = seed_state(seed)
+        twin = PyRng(state.copy())
+        path = np.zeros(instance.n, np.int32)
+        path[:depth] = prefix
+        length = _playout.playout(*instance.arrays, xs32, ys32, _playout.ROULETTE, path, depth,
+                                  state, *scratch)
+        assert (path.tolist(), length) == reference.playout(instance, "roulette", prefix, twin)
+        assert state.tolist() == twin.s
+
+
+def test_float32_artefact_is_not_a_duplicate():
+    """Cities 2 and 3 round onto city 1 in float32 (ulp 4 at 2**25), but their exact weights
+    from city 1 are 1 and 2: the roulette draws them 2 : 1 instead of always taking city 2."""
+    big = 2.0 ** 25
+    xy = np.array([[0, 0], [big, 0], [big + 1, 0], [big + 2, 0]])
+    instance = tsplib.from_coordinates(xy, "far")
+    xs32, ys32, scratch = _scratch(instance)
+    assert xs32[1] == xs32[2] == xs32[3]
+    state, draws = seed_state(3), 6000
+    second = []
+    for _ in range(draws):
+        path = np.array([1, 0, 0, 0], np.int32)
+        _playout.playout(*instance.arrays, xs32, ys32, _playout.ROULETTE, path, 1, state, *scratch)
+        second.append(path[1])
+    counts = np.bincount(second, minlength=4)
+    # P(2) = 1 / (1 + 1/2 + 2**-25): 4,000 expected, SD 37; city 0 (weight 2**25) about never
+    assert abs(counts[2] - 4000) < 4 * 37 and counts[0] <= 1
+    twin_state = seed_state(11)
+    twin = PyRng(twin_state.copy())
+    path = np.array([1, 0, 0, 0], np.int32)
+    length = _playout.playout(*instance.arrays, xs32, ys32, _playout.ROULETTE, path, 1,
+                              twin_state, *scratch)
+    assert (path.tolist(), length) == reference.playout(instance, "roulette", [1], twin)
+
+
+@pytest.mark.parametrize("tiny", [1e-50, 1e-40, 1e-39])
+def test_tiny_explicit_weight_is_not_a_duplicate(tiny):
+    """w(0, 1) is tiny but positive (0 or overflowing 1/w in float32), w(0, 2) = 0: city 2, the
+    only true duplicate, is always taken next, although city 1 comes first in ``remaining``."""
+    matrix = np.array([[0, tiny, 0, 5], [tiny, 0, tiny, 5], [0, tiny, 0, 5], [5, 5, 5, 0]])
+    instance = explicit_instance(matrix)
+    xs32, ys32, scratch = _scratch(instance)
+    for seed in range(20):
+        state = seed_state(seed)
+        twin = PyRng(state.copy())
+        path = np.zeros(4, np.int32)
+        length = _playout.playout(*instance.arrays, xs32, ys32, _playout.ROULETTE, path, 1, state,
+                                  *scratch)
+        assert path[1] == 2
+        assert (path.tolist(), length) == reference.playout(instance, "roulette", [0], twin)
+    # without a duplicate, the tiny weights are capped (no overflowing block sum): a valid draw
+    no_zero = explicit_instance(np.where(matrix == 0, 7.0, matrix) * (1 - np.eye(4)))
+    for seed in range(20):
+        state = seed_state(seed)
+        twin = PyRng(state.copy())
+        path = np.zeros(4, np.int32)
+        length = _playout.playout(*no_zero.arrays, xs32, ys32, _playout.ROULETTE, path, 1, state,
+                                  *scratch)
+        assert path[1] == 1  # weight `tiny` against 7 and 5: 1/w capped, still ~certain
+        assert (path.tolist(), length) == reference.playout(no_zero, "roulette", [0], twin)
+
+
+def test_overflowing_block_sum_is_capped_not_a_duplicate():
+    """Eight weights of 1e-38 from city 0: each 1/w (~1e38) is finite in float32 but their block
+    sum overflows. No city is a duplicate, so the capped weights give a uniform draw."""
+    matrix = np.full((9, 9), 1e-38) * (1 - np.eye(9))
+    instance = explicit_instance(matrix)
+    xs32, ys32, scratch = _scratch(instance)
+    seconds = []
+    for seed in range(400):
+        state = seed_state(seed)
+        twin = PyRng(state.copy())
+        path = np.zeros(9, np.int32)
+        length = _playout.playout(*instance.arrays, xs32, ys32, _playout.ROULETTE, path, 1, state,
+                                  *scratch)
+        assert sorted(path.tolist()) == list(range(9))
+        if seed < 20:
+            assert (path.tolist(), length) == reference.playout(instance, "roulette", [0], twin)
+        seconds.append(path[1])
+    # 8 categories, 50 expected each: p = 1e-3 is a 1-in-1,000 threshold for a uniform draw
+    assert chisquare(np.bincount(seconds, minlength=9)[1:]).pvalue > 1e-3
 
 
 @FAST
