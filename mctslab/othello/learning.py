@@ -286,7 +286,17 @@ def _group(cfg: LearningConfig, rec: _Recorder) -> dict:
 
 def _join(cfg, rec, members, variables, fitness_rating, next_id, iteration, generation,
           member_arrays) -> int:
-    """Step 6: league among best + members, the best joins, the lowest-rated leaves if G is full."""
+    """Step 6: league among best + members, the best joins, the lowest-rated leaves if G is full.
+
+    The league is played before anyone leaves, among the |G| members and the newcomer, so
+    with a full group (|G| = Gmax = 10) it has Gmax + 1 = 11 players and costs
+    N * C(11, 2) = 2,750 games. That is the order of step 6 as written (a league among the
+    best and every member of G fixes the ratings; then, if |G| + 1 > Gmax, the lowest-rated
+    leaves), and only post-league ratings can say who is lowest, the newcomer included.
+    Sec. 5.3 instead puts a group update at 50..2,250 games, N * C(|G|, 2) with at most 10
+    players; we read that figure as a slip (it also needs |G| to count the newcomer) and
+    keep the step's order, so leagues cost 50..2,750 games here.
+    """
     newcomer = {"id": next_id, "variables": variables.round(6).tolist(), "rating": fitness_rating,
                 "joined_games": rec.games}
     candidates = members + [newcomer]

@@ -145,16 +145,20 @@ def test_unknown_learning_parameter_is_named():
 
 
 def test_small_scale_learning_beats_the_random_player():
-    # One iteration of individual learning against the random player: ~200k games.
+    # One iteration of individual learning against the random player (the paper's protocol,
+    # epsilon 0.1 in the learning games): ~200k games.
     cfg = LearningConfig(mode="individual", population_size=10, max_generations=200, iterations=1,
                          n_matches=10, games_per_match=20, eval_games=0)
     result = run_learning(cfg, 2024)
     assert 150_000 <= result["games"] <= 410_000
     learned = wpc.expand(result["final_variables"])
-    score = api.match(learned, "random", games=4000, epsilon=0.1, seed=1).score
-    # With epsilon = 0.1 the standard WPC scores 0.80 against random and the best published
-    # WPCs 0.86-0.88 (Lucas & Runarsson 2006: 0.877); learned ones land at 0.84-0.87.
-    # The issue's goal is > 0.9; no 1-ply WPC we know reaches it under this protocol (noted on
-    # issue 3), so the test asserts what learning must at least do: clearly beat the standard WPC's
-    # 0.80 (sd of the score over 4,000 games is about 0.006).
-    assert score > 0.82, score
+    # The learned WPC plays greedily (epsilon 0); the random player is random anyway.
+    score = api.match(learned, "random", games=4000, epsilon=0.0, seed=1).score
+    # Issue 3's goal is > 0.9. It is at the ceiling of 1-ply WPCs against the random player,
+    # measured 2026-11-23 over 10,000 greedy games each: standard WPC 0.80, Lucas & Runarsson
+    # 2006 0.90; learned at this budget (8 seeds) mean 0.875, range 0.83-0.92 (3 of 16 runs of
+    # two variants above 0.9); with the paper's NP = 20 and S x N = 500 (~510k games, 6 seeds)
+    # mean 0.903, range 0.889-0.922. So the test asserts what learning reliably does at this
+    # budget, clearly above the standard WPC (sd of the score over 4,000 games ~0.005); the gap
+    # to 0.9 is reported on issue 3.
+    assert score > 0.85, score
