@@ -45,6 +45,10 @@ CONFIGS: dict[str, tuple[str | Callable, tuple[str, ...]]] = {
 }
 
 
+def _now() -> str:
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+
+
 class NotebookFailed(RuntimeError):
     pass
 
@@ -168,6 +172,7 @@ def reproduce(names=(), scale: str = "default", params: dict | None = None,
         if out is not None:
             injected["out"] = str(paths.output_root(out))
         report = reports / f"{name}.ipynb"
+        started = _now()  # the manifest this execution writes starts at or after this
         start = time.perf_counter()
         error = ""
         try:
@@ -180,9 +185,9 @@ def reproduce(names=(), scale: str = "default", params: dict | None = None,
         except Exception as exc:  # noqa: BLE001 - reported per notebook, the others still run
             error = f"{type(exc).__name__}: {exc}"
         seconds = time.perf_counter() - start
-        update_manifest(name, out, finished=_dt.datetime.now(_dt.UTC).isoformat(
-            timespec="seconds"), status="failed" if error else "complete",
-            wall_seconds=round(seconds, 1), executed_notebook=str(report))
+        update_manifest(name, out, since=started, finished=_now(),
+                        status="failed" if error else "complete",
+                        wall_seconds=round(seconds, 1), executed_notebook=str(report))
         outcomes.append(Outcome(name, not error, seconds, report, error))
     return outcomes
 

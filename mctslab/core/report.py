@@ -193,14 +193,22 @@ def _figure_metadata(ext: str, run: Run) -> dict:
     return {"Software": text}
 
 
-def update_manifest(notebook: str, out=None, **fields) -> None:
-    """Merge ``fields`` into an existing manifest (used by ``mctslab reproduce`` at the end)."""
+def update_manifest(notebook: str, out=None, since: str | None = None, **fields) -> bool:
+    """Merge ``fields`` into an existing manifest (used by ``mctslab reproduce`` at the end).
+
+    ``since`` (an ISO time as :func:`_now` writes it): only a manifest whose run started then or
+    later is updated, so a notebook that failed before creating its ``Run`` does not mark the
+    previous run's manifest (and artefacts) as its own. Returns whether a manifest was updated.
+    """
     path = paths.figures_dir(notebook, out) / "manifest.json"
     if not path.exists():
-        return
+        return False
     manifest = json.loads(path.read_text())
+    if since is not None and manifest.get("started", "") < since:
+        return False
     manifest.update(to_jsonable(fields))
     manifest["updated"] = _now()
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(manifest, indent=2) + "\n")
     os.replace(tmp, path)
+    return True

@@ -4,6 +4,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 
 import matplotlib
 
@@ -204,3 +205,29 @@ def test_console_script_lists_notebooks(toy_project):
     done = subprocess.run([sys.executable, "-m", "mctslab.cli", "list"], capture_output=True,
                           text=True, check=True)
     assert "toy" in done.stdout and "size" in done.stdout
+
+
+def test_a_notebook_failing_before_its_run_leaves_the_previous_manifest_alone(toy_project,
+                                                                               tmp_path):
+    out = tmp_path / "out"
+    assert pipeline.reproduce(["toy"], "smoke", {"size": 2}, workers=1, out=out,
+                              progress=False)[0].ok
+    path = out / "figures" / "toy" / "manifest.json"
+    before = json.loads(path.read_text())
+    assert before["status"] == "complete"
+    # the same notebook, now failing before it creates its Run
+    nb_path = toy_project / "notebooks" / "toy.ipynb"
+    nb = nbformat.read(nb_path, as_version=4)
+    nb.cells[2].source = "assert size != 5, 'fails before Run'\n" + nb.cells[2].source
+    nbformat.write(nb, nb_path)
+    time.sleep(1.1)  # manifests carry times to the second
+    outcome = pipeline.reproduce(["toy"], "smoke", {"size": 5}, workers=1, out=out,
+                                 progress=False)[0]
+    assert not outcome.ok and "fails before Run" in outcome.error
+    assert json.loads(path.read_text()) == before  # not marked failed, not re-timed
+    # a run that does create its manifest is still updated at the end
+    assert pipeline.reproduce(["toy"], "smoke", {"size": 3}, workers=1, out=out,
+                              progress=False)[0].ok
+    after = json.loads(path.read_text())
+    assert after["status"] == "complete" and after["parameters"] == {"size": 3}
+    assert after["started"] >= before["finished"]
