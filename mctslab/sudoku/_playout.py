@@ -18,7 +18,12 @@ leave a solution?" and "is the board now unique?".
 Hint selection (``selectHint``) draws a candidate (cell, digit) uniformly over the open cells
 (not a clue; with rules, also not already fixed): ``reducing = False`` is the paper's "fully
 random"; ``reducing = True`` its "candidate-reducing": three draws, keeping the one that
-removes the most candidates when its digit is placed (basic exclusion only; ties: first drawn).
+leaves the fewest candidates when its digit is placed (ties: first drawn). How the candidates
+left are counted is not said in the paper (``count_mode``): ``COUNT_EXCLUSION`` (0, the
+default) by basic exclusion only (the candidates the placement removes from its cell and its
+peers); ``COUNT_RULES`` (1, only when the rules are on) after placing the digit *and* applying
+the rules to that board (the total number of candidates left; a placement the rules find
+contradictory counts the candidates left where the rules stopped).
 """
 
 from __future__ import annotations
@@ -106,25 +111,13 @@ def _candidates_removed(masks, cell, bit, tables):
     return removed
 
 
-@njit(cache=True)
-def select_hint(masks, clues, reducing, rules, rng, tables):
-    """``selectHint``: fully random, or the best of three draws when ``reducing``."""
-    cell, bit = draw_hint(masks, clues, rules, rng, tables)
-    if not reducing or cell < 0:
-        return cell, bit
-    best = _candidates_removed(masks, cell, bit, tables)
-    for _ in range(2):
-        other, other_bit = draw_hint(masks, clues, rules, rng, tables)
-        removed = _candidates_removed(masks, other, other_bit, tables)
-        if removed > best:
-            cell, bit, best = other, other_bit, removed
-    return cell, bit
+COUNT_EXCLUSION = 0
+COUNT_RULES = 1
 
 
 @njit(cache=True)
-def try_hint(masks, cell, bit, tables, s):
-    """Place the hint in ``s.trial`` (a copy of ``masks``) and solve it: 0, 1 or 2 solutions."""
-    trial = s.trial
+def _place_in_trial(masks, cell, bit, tables, trial):
+    """``trial`` = ``masks`` with ``bit`` placed in ``cell`` and removed from its peers."""
     for i in range(81):
         trial[i] = masks[i]
     trial[cell] = bit
@@ -132,15 +125,62 @@ def try_hint(masks, cell, bit, tables, s):
         p = tables.peers[cell, k]
         if trial[p] & bit and trial[p] != bit:
             trial[p] ^= bit
-    return _solve(trial, tables, s)
+    return trial
 
 
 @njit(cache=True)
-def playout(clues, masks, reducing, rules, rng, tables, s):
+def _candidates_left_after_rules(masks, cell, bit, tables, s):
+    """Candidates left on the whole board after placing ``bit`` in ``cell`` and applying the
+    rules (in ``s.trial``, which :func:`try_hint` overwrites afterwards)."""
+    trial = _place_in_trial(masks, cell, bit, tables, s.trial)
+    apply_rules(trial, tables, s.queue, s.positions, s.counts, s.sets, s.items, s.unit_masks,
+                s.decided)  # a contradiction stops it: count what is left there
+    left = 0
+    for i in range(81):
+        left += tables.popcount[trial[i]]
+    return left
+
+
+@njit(cache=True)
+def _reduction_score(masks, cell, bit, count_mode, rules, tables, s):
+    """Higher is better: candidates removed (exclusion) or minus the candidates left (rules)."""
+    if count_mode == COUNT_RULES and rules:
+        return -_candidates_left_after_rules(masks, cell, bit, tables, s)
+    return _candidates_removed(masks, cell, bit, tables)
+
+
+@njit(cache=True)
+def select_hint(masks, clues, reducing, rules, rng, tables, count_mode, s):
+    """``selectHint``: fully random, or the best of three draws when ``reducing``.
+
+    ``count_mode``: how "fewest candidates left" is counted (module docstring); ``s`` is the
+    playout scratch (used by ``COUNT_RULES`` only).
+    """
+    cell, bit = draw_hint(masks, clues, rules, rng, tables)
+    if not reducing or cell < 0:
+        return cell, bit
+    best = _reduction_score(masks, cell, bit, count_mode, rules, tables, s)
+    for _ in range(2):
+        other, other_bit = draw_hint(masks, clues, rules, rng, tables)
+        score = _reduction_score(masks, other, other_bit, count_mode, rules, tables, s)
+        if score > best:
+            cell, bit, best = other, other_bit, score
+    return cell, bit
+
+
+@njit(cache=True)
+def try_hint(masks, cell, bit, tables, s):
+    """Place the hint in ``s.trial`` (a copy of ``masks``) and solve it: 0, 1 or 2 solutions."""
+    return _solve(_place_in_trial(masks, cell, bit, tables, s.trial), tables, s)
+
+
+@njit(cache=True)
+def playout(clues, masks, reducing, rules, rng, tables, s, count_mode=COUNT_EXCLUSION):
     """Run Fig. 6 in place on ``clues``/``masks``; returns the number of clues of the result.
 
     ``masks`` must be the candidate state of ``clues`` (see :func:`start_state`). Returns -1
     if the board has no candidate left to place (cannot happen from a solvable board).
+    ``count_mode``: see :func:`select_hint`.
     """
     n_clues = 0
     for cell in range(81):
@@ -150,7 +190,7 @@ def playout(clues, masks, reducing, rules, rng, tables, s):
         if rules:
             apply_rules(masks, tables, s.queue, s.positions, s.counts, s.sets, s.items, s.unit_masks,
                         s.decided)
-        cell, bit = select_hint(masks, clues, reducing, rules, rng, tables)
+        cell, bit = select_hint(masks, clues, reducing, rules, rng, tables, count_mode, s)
         if cell < 0:
             return -1
         status = try_hint(masks, cell, bit, tables, s)

@@ -16,18 +16,33 @@
   DAG's *exhausted* mask: finished puzzles already counted are skipped, see :func:`select_leaf`).
   Node boards, hashes and the hash table live in :class:`Dag`.
 - Expansion: up to ``max_children`` (30) hint placements drawn with the playout's own
-  ``selectHint`` (after the rules when they are on); a hint without solution deletes that
-  candidate and is redrawn (at most ``3 x max_children`` draws); duplicates after
-  normalisation are dropped. A child whose board is already unique is *terminal*: selecting it
-  backs up its clue count without a playout, once; then it is exhausted and skipped.
-- Recording: every playout's result, and every terminal child the first time it is selected,
-  adds to the clue histogram (so at most one puzzle per iteration); results with at most ``record_max_clues`` clues are stored with the playout
+  ``selectHint`` (after the rules when they are on). ``child_draws`` (``params[13]``):
+  ``FILL`` (0, default) a hint without solution deletes that candidate and is redrawn, and so
+  is a duplicate after normalisation (at most ``3 x max_children`` draws); ``FIXED`` (1)
+  exactly ``max_children`` draws, then duplicates and hints without solution are dropped (the
+  paper's wording: "choose 30 boards ..., remove those found identical").
+- Terminal nodes (a board that is already unique: a finished puzzle), ``params[10]``:
+  ``TERMINAL_SKIP`` (0, default) selecting it backs up its clue count without a playout,
+  once; then it is exhausted and skipped. ``TERMINAL_REVISIT`` (1) it stays selectable and
+  every selection backs up and counts it again (Fig. 5/6 read literally: a playout from a
+  unique board returns it unchanged); never expanded. ``TERMINAL_EXPAND`` (2) as REVISIT, and
+  expanded at the threshold like any leaf (Fig. 5's ``expand_cond`` looks at the visit count
+  only): its children are unique boards with one more clue.
+- ``X_j`` of "min" selection, ``params[12]``: ``MIN_OF_PLAYOUTS`` (0, default) the smallest
+  value ever backed up through the node; ``MIN_OF_CHILDREN`` (1) the smallest value among the
+  node's visited children, recursively, a leaf's value being the mean of its playouts (the
+  paper's conclusion: "the value of a node with several children by the minimum, not the
+  mean"); recomputed along the selected path after each backup (in the DAG, a node's value is
+  refreshed when it is on the path).
+- Recording: every playout's result, and every terminal child the first time it is selected
+  (every time with ``TERMINAL_REVISIT`` / ``TERMINAL_EXPAND``), adds to the clue histogram (so at most one puzzle per iteration); results with at most ``record_max_clues`` clues are stored with the playout
   number. With ``reduce_max_clues > 0`` each result with at most that many clues is also reduced
   to a minimal puzzle (beyond the paper) and counted separately.
 
-``params`` (``int64[10]``): n_playouts, threshold, max_children, use_min, reducing, rules,
+``params`` (``int64[14]``): n_playouts, threshold, max_children, use_min, reducing, rules,
 record_max_clues, reduce_max_clues, backup_reduced, total_n (1: ``n`` in Eqs. 2-3 is the total
-number of playouts, 0: the parent's visits). ``stats`` (``int64[6]``): playouts done,
+number of playouts, 0: the parent's visits), terminal mode, hint count mode
+(``_playout.COUNT_*``), min_of, child_draws (see above). ``stats`` (``int64[6]``): playouts done,
 expansions, nodes, edges, records overflowed (0/1), tree full (0/1).
 """
 
@@ -42,6 +57,10 @@ from ..core.tree import tree_backup, tree_expand, tree_new_node, tree_select_min
 from ._canon import paper_normalise
 from ._playout import playout, reduce_to_minimal, select_hint, start_state, try_hint
 from ._rules import apply_rules
+
+TERMINAL_SKIP, TERMINAL_REVISIT, TERMINAL_EXPAND = 0, 1, 2
+MIN_OF_PLAYOUTS, MIN_OF_CHILDREN = 0, 1
+CHILD_DRAWS_FILL, CHILD_DRAWS_FIXED = 0, 1
 
 
 class Dag(NamedTuple):
@@ -136,7 +155,11 @@ def record(rec, clues, n_clues, playout_index, params, rng, tables, s):
 
 @njit(cache=True)
 def expand(tree, dag, node, params, rng, tables, s, work, children, moves):
-    """Give ``node`` up to ``max_children`` children; returns the first child (-1: none/full)."""
+    """Give ``node`` up to ``max_children`` children; returns the first child.
+
+    -1: the tree is full (or no child could be made); -2: the board has no open candidate left
+    (a terminal board the rules already solve, with ``TERMINAL_EXPAND``).
+    """
     clues = work[0]
     child_board = work[1]
     norm_scratch = work[2:5]
@@ -148,10 +171,14 @@ def expand(tree, dag, node, params, rng, tables, s, work, children, moves):
                     s.unit_masks, s.decided)
     n_children = 0
     draws = 0
-    while n_children < params[2] and draws < 3 * params[2]:
+    max_draws = params[2] if params[13] == CHILD_DRAWS_FIXED else 3 * params[2]
+    while n_children < params[2] and draws < max_draws:
         draws += 1
-        cell, bit = select_hint(masks, clues, params[4] != 0, params[5] != 0, rng, tables)
+        cell, bit = select_hint(masks, clues, params[4] != 0, params[5] != 0, rng, tables,
+                                params[11], s)
         if cell < 0:
+            if draws == 1:
+                return -2
             break
         status = try_hint(masks, cell, bit, tables, s)
         if status == 0:
@@ -233,6 +260,24 @@ def mark_exhausted(tree, dag, path, length):
 
 
 @njit(cache=True)
+def backup_children_min(tree, path, length):
+    """``MIN_OF_CHILDREN``: after a backup, each node on the path (deepest first) gets, in
+    ``node_value_min``, the smallest value of its visited children; a leaf its mean."""
+    for i in range(length - 1, -1, -1):
+        node = path[i]
+        best = np.inf
+        first = tree.node_first_edge[node]
+        if first >= 0:
+            for e in range(first, first + tree.node_num_edges[node]):
+                child = tree.edge_child[e]
+                if child >= 0 and tree.node_visits[child] > 0 and tree.node_value_min[child] < best:
+                    best = tree.node_value_min[child]
+        if best == np.inf:
+            best = tree.node_value_sum[node] / max(tree.node_visits[node], 1)
+        tree.node_value_min[node] = best
+
+
+@njit(cache=True)
 def run_generator(tree, dag, rec, params, c, rng, tables, s, work, path, children, moves, stats):
     """Fig. 5 for ``params[0]`` playouts from the empty board (see the module docstring)."""
     clues = work[5]
@@ -241,33 +286,37 @@ def run_generator(tree, dag, rec, params, c, rng, tables, s, work, path, childre
     h = paper_normalise(clues, work[1], work[2:5])
     root = dag_node(tree, dag, work[1], h, 0, False)
     use_min = params[3] != 0
+    terminal_mode = params[10]
     for index in range(params[0]):
         length = select_leaf(tree, dag, root, c, use_min, params[9] != 0, rng, path)
         if length == 0:
             break  # the whole DAG is solved (never seen in practice)
         leaf = path[length - 1]
-        if (not dag.node_terminal[leaf] and tree.node_first_edge[leaf] < 0
-                and tree.node_visits[leaf] + 1 >= params[1]):
+        if ((not dag.node_terminal[leaf] or terminal_mode == TERMINAL_EXPAND)
+                and tree.node_first_edge[leaf] < 0 and tree.node_visits[leaf] + 1 >= params[1]):
             child = expand(tree, dag, leaf, params, rng, tables, s, work, children, moves)
             if child >= 0:
                 stats[1] += 1
                 path[length] = child
                 length += 1
                 leaf = child
-            else:
+            elif child == -1:
                 stats[5] = 1
-        if dag.node_terminal[leaf]:  # a finished puzzle: no playout, counted on first visit
+        if dag.node_terminal[leaf]:  # a finished puzzle: no playout
             value = dag.node_clues[leaf]
-            if not dag.node_exhausted[leaf]:
+            if not dag.node_exhausted[leaf]:  # (always, unless TERMINAL_SKIP: counted once)
                 clues[:] = dag.node_board[leaf]
                 value = record(rec, clues, value, index, params, rng, tables, s)
         else:
             clues[:] = dag.node_board[leaf]
             start_state(clues, masks, tables)
-            n_clues = playout(clues, masks, params[4] != 0, params[5] != 0, rng, tables, s)
+            n_clues = playout(clues, masks, params[4] != 0, params[5] != 0, rng, tables, s,
+                              params[11])
             value = record(rec, clues, n_clues, index, params, rng, tables, s)
         tree_backup(tree, path, length, np.float64(value))
-        if dag.node_terminal[leaf]:
+        if use_min and params[12] == MIN_OF_CHILDREN:
+            backup_children_min(tree, path, length)
+        if dag.node_terminal[leaf] and terminal_mode == TERMINAL_SKIP:
             mark_exhausted(tree, dag, path, length)
         stats[0] = index + 1
     stats[2] = tree.sizes[0]

@@ -43,14 +43,18 @@ def _cmd_check(args) -> int:
 
 def _cmd_generate(args) -> int:
     from .generator import GeneratorConfig, generate
+    from .readings import READINGS
 
+    readings = {name: getattr(args, name) for name in ("exploration_n", *READINGS)}
     config = GeneratorConfig(selection=args.selection, playout=args.playout, rules=args.rules,
                              playouts=args.playouts, c=args.c, threshold=args.threshold,
                              record_max_clues=max(20, args.reduce_upto),
-                             reduce_max_clues=args.reduce_upto)
+                             reduce_max_clues=args.reduce_upto, **readings)
     result = generate(config, args.seed)
+    changed = "".join(f", {k}={v}" for k, v in readings.items()
+                      if v != GeneratorConfig.__dataclass_fields__[k].default)
     header = [f"# mctslab sudoku generate: {config.variant}, {config.playouts} playouts, "
-              f"c={config.c}, threshold={config.threshold}, seed={args.seed}",
+              f"c={config.c}, threshold={config.threshold}, seed={args.seed}{changed}",
               f"# wall {result.wall_seconds:.1f} s, cpu {result.cpu_seconds:.1f} s, "
               f"{config.playouts / max(result.wall_seconds, 1e-9):,.0f} playouts/s",
               "# clues: puzzles generated" + (" (after minimal reduction)" if args.reduce_upto else "")]
@@ -76,6 +80,8 @@ def _cmd_generate(args) -> int:
 
 
 def add_parser(subparsers) -> None:
+    from .readings import READINGS
+
     parser = subparsers.add_parser("sudoku", help="Sudoku: check puzzles, generate few-clue puzzles")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
 
@@ -99,5 +105,19 @@ def add_parser(subparsers) -> None:
                    help="also reduce results with at most this many clues to minimal puzzles "
                         "(uses the search's random stream, so the search differs from a run "
                         "without it)")
+    p.add_argument("--exploration-n", choices=("total", "parent"), default="total",
+                   help="n in the exploration term: total playouts (default) or parent visits")
+    p.add_argument("--terminal", choices=READINGS["terminal"], default="skip",
+                   help="finished puzzles in the tree: counted once then skipped (default), "
+                        "revisited (counted each time), or also expanded at the threshold")
+    p.add_argument("--reducing-count", choices=READINGS["reducing_count"], default="exclusion",
+                   help="candidate-reducing playouts count candidates by basic exclusion "
+                        "(default) or after the rules")
+    p.add_argument("--min-of", choices=READINGS["min_of"], default="playouts",
+                   help="min selection: smallest playout value through the node (default) or "
+                        "smallest value among its children (a leaf: its mean)")
+    p.add_argument("--child-draws", choices=READINGS["child_draws"], default="fill",
+                   help="expansion redraws until it has max children (default) or makes exactly "
+                        "max-children draws and drops duplicates")
     p.add_argument("--out", required=True, help="file for the 17/18-clue puzzles found")
     p.set_defaults(func=_cmd_generate)

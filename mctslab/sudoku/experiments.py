@@ -34,6 +34,7 @@ from ._playout import make_playout_scratch
 from ._tables import make_tables
 from .api import canonical_forms, format_puzzle, paper_normalise, solve_many
 from .generator import GeneratorConfig, generate, variant_name, verified_puzzles
+from .readings import check_readings, non_default
 
 __all__ = ["Config", "config", "VARIANTS", "table1_tasks", "table2_tasks", "baseline_tasks",
            "table1_runs", "table2_runs", "beyond_runs", "removal_runs", "warmup",
@@ -61,6 +62,13 @@ class Config:
     variants: tuple = VARIANT_NAMES  # Table 1 rows run (the paper: all 8)
     c: float = 1.0                  # Table 1 (Sec. 5.1)
     exploration_n: str = "total"    # n in Eqs. 2-3: total playouts (paper's text) or "parent"
+    # Readings of what the paper leaves open (GeneratorConfig documents them); a task's
+    # parameters name one only when it differs from the default, so task ids (and stored
+    # results) of the default reading are unchanged.
+    terminal: str = "skip"
+    reducing_count: str = "exclusion"
+    min_of: str = "playouts"
+    child_draws: str = "fill"
     threshold: int = 30             # Table 1
     max_children: int = 30
     reduce_upto: int = 21           # post-hoc minimal reduction of puzzles with <= this many clues
@@ -128,13 +136,17 @@ def _check(cfg: Config) -> Config:
         raise ValueError(f"variants lists a variant twice: {cfg.variants!r}")
     if cfg.exploration_n not in ("total", "parent"):
         raise ValueError(f"exploration_n must be 'total' or 'parent', got {cfg.exploration_n!r}")
+    check_readings(cfg)
     return cfg
 
 
 def _generation_params(cfg, playout, selection, rules, playouts, c, threshold, seed_index):
-    return dict(playout=playout, selection=selection, rules=rules, playouts=playouts, c=c,
-                threshold=threshold, max_children=cfg.max_children, exploration_n=cfg.exploration_n,
-                reduce_upto=cfg.reduce_upto, seed_index=seed_index)
+    params = dict(playout=playout, selection=selection, rules=rules, playouts=playouts, c=c,
+                  threshold=threshold, max_children=cfg.max_children,
+                  exploration_n=cfg.exploration_n, reduce_upto=cfg.reduce_upto,
+                  seed_index=seed_index)
+    params.update(non_default(cfg))  # only a non-default reading enters the task id
+    return params
 
 
 def table1_tasks(cfg: Config):

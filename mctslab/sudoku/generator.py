@@ -4,7 +4,7 @@
 buffers once, runs ``_search.run_generator`` and returns a :class:`GenerationResult`:
 
 - ``histogram[k]``: puzzles generated with ``k`` clues (one per playout, plus terminal children
-  the first time an expansion creates them);
+  the first time they are selected; every time with ``terminal="revisit"`` or ``"expand"``);
 - ``puzzles``: every generated puzzle with at most ``record_max_clues`` clues, with the playout
   number that produced it, each re-verified unique by the *other* backend (python-sat, since
   the playouts use the fast one) before it is counted;
@@ -26,12 +26,15 @@ from . import _search
 from ._playout import make_playout_scratch
 from ._tables import make_tables
 from .api import format_puzzle
+from .readings import CHILD_DRAWS, MIN_OF, READINGS, REDUCING_COUNTS, TERMINALS, check_readings
 from .sat import SatSudoku
 
-__all__ = ["GeneratorConfig", "variant_name", "GenerationResult", "generate", "verified_puzzles", "SELECTIONS", "PLAYOUTS"]
+__all__ = ["GeneratorConfig", "variant_name", "GenerationResult", "generate", "verified_puzzles",
+           "SELECTIONS", "PLAYOUTS", "READINGS"]
 
 SELECTIONS = ("min", "mean")
 PLAYOUTS = ("reducing", "random")
+
 
 
 def variant_name(playout: str, selection: str, rules: bool) -> str:
@@ -57,6 +60,24 @@ class GeneratorConfig:
     backup_reduced: bool = False    # back up the reduced clue count instead (not the paper)
     max_nodes: int = 0              # DAG node budget; 0 = enough for the run (capped at 8M)
     verify_backend: str = "sat"     # re-verify recorded puzzles with this backend ("none": skip)
+    # Readings of choices the paper leaves open (the defaults are our original ones):
+    # terminal: a finished (unique) board in the DAG is "skip": counted on its first selection,
+    #   then never selected again; "revisit": selectable forever, every selection backs up and
+    #   counts it again (Fig. 5/6 literally: a playout of a unique board returns it); "expand":
+    #   as revisit, and expanded at the threshold like any leaf (children: unique supersets).
+    terminal: str = "skip"
+    # reducing_count: candidate-reducing playouts count the candidates left by "exclusion"
+    #   (placing the digit, basic exclusion) or by "rules" (placing it, then the rules; only
+    #   when rules are on).
+    reducing_count: str = "exclusion"
+    # min_of: X_j of "min" selection is the smallest value backed up through node j
+    #   ("playouts") or the smallest value among j's visited children, a leaf's being the mean
+    #   of its playouts ("children").
+    min_of: str = "playouts"
+    # child_draws: expansion redraws after a hint without solution or a duplicate child until
+    #   it has max_children children (at most 3 x max_children draws, "fill"), or makes exactly
+    #   max_children draws and drops those ("fixed").
+    child_draws: str = "fill"
 
     def __post_init__(self):
         if self.selection not in SELECTIONS:
@@ -77,6 +98,7 @@ class GeneratorConfig:
             raise ValueError(f"reduce_max_clues must be in 0..81, got {self.reduce_max_clues}")
         if self.exploration_n not in ("total", "parent"):
             raise ValueError(f"exploration_n must be 'total' or 'parent', got {self.exploration_n!r}")
+        check_readings(self)
         if self.verify_backend not in ("sat", "none"):
             raise ValueError(f"verify_backend must be 'sat' or 'none', got {self.verify_backend!r}")
 
@@ -140,6 +162,16 @@ def verified_puzzles(boards, playout_of, backend, stats, key, max_clues=81):
             for board, index in zip(boards[good], playout_of[good])]
 
 
+def kernel_params(config: GeneratorConfig) -> np.ndarray:
+    """The ``int64[14]`` parameter vector of ``_search.run_generator`` (its docstring)."""
+    return np.array([config.playouts, config.threshold, config.max_children,
+                     config.selection == "min", config.playout == "reducing", config.rules,
+                     config.record_max_clues, config.reduce_max_clues, config.backup_reduced,
+                     config.exploration_n == "total", TERMINALS.index(config.terminal),
+                     REDUCING_COUNTS.index(config.reducing_count), MIN_OF.index(config.min_of),
+                     CHILD_DRAWS.index(config.child_draws)], np.int64)
+
+
 def generate(config: GeneratorConfig, seed=None) -> GenerationResult:
     """Run one MCTS generation (one (variant, seed) cell of Table 1 or 2)."""
     nodes = config.node_budget()
@@ -147,11 +179,7 @@ def generate(config: GeneratorConfig, seed=None) -> GenerationResult:
     dag = _search.make_dag(nodes)
     capacity = int(min(config.playouts + 64, 1_000_000))
     rec = _search.make_records(capacity, capacity if config.reduce_max_clues else 1)
-    params = np.array([config.playouts, config.threshold, config.max_children,
-                       config.selection == "min", config.playout == "reducing", config.rules,
-                       config.record_max_clues, config.reduce_max_clues, config.backup_reduced,
-                       config.exploration_n == "total"],
-                      np.int64)
+    params = kernel_params(config)
     work = np.zeros((6, 81), np.uint8)
     stats = np.zeros(6, np.int64)
     wall, cpu = time.perf_counter(), time.process_time()

@@ -48,7 +48,7 @@ def test_dag_invariants():
     tree = make_tree(nodes, 2 * nodes)
     dag = _search.make_dag(nodes)
     rec = _search.make_records(1000)
-    params = np.array([600, 10, 30, 1, 1, 1, 20, 0, 0, 1], np.int64)
+    params = np.array([600, 10, 30, 1, 1, 1, 20, 0, 0, 1, 0, 0, 0, 0], np.int64)
     stats = np.zeros(6, np.int64)
     _search.run_generator(tree, dag, rec, params, 1.0, seed_state(1), make_tables(),
                           _playout.make_playout_scratch(), np.zeros((6, 81), np.uint8),

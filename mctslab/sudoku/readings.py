@@ -1,0 +1,34 @@
+"""Readings of what the paper (Nasu & Matsuzaki) leaves open in the MCTS generator.
+
+Each option lists its choices, the first being the default: our original reading, the one
+every stored result was computed with (task parameters name an option only when it differs
+from its default, so those task ids are unchanged). What each choice does is documented on
+:class:`~mctslab.sudoku.generator.GeneratorConfig`; measurements in ``docs/bench/sudoku.md``.
+Pure Python (no numba), so the command line can list the choices without compiling anything.
+"""
+
+from __future__ import annotations
+
+TERMINALS = ("skip", "revisit", "expand")     # _search.TERMINAL_*
+REDUCING_COUNTS = ("exclusion", "rules")      # _playout.COUNT_*
+MIN_OF = ("playouts", "children")             # _search.MIN_OF_*
+CHILD_DRAWS = ("fill", "fixed")               # _search.CHILD_DRAWS_*
+
+READINGS = {"terminal": TERMINALS, "reducing_count": REDUCING_COUNTS, "min_of": MIN_OF,
+            "child_draws": CHILD_DRAWS}
+
+
+def check_readings(values) -> None:
+    """``ValueError`` naming the first option of ``values`` (an object with the option names
+    as attributes) whose value is not one of its choices."""
+    for name, choices in READINGS.items():
+        value = getattr(values, name)
+        if value not in choices:
+            raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, "
+                             f"got {value!r}")
+
+
+def non_default(values) -> dict:
+    """The options of ``values`` that differ from their default (what enters a task's id)."""
+    return {name: getattr(values, name) for name, choices in READINGS.items()
+            if getattr(values, name) != choices[0]}
