@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import importlib
 import json
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from .store import to_jsonable
 
 __all__ = ["benchmark", "BENCHMARKS", "DOMAINS", "load_domains", "run_benchmarks", "to_json"]
 
@@ -105,19 +106,6 @@ def run_benchmarks(names=()) -> list[dict]:
     return [run_one(b) for b in select(names)]
 
 
-def _strict(obj):
-    """``obj`` with numpy scalars as Python numbers and NaN / inf as ``None``."""
-    if isinstance(obj, dict):
-        return {str(k): _strict(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_strict(v) for v in obj]
-    if hasattr(obj, "item") and not isinstance(obj, (str, bytes)):  # numpy scalar
-        obj = obj.item()
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    return obj
-
-
 def to_json(record: dict) -> str:
     """One benchmark record as one line of strict JSON (no ``NaN`` or ``Infinity`` tokens)."""
-    return json.dumps(_strict(record), allow_nan=False)
+    return json.dumps(to_jsonable(record, nan_as_null=True), allow_nan=False)

@@ -27,18 +27,19 @@ import numpy as np
 __all__ = ["ResultStore", "to_jsonable"]
 
 
-def to_jsonable(obj: Any) -> Any:
+def to_jsonable(obj: Any, *, nan_as_null: bool = False) -> Any:
     """Convert numpy arrays/scalars, tuples, paths and dataclasses into JSON-ready values.
 
     Non-finite floats become the strings ``"inf"``, ``"-inf"``, ``"nan"`` (JSON has no such
-    numbers); use :func:`from_jsonable_float` to read them back.
+    numbers; use :func:`from_jsonable_float` to read them back), or ``None`` with
+    ``nan_as_null`` (for output that is only read, such as ``mctslab bench --json``).
     """
     if isinstance(obj, dict):
-        return {str(k): to_jsonable(v) for k, v in obj.items()}
+        return {str(k): to_jsonable(v, nan_as_null=nan_as_null) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [to_jsonable(v) for v in obj]
+        return [to_jsonable(v, nan_as_null=nan_as_null) for v in obj]
     if isinstance(obj, np.ndarray):
-        return to_jsonable(obj.tolist())
+        return to_jsonable(obj.tolist(), nan_as_null=nan_as_null)
     if isinstance(obj, (np.bool_, bool)):
         return bool(obj)
     if isinstance(obj, (np.integer, int)):
@@ -47,13 +48,15 @@ def to_jsonable(obj: Any) -> Any:
         value = float(obj)
         if math.isfinite(value):
             return value
+        if nan_as_null:
+            return None
         return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
     if isinstance(obj, Path):
         return str(obj)
     if hasattr(obj, "__dataclass_fields__"):
         import dataclasses
 
-        return to_jsonable(dataclasses.asdict(obj))
+        return to_jsonable(dataclasses.asdict(obj), nan_as_null=nan_as_null)
     if obj is None or isinstance(obj, str):
         return obj
     raise TypeError(f"cannot store a {type(obj).__name__} in the result store: {obj!r:.80}")

@@ -79,6 +79,19 @@ def _cmd_generate(args) -> int:
     return 0
 
 
+# What each reading of ``readings.READINGS`` means, for ``sudoku generate --help``.
+READING_HELP = {
+    "terminal": "finished puzzles in the tree: counted once then skipped (default), revisited "
+                "(counted each time), or also expanded at the threshold",
+    "reducing_count": "candidate-reducing playouts count candidates by basic exclusion "
+                      "(default) or after the rules",
+    "min_of": "min selection: smallest playout value through the node (default) or smallest "
+              "value among its children (a leaf: its mean)",
+    "child_draws": "expansion redraws until it has max children (default) or makes exactly "
+                   "max-children draws and drops duplicates",
+}
+
+
 def add_parser(subparsers) -> None:
     from .readings import READINGS
 
@@ -107,17 +120,8 @@ def add_parser(subparsers) -> None:
                         "without it)")
     p.add_argument("--exploration-n", choices=("total", "parent"), default="total",
                    help="n in the exploration term: total playouts (default) or parent visits")
-    p.add_argument("--terminal", choices=READINGS["terminal"], default="skip",
-                   help="finished puzzles in the tree: counted once then skipped (default), "
-                        "revisited (counted each time), or also expanded at the threshold")
-    p.add_argument("--reducing-count", choices=READINGS["reducing_count"], default="exclusion",
-                   help="candidate-reducing playouts count candidates by basic exclusion "
-                        "(default) or after the rules")
-    p.add_argument("--min-of", choices=READINGS["min_of"], default="playouts",
-                   help="min selection: smallest playout value through the node (default) or "
-                        "smallest value among its children (a leaf: its mean)")
-    p.add_argument("--child-draws", choices=READINGS["child_draws"], default="fill",
-                   help="expansion redraws until it has max children (default) or makes exactly "
-                        "max-children draws and drops duplicates")
+    for name, choices in READINGS.items():  # the first choice is the default
+        p.add_argument(f"--{name.replace('_', '-')}", choices=choices, default=choices[0],
+                       help=READING_HELP[name])
     p.add_argument("--out", required=True, help="file for the 17/18-clue puzzles found")
     p.set_defaults(func=_cmd_generate)

@@ -36,7 +36,6 @@ SELECTIONS = ("min", "mean")
 PLAYOUTS = ("reducing", "random")
 
 
-
 def variant_name(playout: str, selection: str, rules: bool) -> str:
     """``"reducing/min/rules"``: the name of a paper variant (a Table 1 row)."""
     return f"{playout}/{selection}/{'rules' if rules else 'no-rules'}"

@@ -287,8 +287,9 @@ def mcts(instance: Instance, policy="roulette", cp_rule="mst", cp_k=2.0, seed=No
                 size = (playouts - done) // left
             if deadline is not None:
                 size = min(size, int((deadline - now) / left / per_playout) + ran)
-            if ran < max(1, min(size, MAX_TRACE_CHUNK)):
-                ran += chunk(max(1, min(size, MAX_TRACE_CHUNK)) - ran, depth)
+            step_size = max(1, min(size, MAX_TRACE_CHUNK))  # at least one playout per step
+            if ran < step_size:
+                ran += chunk(step_size - ran, depth)
             steps += 1
             tree = search_arrays.tree
             if search == "step-best" or not ran:

@@ -64,6 +64,17 @@ def _fitness(scores, alpha):
     return mean - alpha * sd
 
 
+def _survivors(parents, children):
+    """DE selection, replayed: each child replaces its parent when its value (fitness or
+    rating) is strictly higher. ``(tables, value, score)`` of the survivors, and the best's
+    index."""
+    (tables, value, score), (child_tables, child_value, child_score) = parents, children
+    better = child_value > value
+    value = np.where(better, child_value, value)
+    return (np.where(better[:, None, None], child_tables, tables), value,
+            np.where(better, child_score, score), int(np.argmax(value)))
+
+
 def test_individual_learning_follows_steps_1_to_9(monkeypatch):
     # Tmax = 5 is odd so that "t > Tmax / 2" is not the same as "generation >= Tmax / 2".
     cfg = LearningConfig(mode="individual", population_size=4, max_generations=5, iterations=12,
@@ -93,12 +104,8 @@ def test_individual_learning_follows_steps_1_to_9(monkeypatch):
         tables, fitness, score = evaluate()  # steps 2-3
         t = 1
         while True:
-            child_tables, child_fitness, child_score = evaluate()  # step 4
-            better = child_fitness > fitness  # strictly fitter children survive (step 5)
-            tables = np.where(better[:, None, None], child_tables, tables)
-            fitness = np.where(better, child_fitness, fitness)
-            score = np.where(better, child_score, score)
-            best = int(np.argmax(fitness))
+            # step 4, then step 5: strictly fitter children survive
+            tables, fitness, score, best = _survivors((tables, fitness, score), evaluate())
             rows.append((games, k, t, fitness[best], score[best]))
             t += 1  # step 6
             if t <= cfg.max_generations / 2:
@@ -204,12 +211,8 @@ def test_group_learning_follows_steps_1_to_8(monkeypatch):
         tables, rating, score = evaluate()  # step 2
         t = 1
         while True:
-            child_tables, child_rating, child_score = evaluate()  # step 3
-            better = child_rating > rating  # the higher-rated of parent and child survives
-            tables = np.where(better[:, None, None], child_tables, tables)
-            rating = np.where(better, child_rating, rating)
-            score = np.where(better, child_score, score)
-            best = int(np.argmax(rating))
+            # step 3, then the higher-rated of parent and child survives
+            tables, rating, score, best = _survivors((tables, rating, score), evaluate())
             rows.append((games, k, t, rating[best], score[best]))
             t += 1  # step 5
             if t <= cfg.max_generations / 2:
