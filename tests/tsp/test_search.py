@@ -314,11 +314,30 @@ def test_stepwise_kernel_keeps_the_prefix():
     assert search.tree.node_num_edges[0] == 5 and stats[_mcts.MAX_DEPTH] <= 5
 
 
-def test_stepwise_search_under_a_time_limit_stops_and_keeps_its_best_path():
+class _TickingClock:
+    """A stand-in for ``time.perf_counter``: each read advances it by ``tick`` seconds, so the
+    search's time budget becomes a count of clock reads (the same on every machine)."""
+
+    def __init__(self, tick):
+        self.tick, self.reads = tick, 0
+
+    def __call__(self):
+        self.reads += 1
+        return self.reads * self.tick
+
+
+def test_stepwise_search_under_a_time_limit_stops_and_keeps_its_best_path(monkeypatch):
     instance = random_instance(300, "EUC_2D", 7)
-    result = api.mcts(instance, "roulette", "mst", 2.0, 1, time_limit=0.01, search="step-best")
+    clock = _TickingClock(0.001)
+    monkeypatch.setattr(api.time, "perf_counter", clock)
+    result = api.mcts(instance, "roulette", "mst", 2.0, 1, time_limit=0.02, search="step-best")
+    monkeypatch.undo()
     api.check_path(instance, result.path)
-    assert 1 <= result.details["steps"] < 299 and result.seconds < 0.5
+    # 20 reads of budget, a few reads per step: the search stops after a handful of the 299
+    # steps, and overruns the deadline by at most the reads of the one step it had begun
+    # (a search that ignored the deadline would run all 299 steps, ~900 reads)
+    assert 1 <= result.details["steps"] < 20
+    assert result.seconds <= 0.02 + 4 * clock.tick
     assert result.details["improvements"][-1][2] == result.length
     tiny = random_instance(6, "EUC_2D", 1)
     assert api.mcts(tiny, "uniform", "mst", 2.0, 1, time_limit=1.0,
