@@ -37,14 +37,19 @@ def _floor(ax, frame: pd.DataFrame) -> None:
                 label="optimal tour / MST")
 
 
-def _length_over_mst(frame, methods, title):
+def _length_over_mst(frame, methods, title, labels=None):
+    """One scatter per method of ``methods`` that ran (a method absent from ``frame`` is left
+    out of the legend rather than shown as an empty entry)."""
     fig, ax = plt.subplots(figsize=(7.5, 5))
     means = _means(frame, methods)
+    labels = labels or {}
     for method in methods:
         part = means[means["method"] == method].sort_values("n")
+        if part.empty:
+            continue
         color, marker = STYLE.get(method, (None, "o"))
         ax.scatter(part["n"], part["length"] / part["mst"], s=18, color=color, marker=marker,
-                   label=method_label(method), alpha=0.8)
+                   label=labels.get(method, method_label(method)), alpha=0.8)
     _floor(ax, frame)
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -74,14 +79,9 @@ def figure9(frame: pd.DataFrame, cp: float = 2.0):
     """Fig. 9: roulette MCTS for each Cp = k x MST and k x SD of the run (the paper: k = 0, 2,
     4), SA for reference; ``cp`` is the k of MCT_RM / MCT_RS in ``frame``."""
     keys = tuple(key for key, _, _ in roulette_variants(frame, cp))
-    fig = _length_over_mst(frame, ("sa",) + keys, "Fig. 9: Cp sweep (roulette)")
     labels = {key: f"{'RM' if rule == 'mst' else 'RS'} {k:g}x{rule.upper()}"
               for key, rule, k in roulette_variants(frame, cp)}
-    ax = fig.axes[0]
-    for handle, key in zip(ax.collections, ("sa",) + keys):
-        handle.set_label(labels.get(key, method_label(key)))
-    ax.legend(fontsize=8)
-    return fig
+    return _length_over_mst(frame, ("sa",) + keys, "Fig. 9: Cp sweep (roulette)", labels)
 
 
 def figure_baselines(frame: pd.DataFrame, budget_factor: float = 1.0):
@@ -90,6 +90,8 @@ def figure_baselines(frame: pd.DataFrame, budget_factor: float = 1.0):
     means = _means(frame, ("sa", "mct_um", "mct_rm", "sa_2opt", "lkh")).dropna(subset=["optimum"])
     for method in ("sa", "mct_um", "mct_rm", "sa_2opt", "lkh"):
         part = means[means["method"] == method].sort_values("n")
+        if part.empty:  # not run (or no known optimum): no empty legend entry
+            continue
         color, marker = STYLE[method]
         ax.scatter(part["n"], part["length"] / part["optimum"], s=18, color=color, marker=marker,
                    label=method_label(method) + (" (own time)" if method == "lkh" else ""))
