@@ -5,7 +5,7 @@
                       [--scheduler ADDRESS] [--out DIR]
     mctslab bench [NAME ...] [--json]             performance figures (see BENCHMARKS.md)
     mctslab results [--clean EXPERIMENT ...]      stored task results (the resumable store)
-    mctslab data                                  where data is looked up, what is found
+    mctslab data [verify|fetch NAME]              data sets: list, check checksums, fetch
     mctslab othello|sudoku|tsp ...                each domain's own verbs
 
 Domains plug in through ``mctslab/<domain>/cli.py: add_parser(subparsers)``, which adds one
@@ -106,16 +106,47 @@ def _cmd_bench(args) -> int:
 
 
 def _cmd_data(args) -> int:
-    from . import data
+    from . import data, datasets
 
-    print("data lookup order: explicit path, then")
+    verb = getattr(args, "data_verb", None)
+    if verb == "verify":
+        names = args.names or [*datasets.SHIPPED, *datasets.FETCHABLE]
+        bad = 0
+        for name in names:
+            folder, problems, checked = datasets.verify(name)
+            if name in datasets.FETCHABLE and not checked:
+                print(f"{name}: not fetched (mctslab data fetch {name})")
+                continue
+            print(f"{name}: {checked} files checked, "
+                  f"{'ok' if not problems else f'{len(problems)} problem(s)'}"
+                  + (f"  [{folder}]" if folder else ""))
+            for problem in problems:
+                print(f"  {problem.path}: {problem.problem}")
+            bad += len(problems)
+        return 1 if bad else 0
+    if verb == "fetch":
+        spec = datasets.FETCHABLE.get(args.name)
+        if spec is None:
+            raise KeyError(f"unknown fetchable data set {args.name!r}; "
+                           f"known: {', '.join(datasets.FETCHABLE)}")
+        print(f"{spec.name}: {spec.what}\n  source: {spec.source}\n  licence: {spec.licence}")
+        paths = datasets.fetch(args.name, folder=args.dir, progress=sys.stderr.isatty())
+        print(f"{len(paths)} files, checksums verified, in {paths[0].parent if paths else '-'}")
+        return 0
+    if verb == "checksums":
+        folder = data.find(args.name)
+        print(f"{folder / datasets.CHECKSUMS}: {datasets.write_checksums(folder)} files")
+        return 0
+    print("data lookup order: an explicit path, then")
     for d in data.search_dirs():
-        exists = "found" if d.is_dir() else "absent"
-        print(f"  {d}  ({exists})")
-        if d.is_dir():
-            for entry in sorted(d.iterdir()):
-                if entry.is_dir() and entry.name != "results":
-                    print(f"    {entry.name}/")
+        print(f"  {d}  ({'found' if d.is_dir() else 'absent'})")
+    print()
+    for row in datasets.status_rows(check=not args.no_check):
+        size = f"{row['bytes'] / 1e6:.1f} MB" if row["bytes"] else "-"
+        amount = "-" if row["count"] is None else f"{row['count']:,} {row['unit']}"
+        print(f"{row['name']:<16} {row['kind']:<8} {amount:<22} {size:>9}  "
+              f"checksums {row['checksums']:<16} {row['where']}")
+        print(f"{'':<16} {row['what']}")
     return 0
 
 
@@ -179,8 +210,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, help="output root (default: the project root)")
     p.set_defaults(func=_cmd_results)
 
-    p = sub.add_parser("data", help="where data sets are looked up and what is found")
+    p = sub.add_parser("data", help="the data sets: list, verify checksums, fetch larger ones")
+    p.add_argument("--no-check", action="store_true", help="list without checking checksums")
     p.set_defaults(func=_cmd_data)
+    verbs = p.add_subparsers(dest="data_verb", metavar="VERB")
+    v = verbs.add_parser("verify", help="check checksums; exit 1 naming each bad file")
+    v.add_argument("names", nargs="*", metavar="NAME", help="data sets (default: all)")
+    v.set_defaults(func=_cmd_data)
+    v = verbs.add_parser("fetch", help="download a larger data set with its pinned sha256")
+    v.add_argument("name", metavar="NAME", help="a fetchable set (mctslab data lists them)")
+    v.add_argument("--dir", default=None,
+                   help="data folder to fetch into (default: $MCTSLAB_DATA, else data/)")
+    v.set_defaults(func=_cmd_data)
+    v = verbs.add_parser("checksums", help="rewrite a shipped set's SHA256SUMS (maintainers)")
+    v.add_argument("name", metavar="NAME")
+    v.set_defaults(func=_cmd_data)
 
     for domain in DOMAIN_CLIS:
         try:

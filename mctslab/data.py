@@ -5,8 +5,8 @@ through :func:`find`, which tries, in order:
 
 1. an explicit path given by the caller,
 2. ``$MCTSLAB_DATA/<relpath>``,
-3. ``<project>/data/<relpath>``,
-4. ``<project>/../shared/data/<relpath>`` (the shared, read-only data sets).
+3. ``<project>/data/<relpath>`` (the data sets shipped in the repository; see
+   :mod:`mctslab.datasets` for what they are, their checksums and the sets fetched on demand).
 
 A miss raises :class:`DataNotFoundError` naming what was looked for and every place tried.
 """
@@ -33,7 +33,6 @@ def search_dirs() -> list[Path]:
         dirs.append(Path(env).expanduser())
     root = project_root()
     dirs.append(root / "data")
-    dirs.append(root.parent / "shared" / "data")
     return dirs
 
 

@@ -273,8 +273,13 @@ def parse(text: str, source: str = "<text>", name: str | None = None) -> Instanc
 
 
 def data_path(name: str) -> Path:
-    """Path of the data-folder file for an instance name (``eil51`` -> ``.../eil51.tsp.gz``)."""
-    return data.find(f"tsplib/{name}.tsp.gz")
+    """Path of the data-folder file for an instance name (``eil51`` -> ``.../eil51.tsp.gz``).
+
+    Shipped instances are gzipped; those of ``mctslab data fetch tsplib-rest`` are plain
+    ``.tsp`` files beside them.
+    """
+    plain = f"tsplib/{name}.tsp"
+    return data.find(plain) if data.available(plain) else data.find(f"{plain}.gz")
 
 
 def load(name_or_path: str | Path) -> Instance:

@@ -1,4 +1,4 @@
-"""Shared fixtures for the Sudoku tests: small self-made data, and the shared data sets."""
+"""Shared fixtures for the Sudoku tests: small self-made data, and the shipped data sets."""
 
 from __future__ import annotations
 
@@ -13,10 +13,8 @@ PUZZLE17 = "...8.1..........435............7.8........1...2..3....6......75..34.
 
 
 def load(name: str) -> np.ndarray:
-    rel = f"sudoku/{name}"
-    if not data.available(rel):
-        pytest.skip(f"data file {rel} not found (set $MCTSLAB_DATA or see shared/data/sudoku)")
-    boards, _, errors = api.read_puzzles(data.find(rel))
+    # The repository ships data/sudoku/: a missing file is an error, not a skip.
+    boards, _, errors = api.read_puzzles(data.find(f"sudoku/{name}"))
     assert not errors
     return boards
 
@@ -40,5 +38,5 @@ def sample17() -> np.ndarray:
 
 @pytest.fixture(scope="session")
 def dataset():
-    """``dataset(name)``: a shared data file's boards, or a skip naming what is missing."""
+    """``dataset(name)``: a shipped data file's boards (DataNotFoundError naming what is missing)."""
     return load

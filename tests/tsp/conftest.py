@@ -1,4 +1,4 @@
-"""Shared helpers for the TSP tests: small generated instances of every metric, data skips."""
+"""Shared helpers for the TSP tests: small generated instances of every metric, TSPLIB data."""
 
 from __future__ import annotations
 
@@ -10,10 +10,14 @@ from mctslab import data
 from mctslab.tsp import tsplib
 from mctslab.tsp.tsplib import Instance
 
-HAVE_TSPLIB = data.available("tsplib/optima.csv")
-needs_tsplib = pytest.mark.skipif(
-    not HAVE_TSPLIB, reason="TSPLIB data folder (tsplib/ under $MCTSLAB_DATA, data/ or "
-                            "../shared/data/) not found")
+
+@pytest.fixture(scope="session")
+def tsplib_data():
+    """The shipped TSPLIB folder; the repository carries it, so its absence is an error."""
+    return data.find("tsplib/optima.csv").parent
+
+
+needs_tsplib = pytest.mark.usefixtures("tsplib_data")
 
 
 def explicit_instance(matrix, name="explicit") -> Instance:
