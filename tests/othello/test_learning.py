@@ -146,19 +146,24 @@ def test_unknown_learning_parameter_is_named():
 
 def test_small_scale_learning_beats_the_random_player():
     # One iteration of individual learning against the random player (the paper's protocol,
-    # epsilon 0.1 in the learning games): ~200k games.
+    # epsilon 0.1 in the learning games): ~200k games a seed, ~2 s.
     cfg = LearningConfig(mode="individual", population_size=10, max_generations=200, iterations=1,
                          n_matches=10, games_per_match=20, eval_games=0)
-    result = run_learning(cfg, 2024)
-    assert 150_000 <= result["games"] <= 410_000
-    learned = wpc.expand(result["final_variables"])
-    # The learned WPC plays greedily (epsilon 0); the random player is random anyway.
-    score = api.match(learned, "random", games=4000, epsilon=0.0, seed=1).score
-    # Issue 3's goal is > 0.9. It is at the ceiling of 1-ply WPCs against the random player,
-    # measured 2026-11-23 over 10,000 greedy games each: standard WPC 0.80, Lucas & Runarsson
-    # 2006 0.90; learned at this budget (8 seeds) mean 0.875, range 0.83-0.92 (3 of 16 runs of
-    # two variants above 0.9); with the paper's NP = 20 and S x N = 500 (~510k games, 6 seeds)
-    # mean 0.903, range 0.889-0.922. So the test asserts what learning reliably does at this
-    # budget, clearly above the standard WPC (sd of the score over 4,000 games ~0.005); the gap
-    # to 0.9 is reported on issue 3.
-    assert score > 0.85, score
+    scores = []
+    for seed in range(6):
+        result = run_learning(cfg, seed)
+        assert 150_000 <= result["games"] <= 410_000
+        learned = wpc.expand(result["final_variables"])
+        # The learned WPC plays greedily (epsilon 0); the random player is random anyway.
+        scores.append(api.match(learned, "random", games=4000, epsilon=0.0, seed=1).score)
+    standard = api.match(wpc.expand(wpc.STANDARD_VARIABLES), "random", games=4000, epsilon=0.0,
+                         seed=1).score
+    # Measured 2026-11-23 over seeds 0-13 at this budget (4,000 greedy games each): learned mean
+    # 0.869, sd 0.028, range 0.826-0.916; the standard WPC 0.798. Issue 3's goal of 0.9 is at the
+    # ceiling of 1-ply WPCs (Lucas & Runarsson 2006: 0.90; the paper's NP = 20, S x N = 500
+    # reach a mean of 0.903 over 6 seeds): the gap is reported on issue 3. A single seed is
+    # not a test (one seed scores 0.83): the mean of 6 seeds (sd ~0.011) must beat the standard
+    # WPC by 0.04, ~2.5 sd below the measured mean and far above a learning that does not
+    # learn (the standard WPC's level or below); every seed must beat the random player.
+    assert np.mean(scores) > standard + 0.04, (scores, standard)
+    assert min(scores) > 0.7, scores
