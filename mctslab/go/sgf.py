@@ -1,0 +1,150 @@
+"""SGF in and out through sgfmill: a position at move N of a game's main line, and a finished game
+written with its result and the engine's settings in the root node.
+
+Coordinates are sgfmill's and :mod:`mctslab.go.api`'s: ``(row, col)``, row 0 at the bottom.
+
+Setup stones (root ``AB``/``AW``) are placed with ``Board.play`` out of turn, black ones first:
+our board has no separate setup operation, so they count in ``move_number`` and ``board.moves``
+(``undo`` takes them back, ``info["setup_moves"]`` says how many there are), and
+``board.to_move`` after them is not meaningful: ``info["to_move"]`` gives the side to move
+(the next main-line move's colour, else ``PL``, else the opposite of the last move played).
+A setup stone on an occupied point or without liberties is reported like an illegal move.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+from pathlib import Path
+
+from sgfmill import sgf, sgf_moves
+
+from mctslab import __version__
+
+__all__ = ["game_bytes", "load", "save_game"]
+
+
+def _read(source) -> tuple[bytes, str]:
+    if isinstance(source, (bytes, bytearray)):
+        return bytes(source), "<SGF bytes>"
+    path = Path(source)
+    try:
+        return path.read_bytes(), str(path)
+    except OSError as exc:
+        raise OSError(f"cannot read SGF file {path}: {exc.strerror or exc}") from None
+
+
+def load(source, move_number: int | None = None, komi: float = 6.5):
+    """``(board, info)``: the position after ``move_number`` moves of the main line (all moves
+    when None; 0 = the setup only) of an SGF file path or SGF bytes.
+
+    ``info`` holds ``size``, ``komi`` (``KM``, else the ``komi`` argument), ``moves`` (every
+    main-line move as ``(colour, (row, col) | None)``, also those after ``move_number``),
+    ``move_number``, ``setup_moves``, ``to_move``, ``result`` (``RE`` or None), ``black`` /
+    ``white`` (``PB``/``PW``), ``rules`` (``RU``) and ``root`` (every root property as text).
+    A malformed file, a size outside 5..25, a bad ``move_number`` or an illegal move raise
+    ``ValueError`` naming the file and the problem.
+    """
+    from mctslab.go.api import BLACK, WHITE, Board, IllegalMove, vertex
+
+    data, name = _read(source)
+    try:
+        game = sgf.Sgf_game.from_bytes(data)
+        size = game.get_size()
+        root = game.get_root()
+        file_komi = game.get_komi() if root.has_property("KM") else None
+        _, plays = sgf_moves.get_setup_and_moves(game)
+        black_setup, white_setup, _ = root.get_setup_stones()
+    except ValueError as exc:
+        raise ValueError(f"{name}: not a valid SGF game: {exc}") from None
+    except KeyError as exc:  # sgfmill's KeyError for a missing property in odd files
+        raise ValueError(f"{name}: not a valid SGF game: missing {exc}") from None
+    if not 5 <= size <= 25:
+        raise ValueError(f"{name}: board size {size} is not supported (5 to 25)")
+    colors = {"b": BLACK, "w": WHITE}
+    moves = [(colors[c], None if m is None else (int(m[0]), int(m[1]))) for c, m in plays]
+    if move_number is None:
+        move_number = len(moves)
+    if isinstance(move_number, bool) or not 0 <= int(move_number) <= len(moves):
+        raise ValueError(f"{name}: move number {move_number!r} is outside 0..{len(moves)} "
+                         f"(the main line has {len(moves)} moves)")
+    move_number = int(move_number)
+    board = Board(size, komi=komi if file_komi is None else file_komi)
+    setup = [(BLACK, p) for p in sorted(black_setup)] + [(WHITE, p) for p in sorted(white_setup)]
+    for color, point in setup:
+        try:
+            board.play(color, point)
+        except IllegalMove as exc:
+            raise ValueError(f"{name}: setup stone {'BW'[color - 1]} {vertex(point, size)} "
+                             f"cannot be placed ({exc.reason})") from None
+    for index, (color, move) in enumerate(moves[:move_number], start=1):
+        try:
+            board.play(color, move)
+        except IllegalMove as exc:
+            raise ValueError(f"{name}: move {index} ({'BW'[color - 1]} "
+                             f"{vertex(move, size)}) is illegal: {exc.reason}") from None
+    if move_number < len(moves):
+        to_move = moves[move_number][0]
+    elif root.has_property("PL"):
+        to_move = colors[root.get("PL")]
+    elif board.moves:
+        to_move = 3 - board.moves[-1][0]
+    else:
+        to_move = BLACK
+    text = {key: _text(root, key) for key in root.properties()}
+    info = dict(size=size, komi=board.komi, moves=moves, move_number=move_number,
+                setup_moves=len(setup), to_move=to_move, result=text.get("RE"),
+                black=text.get("PB"), white=text.get("PW"), rules=text.get("RU"), root=text,
+                source=name)
+    return board, info
+
+
+def _text(node, key: str) -> str:
+    try:
+        value = node.get(key)
+    except ValueError:
+        value = None
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    return b"".join(node.get_raw_list(key)).decode("utf-8", "replace")
+
+
+def game_bytes(size: int, komi: float, moves, result: str | None = None,
+               root_props: dict | None = None, settings: dict | None = None) -> bytes:
+    """The SGF of a game: ``moves`` as ``(colour, (row, col) | None)`` (colour 1/2 or
+    "b"/"w"), ``result`` as ``RE`` (e.g. "B+3.5", "W+R"), ``settings`` (the engine's: playouts,
+    policy, seed...) written to the root's ``GC`` as ``key=value`` lines, ``root_props`` any
+    further root properties (``PB``, ``PW``, ``RU``, ``DT``, ``EV``...; values as text)."""
+    game = sgf.Sgf_game(int(size))
+    root = game.get_root()
+    root.set("KM", float(komi))
+    root.set("RU", "Chinese")
+    root.set("AP", ("mctslab", __version__))
+    root.set("DT", datetime.date.today().isoformat())
+    if result is not None:
+        root.set("RE", str(result))
+    if settings:
+        root.set("GC", "\n".join(f"{k}={v}" for k, v in settings.items()))
+    for key, value in (root_props or {}).items():
+        if not (key.isalpha() and key.isupper()):
+            raise ValueError(f"SGF property identifiers are upper-case letters, got {key!r}")
+        root.set(key, value if isinstance(value, (tuple, list)) else str(value))
+    for color, move in moves:
+        c = {1: "b", 2: "w", "b": "b", "w": "w", "B": "b", "W": "w"}.get(color)
+        if c is None:
+            raise ValueError(f"bad colour {color!r} in moves")
+        if move is not None and not (0 <= move[0] < size and 0 <= move[1] < size):
+            raise ValueError(f"move {move!r} is off a {size}x{size} board")
+        game.extend_main_sequence().set_move(c, None if move is None else tuple(move))
+    return game.serialise()
+
+
+def save_game(path, size: int, komi: float, moves, result: str | None = None,
+              root_props: dict | None = None, settings: dict | None = None) -> Path:
+    """Write :func:`game_bytes` to ``path`` (parent folders created); returns the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    tmp.write_bytes(game_bytes(size, komi, moves, result, root_props, settings))
+    os.replace(tmp, path)  # a reader never sees half a game
+    return path
