@@ -1,9 +1,23 @@
 """Experiments as lists of independent tasks.
 
 A :class:`Task` names a module-level function (``"package.module:function"``), its parameters
-(JSON-serialisable) and its seed. Its :attr:`Task.id` is a hash of all three (and of an optional
-``version`` string), so the same task always has the same id: that is what lets the result store
-skip work already done. A domain bumps ``version`` when a fix changes a task's results.
+(JSON-serialisable) and its seed. Its :attr:`Task.id` is a hash of all three, so the same task
+always has the same id: that is what lets the result store skip work already done.
+
+Task versions. A task function that has been changed so that it computes something else (other
+numbers, other keys) is marked with :func:`task_version`::
+
+    @task_version("2")   # 2: the reduced counts come from re-verified puzzles only
+    def run_generation(params, seed): ...
+
+The version enters the id of every task of that function, so results stored by the old code are
+not reused (they stay in the store, unread; ``mctslab results --clean EXPERIMENT`` removes them).
+An unmarked function has version ``""``, which leaves its ids exactly as they were before
+versions existed, so a store written then is still read. We chose an explicit, hand-bumped
+version over a hash of the function's source or of its result's keys: a source hash would throw
+away stored results on every comment or refactor (and miss changes in the kernels it calls), and a
+key hash misses a change of numbers under the same keys; the author of a change knows whether it
+changes results, and a test (``tests/core/test_executor.py``) checks that a bump is honoured.
 
 Task functions have the signature ``fn(params: dict, seed: numpy.random.SeedSequence) -> dict``.
 
@@ -24,34 +38,60 @@ import numpy as np
 
 from .store import to_jsonable
 
-__all__ = ["Task", "make_tasks", "resolve", "run_task"]
+__all__ = ["Task", "make_tasks", "resolve", "run_task", "task_version"]
 
 
 def _canonical_json(obj: Any) -> str:
     return json.dumps(to_jsonable(obj), sort_keys=True, separators=(",", ":"))
 
 
+def task_version(version: str):
+    """Mark a task function with a version (a short string, e.g. ``"2"``) that enters its tasks'
+    ids: bump it when a change makes the function compute something else (see the module
+    docstring), and say in a comment what changed."""
+    version = str(version)
+    if not version:
+        raise ValueError("a task version must be a non-empty string")
+
+    def mark(fn):
+        fn.task_version = version
+        return fn
+
+    return mark
+
+
+def function_version(fn: str) -> str:
+    """The :func:`task_version` of the task function ``"module:function"`` (``""`` if unmarked)."""
+    return str(getattr(resolve(fn), "task_version", ""))
+
+
 @dataclass(frozen=True)
 class Task:
-    """One independent unit of work: ``fn(params, SeedSequence(seed, spawn_key=spawn_key))``."""
+    """One independent unit of work: ``fn(params, SeedSequence(seed, spawn_key=spawn_key))``.
+
+    ``version`` defaults to the function's :func:`task_version` (the function is imported to
+    read it, so a misspelt function fails here, not in a worker).
+    """
 
     fn: str
     params: Mapping[str, Any] = field(default_factory=dict)
     seed: int = 0
     spawn_key: tuple[int, ...] = ()
-    version: str = ""
+    version: str | None = None
 
     def __post_init__(self):
         if ":" not in self.fn:
             raise ValueError(f"task function must be 'module:function', got {self.fn!r}")
         object.__setattr__(self, "params", dict(self.params))
         object.__setattr__(self, "spawn_key", tuple(int(k) for k in self.spawn_key))
+        if self.version is None:
+            object.__setattr__(self, "version", function_version(self.fn))
 
     @property
     def id(self) -> str:
         identity = {"fn": self.fn, "params": self.params, "seed": int(self.seed),
                     "spawn_key": list(self.spawn_key)}
-        if self.version:  # a domain bumps it when a fix changes results: old ones are not reused
+        if self.version:  # unversioned functions keep the ids they had before versions existed
             identity["version"] = self.version
         payload = _canonical_json(identity)
         return hashlib.sha256(payload.encode()).hexdigest()[:20]
@@ -65,13 +105,12 @@ class Task:
                 "version": self.version}
 
 
-def make_tasks(fn: str, param_list: Iterable[Mapping[str, Any]], seed: int,
-               version: str = "") -> list[Task]:
+def make_tasks(fn: str, param_list: Iterable[Mapping[str, Any]], seed: int) -> list[Task]:
     """One task per parameter dict; task ``i`` gets the ``i``-th seed spawned from ``seed``.
 
-    ``version`` (e.g. ``"2"``) enters the task ids: bump it when a code change alters what the
-    task computes, so results stored by the old code are not reused.
+    Every task carries the function's :func:`task_version` (part of its id).
     """
+    version = function_version(fn)
     return [Task(fn, params, int(seed), (i,), version) for i, params in enumerate(param_list)]
 
 

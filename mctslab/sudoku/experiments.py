@@ -27,7 +27,7 @@ import numpy as np
 
 from ..core.params import check_known, finite_number, given, positive_int
 from ..core.report import check_scale
-from ..core.tasks import make_tasks
+from ..core.tasks import make_tasks, task_version
 from ..rng import seed_state
 from . import _baseline
 from ._playout import make_playout_scratch
@@ -233,6 +233,8 @@ def warmup() -> None:
         _COMPILED = True
 
 
+# 2 (112e98d): raw / reduced hold only python-sat re-verified puzzles, verify_failed_reduced added
+@task_version("2")
 def run_generation(params: dict, seed) -> dict:
     """Task: one MCTS run, its verified counts, and the post-hoc minimal reductions.
 

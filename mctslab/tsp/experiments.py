@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.params import check_known, finite_number, given, positive_int
-from ..core.tasks import Task
+from ..core.tasks import Task, task_version
 from . import api, tsplib
 from .lkh import lkh
 
@@ -292,6 +292,9 @@ def _children(seed: np.random.SeedSequence, count: int) -> list[np.random.SeedSe
 
 
 # -- task functions --------------------------------------------------------------------------------
+# 2: rows gained search_steps (7bd00c1); roulette playouts draw uniformly among zero-weight
+# (duplicate) cities and repair float32 artefacts (7196177), which changes MCTS lengths
+@task_version("2")
 def comparison_task(params: dict, seed: np.random.SeedSequence) -> dict:
     """SA, then every SA-time-budgeted method on one (instance, replicate)."""
     _warm()
@@ -337,6 +340,7 @@ def lkh_task(params: dict, seed: np.random.SeedSequence) -> dict:
             "tour_length": result.tour_length, "seconds": result.seconds}
 
 
+@task_version("2")  # 2: the roulette playout change of 7196177 (see comparison_task)
 def anytime_task(params: dict, seed: np.random.SeedSequence) -> dict:
     """Best length found versus time for one (instance, method): a list of (seconds, length)."""
     _warm()

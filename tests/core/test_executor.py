@@ -1,5 +1,6 @@
 """The executor: in-process, local pool, Dask, failures, and a real kill-and-resume."""
 
+import hashlib
 import json
 import os
 import signal
@@ -104,16 +105,29 @@ def test_dask_local_cluster_with_two_workers(tmp_path):
     assert len({r["pid"] for r in results} - {os.getpid()}) >= 1  # ran on the cluster's workers
 
 
-def test_version_changes_ids_and_results_command_cleans(tmp_path, capsys):
+def test_a_bumped_task_version_reruns_its_tasks_and_only_those(tmp_path, capsys, monkeypatch):
     from mctslab import cli
+    from mctslab.core import demo
+    from mctslab.core.tasks import task_version
 
-    old = make_tasks(FN, [{"x": 1}], seed=1)
-    new = make_tasks(FN, [{"x": 1}], seed=1, version="2")
-    assert old[0].id != new[0].id
-    assert make_tasks(FN, [{"x": 1}], seed=1, version="")[0].id == old[0].id
-    first = run_tasks("versioned", old, workers=1, out=tmp_path, progress=False)
-    second = run_tasks("versioned", new, workers=1, out=tmp_path, progress=False)
-    assert (first.ran, second.ran, second.cached) == (1, 1, 0)
+    unchanged_fn = "mctslab.core.demo:fail_on_three"
+    before = make_tasks(FN, [{"x": 1}], seed=1) + make_tasks(unchanged_fn, [{"x": 1}], seed=1)
+    first = run_tasks("versioned", before, workers=1, out=tmp_path, progress=False)
+    assert (first.ran, first.cached) == (2, 0)
+    # an unmarked function keeps the id it had before versions existed (existing stores stay)
+    legacy = json.dumps({"fn": FN, "params": {"x": 1}, "seed": 1, "spawn_key": [0]},
+                        sort_keys=True, separators=(",", ":"))
+    assert before[0].id == hashlib.sha256(legacy.encode()).hexdigest()[:20]
+    # the code of square_with_noise changes what it computes, and its author bumps the version
+    monkeypatch.setattr(demo, "square_with_noise", task_version("2")(
+        lambda params, seed: {"x": params["x"], "square": -1}))
+    after = make_tasks(FN, [{"x": 1}], seed=1) + make_tasks(unchanged_fn, [{"x": 1}], seed=1)
+    assert after[0].version == "2" and after[0].id != before[0].id
+    assert after[1].id == before[1].id
+    second = run_tasks("versioned", after, workers=1, out=tmp_path, progress=False)
+    assert (second.ran, second.cached) == (1, 1)  # the changed one ran again, the other did not
+    assert second[0]["square"] == -1 and "noise" not in second[0]  # not the stale result
+    assert run_tasks("versioned", after, workers=1, out=tmp_path, progress=False).ran == 0
     summary = second.summary()
     assert summary["task_seconds"] >= 0 and summary["last_finished"]
     assert cli.main(["results", "--out", str(tmp_path)]) == 0
