@@ -16,6 +16,7 @@ from .api import (
                   PuzzleFormatError,
                   Solution,
                   apply_rules,
+                  candidate_masks,
                   canonical_form,
                   canonical_forms,
                   format_puzzle,
@@ -29,4 +30,25 @@ from .generator import GenerationResult, GeneratorConfig, generate
 
 __all__ = ["PuzzleFormatError", "Solution", "parse_puzzle", "format_puzzle", "read_puzzles",
            "solve", "solve_many", "apply_rules", "paper_normalise", "canonical_form",
-           "canonical_forms", "GeneratorConfig", "GenerationResult", "generate"]
+           "canonical_forms", "GeneratorConfig", "GenerationResult", "generate", "warmup"]
+
+# A solved grid with one cell emptied: unique, and solved by the rules.
+_WARMUP_PUZZLE = ("034678912672195348198342567859761423426853791713924856961537284287419635345286179")
+
+
+def warmup() -> None:
+    """Compile (or load from numba's cache) every Sudoku kernel on tiny inputs: the generator and
+    the removal baseline (:func:`mctslab.sudoku.experiments.warmup`), the fast solver, the rules
+    and both normal forms."""
+    import numpy as np
+
+    from . import experiments
+
+    experiments.warmup()
+    board = parse_puzzle(_WARMUP_PUZZLE)
+    solve(board)
+    solve_many(np.stack([board, board]))
+    apply_rules(candidate_masks(board))
+    paper_normalise(board)
+    canonical_form(board, return_transform=True)
+    canonical_forms(np.stack([board, board]))

@@ -60,3 +60,18 @@ def test_unknown_benchmark_is_an_error(fake_benchmarks, capsys):
 def test_to_json_turns_non_finite_numbers_into_null():
     assert json.loads(bench.to_json({"a": np.float32(1.5), "b": -float("inf")})) == {
         "a": 1.5, "b": None}
+
+
+def test_warmup_reaches_every_domain(monkeypatch):
+    """``mctslab.warmup()`` (run before every benchmark) calls each domain's ``warmup``; a domain
+    without one would be compiled inside its first timing."""
+    import importlib
+
+    import mctslab
+
+    called = []
+    for name in ("othello", "sudoku", "tsp"):
+        module = importlib.import_module(f"mctslab.{name}")
+        monkeypatch.setattr(module, "warmup", lambda name=name: called.append(name))
+    assert set(mctslab.warmup(("othello", "sudoku", "tsp"))) == {"othello", "sudoku", "tsp"}
+    assert called == ["othello", "sudoku", "tsp"]

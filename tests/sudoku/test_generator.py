@@ -98,3 +98,10 @@ def test_bad_config_is_named(bad, message):
         GeneratorConfig(**bad)
     with pytest.raises(ValueError, match="unknown generator parameter"):
         GeneratorConfig.from_dict({"playout": "random", "temperature": 1})
+
+
+def test_warmup_compiles_without_error():
+    from mctslab import sudoku
+
+    sudoku.warmup()  # the generator, removal baseline, solver, rules and normal forms
+    assert sudoku.solve(sudoku.parse_puzzle(sudoku._WARMUP_PUZZLE)).status == "unique"
