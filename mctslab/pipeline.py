@@ -30,7 +30,7 @@ from . import paths
 from .core.params import positive_int
 from .core.report import SCALES, check_scale, update_manifest
 
-__all__ = ["notebooks", "parameters", "validate", "reproduce", "parse_value", "NotebookFailed"]
+__all__ = ["notebooks", "parameters", "validate", "reproduce", "parse_value"]
 
 # Parameters every notebook has; the pipeline sets them from command-line options.
 STANDARD_PARAMETERS = ("scale", "seed", "workers", "scheduler", "out")
@@ -47,10 +47,6 @@ CONFIGS: dict[str, tuple[str | Callable, tuple[str, ...]]] = {
 
 def _now() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
-
-
-class NotebookFailed(RuntimeError):
-    pass
 
 
 def notebooks() -> dict[str, Path]:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from .store import to_jsonable
 
-__all__ = ["benchmark", "BENCHMARKS", "DOMAINS", "load_domains", "run_benchmarks", "to_json"]
+__all__ = ["benchmark", "BENCHMARKS", "DOMAINS", "load_domains", "to_json"]
 
 DOMAINS = ("othello", "sudoku", "tsp", "go", "manyfaces")
 
@@ -100,10 +100,6 @@ def run_one(bench: Benchmark) -> dict:
         record["meets_goal"] = bool(met)
     record["seconds"] = round(time.perf_counter() - start, 2)
     return record
-
-
-def run_benchmarks(names=()) -> list[dict]:
-    return [run_one(b) for b in select(names)]
 
 
 def to_json(record: dict) -> str:

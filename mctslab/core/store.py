@@ -31,7 +31,7 @@ def to_jsonable(obj: Any, *, nan_as_null: bool = False) -> Any:
     """Convert numpy arrays/scalars, tuples, paths and dataclasses into JSON-ready values.
 
     Non-finite floats become the strings ``"inf"``, ``"-inf"``, ``"nan"`` (JSON has no such
-    numbers; use :func:`from_jsonable_float` to read them back), or ``None`` with
+    numbers; ``float()`` reads them back), or ``None`` with
     ``nan_as_null`` (for output that is only read, such as ``mctslab bench --json``).
     """
     if isinstance(obj, dict):
@@ -60,10 +60,6 @@ def to_jsonable(obj: Any, *, nan_as_null: bool = False) -> Any:
     if obj is None or isinstance(obj, str):
         return obj
     raise TypeError(f"cannot store a {type(obj).__name__} in the result store: {obj!r:.80}")
-
-
-def from_jsonable_float(value) -> float:
-    return float(value)  # float("inf") / float("nan") parse the stored strings too
 
 
 class ResultStore:

@@ -49,7 +49,6 @@ __all__ = [
     "tree_backup",
     "tree_select_min",
     "tree_select_max",
-    "tree_num_nodes",
 ]
 
 
@@ -92,11 +91,6 @@ def tree_grow(tree: Tree, max_nodes: int, max_edges: int) -> Tree:
     for old, new in zip(tree, grown):
         new[: old.shape[0]] = old
     return grown
-
-
-@njit(cache=True)
-def tree_num_nodes(tree):
-    return tree.sizes[0]
 
 
 @njit(cache=True)
