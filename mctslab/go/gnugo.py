@@ -29,10 +29,11 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 __all__ = [
-    "EngineDied", "EngineFailure", "EngineGarbage", "EngineTimeout", "GnuGoNotFound", "GtpEngine",
-    "GtpError", "find_gnugo", "gnugo", "gnugo_argv",
+    "EngineDied", "EngineFailure", "EngineGarbage", "EngineTimeout", "GameRecord", "GnuGoNotFound",
+    "GtpEngine", "GtpError", "RefusedMove", "find_gnugo", "gnugo", "gnugo_argv", "play_game",
 ]
 
 INSTALL_HINT = ("install it with 'sudo apt-get install gnugo' (Debian/Ubuntu, lands in "
@@ -373,6 +374,72 @@ class GtpEngine:
         except ValueError:
             raise self._fail(EngineGarbage, f"answered {command!r} with a bad vertex "
                              f"{text!r}") from None
+
+
+class RefusedMove(RuntimeError):
+    """One engine refused the move the other generated (an illegal move in the game)."""
+
+
+@dataclass
+class GameRecord:
+    """A game between two GTP engines: moves as ``(colour, (row, col) | None)``; ``end`` is
+    ``"passes"``, ``"resign"`` or ``"max moves"``; ``result`` as SGF ``RE`` (``"B+R"``,
+    ``"W+3.5"``; None when unscored); ``score`` the referee's ``final_score`` text."""
+    size: int
+    komi: float
+    moves: list = field(default_factory=list)
+    end: str = ""
+    result: str | None = None
+    score: str | None = None
+
+
+def play_game(black: GtpEngine, white: GtpEngine, *, size: int = 19, komi: float = 6.5,
+              max_moves: int | None = None, referee: GtpEngine | None = None,
+              genmove_timeout: float | None = None) -> GameRecord:
+    """Play one game from the empty board: each ``genmove`` is relayed with ``play`` to the
+    other engine, until two passes, a resignation or ``max_moves`` (default 3 N^2). The
+    ``referee`` (one of the two, or a third engine that is sent every move) scores a game ended
+    by passes with ``final_score``. :class:`RefusedMove` if an engine rejects a move;
+    :class:`EngineFailure` passes through (the caller restarts and replays the game)."""
+    engines = {1: black, 2: white}
+    everyone = []  # each distinct engine once (self-play: one engine for both colours)
+    for engine in (black, white, referee):
+        if engine is not None and all(engine is not other for other in everyone):
+            everyone.append(engine)
+    for engine in everyone:
+        engine.boardsize(size)
+        engine.clear_board()
+        engine.komi(komi)
+    record = GameRecord(size, komi)
+    max_moves = 3 * size * size if max_moves is None else max_moves
+    color, passes = 1, 0
+    while len(record.moves) < max_moves:
+        move = engines[color].genmove(color, timeout=genmove_timeout)
+        if move == "resign":
+            record.end, record.result = "resign", f"{'WB'[color - 1]}+R"
+            return record
+        for engine in everyone:
+            if engine is engines[color]:
+                continue
+            try:
+                engine.play(color, move)
+            except GtpError as exc:
+                raise RefusedMove(f"move {len(record.moves) + 1} ({'BW'[color - 1]} "
+                                  f"{format_vertex(move, size)}) was refused: "
+                                  f"{exc.message}") from None
+        record.moves.append((color, move))
+        passes = passes + 1 if move is None else 0
+        if passes == 2:
+            record.end = "passes"
+            break
+        color = 3 - color
+    else:
+        record.end = "max moves"
+    if referee is not None:
+        record.score = referee.final_score()
+        value = score_value(record.score)
+        record.result = "0" if value == 0 else f"{'B' if value > 0 else 'W'}+{abs(value):g}"
+    return record
 
 
 def score_value(score: str) -> float:

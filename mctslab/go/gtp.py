@@ -1,0 +1,420 @@
+"""``mctslab go gtp``: our Go engine as a GTP 2 engine on stdin/stdout (GoGui, Sabaki, GNU Go).
+
+Implements the GTP 2 draft (Farnebäck 2002) commands an interface or a match needs:
+protocol_version, name, version, known_command, list_commands, boardsize, clear_board, komi,
+play, genmove, undo, showboard, final_score, final_status_list, time_settings, time_left,
+kgs-genmove_cleanup, loadsgf, quit.
+
+Framing is the spec's: a command line ``[id] name [args]``; replies ``=id result\\n\\n`` or
+``?id message\\n\\n`` (``=id\\n\\n`` when there is nothing to say), with the spec's error strings
+(``unknown command``, ``syntax error``, ``illegal move``, ``unacceptable size``, ``cannot undo``,
+``cannot load file``). Input is preprocessed as section 3.1 says: control characters other than
+HT and LF dropped, HT read as a space, ``#`` comments removed, empty lines ignored (no reply).
+Bytes that are not UTF-8 are replaced, so a garbage line gets an error reply and the engine
+keeps running. Nothing but replies goes to stdout; logs go to stderr.
+
+Our choices where GTP leaves them open:
+- ``genmove``: one :func:`mctslab.go.api.search` with the configured playouts, policy, C,
+  expansion threshold and seed (the seed advances per call, so a game is reproducible and moves
+  differ); the root move by most visits unless ``root_select="winrate"``. It resigns when the
+  root win rate is below ``resign`` (never in cleanup), and passes when the search returns no
+  move, or when the opponent just passed and we win the area count after removing the stones
+  our playouts find dead (so games against GNU Go end with two passes).
+- ``final_status_list``/``final_score``: a stone is dead when, in ``dead_playouts`` random
+  playouts from the position (the engine's light playouts: uniform legal moves that never fill
+  an own one-point eye, to two passes), its point ends owned by the other colour more than ``dead_threshold``
+  (0.7) of the time, the estimate GoGui and Sabaki expect from ``final_status_list dead``. We do
+  not detect seki: ``final_status_list seki`` is always empty. ``final_score`` is the area
+  (Tromp-Taylor) score after removing the dead stones.
+- ``kgs-genmove_cleanup``: ``genmove`` that never passes while a legal move exists that does
+  not fill one of our own one-point eyes (and never resigns): the simplest honest cleanup.
+- ``time_settings``/``time_left`` are accepted and recorded, the playout budget stays fixed.
+- ``loadsgf FILE [N]``: the main line up to and not including move N (GTP's meaning).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+import numpy as np
+
+from mctslab import __version__
+
+__all__ = ["EngineSettings", "GtpServer", "dead_stones", "main"]
+
+COMMANDS = ("protocol_version", "name", "version", "known_command", "list_commands", "boardsize",
+            "clear_board", "komi", "play", "genmove", "undo", "showboard", "final_score",
+            "final_status_list", "time_settings", "time_left", "kgs-genmove_cleanup", "loadsgf",
+            "quit")
+
+
+class CommandError(Exception):
+    """A ``?`` reply with this message (the spec's error strings)."""
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    """What ``mctslab go gtp`` plays with (the defaults of its options)."""
+    size: int = 19
+    komi: float = 6.5
+    playouts: int = 1000
+    policy: str = "light"
+    seed: int | None = 0
+    resign: float = 0.1          # resign below this root win rate (0 never resigns)
+    c: float = 1.5               # UCT exploration constant C
+    root_select: str = "visits"  # the root move: most visits (robust at small budgets) or winrate
+    expansion_threshold: int = 1
+    superko: bool = False
+    dead_playouts: int = 200     # playouts behind final_status_list dead
+    dead_threshold: float = 0.7  # owned by the other colour in more than this share: dead
+
+
+def _api(api):
+    if api is None:
+        from mctslab.go import api
+    return api
+
+
+def own_eye(stones: np.ndarray, row: int, col: int, color: int) -> bool:
+    """Is the empty point (row, col) surrounded on every side by ``color`` (a one-point eye)?"""
+    size = stones.shape[0]
+    for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+        if 0 <= r < size and 0 <= c < size and stones[r, c] != color:
+            return False
+    return True
+
+
+def non_eye_moves(board, color) -> list:
+    """Legal moves of ``color`` that do not fill its own one-point eyes."""
+    stones = board.stones()
+    return [m for m in board.legal_moves(color) if not own_eye(stones, m[0], m[1], color)]
+
+
+def area_owner(stones: np.ndarray) -> np.ndarray:
+    """Tromp-Taylor owner of each point: its stone, or the only colour an empty region reaches."""
+    size = stones.shape[0]
+    owner = stones.astype(np.int8).copy()
+    seen = np.zeros_like(owner, dtype=bool)
+    for r0 in range(size):
+        for c0 in range(size):
+            if stones[r0, c0] != 0 or seen[r0, c0]:
+                continue
+            region, reach, stack = [], set(), [(r0, c0)]
+            seen[r0, c0] = True
+            while stack:
+                r, c = stack.pop()
+                region.append((r, c))
+                for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                    if 0 <= rr < size and 0 <= cc < size:
+                        if stones[rr, cc] == 0 and not seen[rr, cc]:
+                            seen[rr, cc] = True
+                            stack.append((rr, cc))
+                        elif stones[rr, cc] != 0:
+                            reach.add(int(stones[rr, cc]))
+            if len(reach) == 1:
+                color = reach.pop()
+                for r, c in region:
+                    owner[r, c] = color
+    return owner
+
+
+def dead_stones(board, playouts: int = 64, threshold: float = 0.7, seed: int = 0) -> list:
+    """Stones (row, col) whose points light playouts (the engine's own, in numba) give to the
+    other colour more than ``threshold`` of the time (see the module docstring)."""
+    from mctslab.go import _board as kb
+    from mctslab.go import _playout
+    from mctslab.rng import seed_state
+
+    start = board.stones()
+    if not start.any() or playouts < 1:
+        return []
+    size, width = board.size, board.size + 2
+    rng = seed_state(seed)
+    scratch = kb.clone_state(board.state)
+    no_policy_data, no_hashes = np.zeros(0, np.float64), np.zeros(0, np.uint64)
+    other_owned = np.zeros(start.shape, dtype=np.int32)
+    for _ in range(playouts):
+        kb.copy_state(board.state, scratch)
+        _playout.playout(scratch, rng, _playout.LIGHT, no_policy_data, 0.0, 3 * size * size,
+                         no_hashes, _playout.TABU_NONE)
+        owner = area_owner(scratch.color.reshape(width, width)[1:-1, 1:-1])
+        other_owned += (start != 0) & (owner != 0) & (owner != start)
+    dead = np.argwhere(other_owned > threshold * playouts)
+    return [(int(r), int(c)) for r, c in dead]
+
+
+def score_text(black_margin: float) -> str:
+    """GTP score string: ``B+3.5``, ``W+0.5`` or ``0``."""
+    if black_margin > 0:
+        return f"B+{black_margin:g}"
+    if black_margin < 0:
+        return f"W+{-black_margin:g}"
+    return "0"
+
+
+class GtpServer:
+    """The GTP engine: :meth:`handle` turns one input line into one reply (or None), :meth:`run`
+    loops over ``stdin`` until ``quit`` or end of input. ``api`` is the rules/search module
+    (:mod:`mctslab.go.api`; tests may pass a stand-in)."""
+
+    def __init__(self, settings: EngineSettings | None = None, stdin=None, stdout=None,
+                 stderr=None, api=None):
+        self.settings = settings or EngineSettings()
+        self.api = _api(api)
+        self.stdin = stdin if stdin is not None else sys.stdin.buffer
+        self.stdout = stdout if stdout is not None else sys.stdout.buffer
+        self.stderr = stderr if stderr is not None else sys.stderr
+        self.size, self.komi = self.settings.size, self.settings.komi
+        self.time_settings = None
+        self.time_left: dict[int, tuple[float, int]] = {}
+        self.searches = 0
+        self.quit = False
+        self.board = self._new_board(self.size)
+
+    # -- framing -------------------------------------------------------------------------------
+    def handle(self, line: bytes | str) -> str | None:
+        """The reply to one command line (``None`` for an empty or comment-only line)."""
+        if isinstance(line, bytes):
+            line = line.decode("utf-8", "replace")
+        line = "".join(ch for ch in line.split("#", 1)[0].replace("\t", " ")
+                       if ch >= " " and ch != "\x7f")
+        parts = line.split()
+        if not parts:
+            return None
+        ident = ""
+        if parts[0].isdigit() and parts[0].isascii():
+            ident = parts.pop(0)
+            if not parts:
+                return f"?{ident} syntax error\n\n"
+        name, args = parts[0], parts[1:]
+        handler = getattr(self, "cmd_" + name.replace("-", "_"), None)
+        if name not in COMMANDS or handler is None:
+            return f"?{ident} unknown command\n\n"
+        try:
+            result = handler(args)
+        except CommandError as exc:
+            return f"?{ident} {exc}\n\n"
+        except Exception as exc:  # a bug must not kill the session: say so, keep running
+            self.log(f"internal error in {name!r}: {type(exc).__name__}: {exc}")
+            return f"?{ident} internal error: {type(exc).__name__}\n\n"
+        return f"={ident} {result}\n\n" if result else f"={ident}\n\n"
+
+    def run(self) -> int:
+        """Serve until ``quit`` or end of input; returns the exit code (0)."""
+        self.log(f"mctslab GTP engine ready: {self.settings}")
+        for raw in self.stdin:
+            reply = self.handle(raw)
+            if reply is not None:
+                self.stdout.write(reply.encode("utf-8"))
+                self.stdout.flush()
+            if self.quit:
+                break
+        return 0
+
+    def log(self, message: str) -> None:
+        print(f"mctslab-gtp: {message}", file=self.stderr, flush=True)
+
+    # -- argument parsing ------------------------------------------------------------------------
+    def _color(self, text: str) -> int:
+        t = text.lower()
+        if t in ("b", "black"):
+            return self.api.BLACK
+        if t in ("w", "white"):
+            return self.api.WHITE
+        raise CommandError("syntax error (invalid color)")
+
+    def _vertex(self, text: str):
+        try:
+            return self.api.parse_vertex(text, self.size)
+        except ValueError:
+            raise CommandError("syntax error (invalid vertex)") from None
+
+    def _args(self, args, count: int, optional: int = 0) -> list:
+        if not count <= len(args) <= count + optional:
+            raise CommandError("syntax error")
+        return args
+
+    def _new_board(self, size: int):
+        return self.api.Board(size, komi=self.komi, superko=self.settings.superko)
+
+    # -- administrative and setup commands ------------------------------------------------------
+    def cmd_protocol_version(self, args):
+        return "2"
+
+    def cmd_name(self, args):
+        return "mctslab"
+
+    def cmd_version(self, args):
+        return __version__
+
+    def cmd_known_command(self, args):
+        (name,) = self._args(args, 1)
+        return "true" if name in COMMANDS else "false"
+
+    def cmd_list_commands(self, args):
+        return "\n".join(COMMANDS)
+
+    def cmd_quit(self, args):
+        self.quit = True
+        return ""
+
+    def cmd_boardsize(self, args):
+        (text,) = self._args(args, 1)
+        if not (text.isdigit() and text.isascii()):
+            raise CommandError("syntax error")
+        try:
+            board = self._new_board(int(text))
+        except ValueError:
+            raise CommandError("unacceptable size") from None
+        self.size, self.board = int(text), board
+        return ""
+
+    def cmd_clear_board(self, args):
+        self.board = self._new_board(self.size)
+        return ""
+
+    def cmd_komi(self, args):
+        (text,) = self._args(args, 1)
+        try:
+            komi = float(text)
+        except ValueError:
+            raise CommandError("syntax error") from None
+        if not np.isfinite(komi):
+            raise CommandError("syntax error")
+        self.komi = self.board.komi = komi
+        return ""
+
+    def cmd_time_settings(self, args):
+        main_time, byo_time, byo_stones = self._args(args, 3)
+        try:
+            self.time_settings = (float(main_time), float(byo_time), int(byo_stones))
+        except ValueError:
+            raise CommandError("syntax error") from None
+        return ""
+
+    def cmd_time_left(self, args):
+        color, seconds, stones = self._args(args, 3)
+        try:
+            self.time_left[self._color(color)] = (float(seconds), int(stones))
+        except ValueError:
+            raise CommandError("syntax error") from None
+        return ""
+
+    def cmd_loadsgf(self, args):
+        path, *rest = self._args(args, 1, optional=1)
+        if rest and not (rest[0].isdigit() and int(rest[0]) >= 1):
+            raise CommandError("syntax error")
+        # GTP's move_number N: the position before move N, i.e. after N - 1 moves
+        moves_played = int(rest[0]) - 1 if rest else None
+        from mctslab.go import sgf
+
+        try:
+            board, info = sgf.load(path, move_number=moves_played)
+        except (OSError, ValueError) as exc:
+            self.log(f"loadsgf {path}: {exc}")
+            raise CommandError("cannot load file") from None
+        self.board, self.size, self.komi = board, board.size, board.komi
+        return ""
+
+    # -- play ------------------------------------------------------------------------------------
+    def cmd_play(self, args):
+        color_text, vertex_text = self._args(args, 2)
+        color, move = self._color(color_text), self._vertex(vertex_text)
+        try:
+            self.board.play(color, move)
+        except self.api.IllegalMove as exc:
+            self.log(f"illegal move {color_text} {vertex_text}: {getattr(exc, 'reason', exc)}")
+            raise CommandError("illegal move") from None
+        return ""
+
+    def cmd_undo(self, args):
+        self._args(args, 0)
+        try:
+            self.board.undo()
+        except IndexError:
+            raise CommandError("cannot undo") from None
+        return ""
+
+    def cmd_genmove(self, args, cleanup: bool = False):
+        (color_text,) = self._args(args, 1)
+        color = self._color(color_text)
+        move = self.choose_move(color, cleanup)
+        if move == "resign":
+            return "resign"
+        self.board.play(color, move)
+        return self.api.vertex(move, self.size)
+
+    def cmd_kgs_genmove_cleanup(self, args):
+        return self.cmd_genmove(args, cleanup=True)
+
+    def choose_move(self, color: int, cleanup: bool = False):
+        """The move ``genmove`` plays: (row, col), None (pass) or "resign"."""
+        s = self.settings
+        board = self.board
+        if board.to_move != color:  # out of turn (GTP allows it): search as if the other passed
+            board = board.copy()
+            board.play(3 - color, None)
+        other = 3 - color
+        if not cleanup and self.board.moves and self.board.moves[-1] == (other, None):
+            margin = self.score_margin(board)
+            if (margin > 0) == (color == self.api.BLACK) and margin != 0:
+                self.log("opponent passed and we win the count: pass")
+                return None
+        seed = None if s.seed is None else s.seed + self.searches
+        self.searches += 1
+        result = self.api.search(board, s.playouts, policy=s.policy, c=s.c, seed=seed,
+                                 komi=self.komi, root_select=s.root_select,
+                                 expansion_threshold=s.expansion_threshold)
+        self.log(f"genmove {'BW'[color - 1]}: {self.api.vertex(result.move, self.size)} "
+                 f"win rate {result.root_win_rate:.3f}, {result.playouts} playouts, "
+                 f"{result.playouts_per_s:,.0f}/s")
+        if cleanup:
+            if result.move is None:
+                choices = non_eye_moves(board, color)
+                if choices:
+                    return choices[np.random.default_rng(seed).integers(len(choices))]
+            return result.move
+        if s.resign > 0 and result.root_win_rate < s.resign:
+            return "resign"
+        return result.move
+
+    # -- scoring ---------------------------------------------------------------------------------
+    def dead(self, board=None) -> list:
+        s = self.settings
+        return dead_stones(board if board is not None else self.board, s.dead_playouts,
+                           s.dead_threshold, seed=s.seed or 0)
+
+    def score_margin(self, board=None) -> float:
+        """Black's area margin minus komi after removing the stones playouts find dead."""
+        board = board if board is not None else self.board
+        stones = board.stones().copy()
+        for r, c in self.dead(board):
+            stones[r, c] = 0
+        owner = area_owner(stones)
+        return float((owner == 1).sum() - (owner == 2).sum() - self.komi)
+
+    def cmd_final_score(self, args):
+        self._args(args, 0)
+        return score_text(self.score_margin())
+
+    def cmd_final_status_list(self, args):
+        (status,) = self._args(args, 1)
+        status = status.lower()
+        if status not in ("dead", "alive", "seki"):
+            raise CommandError("syntax error")
+        if status == "seki":
+            return ""
+        dead = set(self.dead())
+        stones = self.board.stones()
+        points = [(int(r), int(c)) for r, c in np.argwhere(stones != 0)]
+        chosen = [p for p in points if (p in dead) == (status == "dead")]
+        return " ".join(self.api.vertex(p, self.size) for p in chosen)
+
+    def cmd_showboard(self, args):
+        return "\n" + str(self.board)
+
+
+def main(settings: EngineSettings | None = None, stdin=None, stdout=None) -> int:
+    """Serve GTP on stdin/stdout (the ``mctslab go gtp`` verb)."""
+    return GtpServer(settings, stdin=stdin, stdout=stdout).run()
