@@ -1,0 +1,43 @@
+"""Many Faces of Go knowledge representation (Fotland 1993), on GNU Go's data.
+
+Notebook ``manyfaces_knowledge``; brief ``docs/papers/many-faces-knowledge.md``. Modules:
+
+* ``patterns`` - mkpat parser (patterns.db, patterns2.db, conn.db), compiler into
+  Fotland's three 64-bit masks per 8x8 window, and the :class:`Matcher` wrapper.
+* ``_match`` - njit matcher kernels: window masks, 8-bit hash prefilter, word-wise
+  early exit, incremental re-matching near changed points, operation counters.
+* ``reference`` - the naive matcher the tests compare against.
+* ``joseki`` - GNU Go's joseki SGF trees as a DAG (corner-relative, canonical
+  orientation, transpositions merged) and its compressed 1-byte-per-move encoding.
+"""
+
+from mctslab.manyfaces.patterns import (
+    CompiledPatterns,
+    Matcher,
+    Pattern,
+    compile_patterns,
+    load,
+    load_default,
+    parse_file,
+    parse_text,
+)
+
+__all__ = ["CompiledPatterns", "Matcher", "Pattern", "compile_patterns", "load", "load_default",
+           "parse_file", "parse_text", "warmup"]
+
+
+def warmup() -> None:
+    """Compile (or load from numba's cache) every matcher kernel on a tiny input."""
+    import numpy as np
+
+    pats = compile_patterns(parse_text("Pattern W1\n\nO*\n..\n\n:8,a\n\n"
+                                       "Pattern W2\n\n|O*\n+--\n\n:8,a\n", "warmup"))
+    board = np.zeros((9, 9), np.int8)
+    for use_hash in (False, True):
+        for early_exit in (False, True):
+            m = Matcher(pats, 9, use_hash=use_hash, early_exit=early_exit)
+            m.set_board(board)
+            board[4, 4] = 1
+            m.update(board)
+            board[4, 4] = 0
+            m.update(board)

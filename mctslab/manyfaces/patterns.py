@@ -1,0 +1,568 @@
+"""GNU Go mkpat pattern databases, parsed and compiled into Fotland's 8x8 mask form.
+
+Many Faces of Go (Fotland 1993, "Pattern database and matcher") stores each 8x8
+pattern as three 64-bit masks, one per point state (black, white, empty): a point
+that may be "X or empty" has two bits set, a don't-care point all three. A window of
+the board matches when ``(board_B & pat_B) | (board_W & pat_W) | (board_E & pat_E)``
+has all 64 bits set.
+
+Reading guide
+-------------
+* :func:`parse_file` / :func:`load` read ``patterns.db``, ``patterns2.db``, ``conn.db``
+  (``Pattern NAME``, a diagram, a ``:`` line, then an optional constraint diagram,
+  ``;`` constraint and ``>`` action lines). Constraints and actions are **kept as
+  text and ignored by the matcher**: matching is on the diagram only.
+* :func:`compile_patterns` builds :class:`CompiledPatterns`, the arrays the njit
+  matcher in :mod:`mctslab.manyfaces._match` reads.
+
+Decisions
+---------
+* Colours: ``O`` (own) is compiled into the *black* mask and ``X`` into the *white*
+  mask. Matching for the other colour swaps the board's black and white masks
+  (Fotland's colour transformation); patterns are never re-coloured.
+* Orientations: as in Fotland, the *board* is transformed (8 orientations), not the
+  patterns. A pattern is tried only in the orientations that give distinct
+  placements; these are found by comparing the transformed diagrams (edges
+  included), so a symmetric pattern is not reported twice. This is never fewer than
+  the file's symmetry code allows except for CC507 and CC509 (declared ``O``, 4
+  distinct diagrams: we try all 4); 49 patterns declared ``8`` have symmetric diagrams
+  and are tried in fewer orientations (tested). Before compiling, each edge pattern
+  is turned (:func:`normalise`) so that its edge is on top (a corner top-left).
+* Edges: **edge anchoring**. A pattern's anchor is the top-left point of its box (its
+  board points, edge marks excluded) in the transformed board. The box must lie on
+  the board, and a pattern with an edge mark (``|``, ``-``, ``+``) may only be tried
+  at anchors where its box touches that edge. Board points of a window that fall
+  off the board get all three bits (they match anything); they can only meet a
+  pattern's don't-care padding, because the box itself is on the board. So three
+  masks suffice, as in the paper.
+* Patterns larger than 8x8 (rows or columns > 8; see :func:`size_report`) are split
+  into several 8x8 blocks at offsets (0, 0), (0, 8), (8, 0), ...; a match needs every
+  block. None is dropped.
+* Hash prefilter: an 8-bit key made of the state codes (empty 0, own 1, other 2,
+  off-board 3) of 4 window points chosen greedily to make the expected candidate
+  list short. A pattern sits in every bucket its key points allow (a don't-care
+  key point makes a chain of 3 or 4 buckets), one bucket table per orientation.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from mctslab import data
+
+__all__ = ["Pattern", "CompiledPatterns", "parse_file", "parse_text", "load", "load_default",
+           "compile_patterns", "transform_grid", "distinct_orientations", "size_report",
+           "PATTERN_FILES", "ACCEPTS"]
+
+PATTERN_FILES = ("patterns.db", "patterns2.db", "conn.db")
+
+#: states a diagram character accepts: subset of "e" (empty), "o" (own), "x" (other)
+ACCEPTS = {".": "e", "*": "e", ",": "e", "!": "e", "O": "o", "X": "x",
+           "o": "oe", "x": "xe", "?": "oxe"}
+EDGE_CHARS = "|-+"
+HEADERS = ("attribute_map", "goal_elements", "callback_data")
+SYMMETRY_CODES = {"8": 8, "|": 4, "-": 4, "\\": 4, "/": 4, "+": 2, "X": 2, "O": 1}
+BLOCK = 8
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """One parsed pattern: ``rows`` are the board points only (h strings of w chars)."""
+
+    name: str
+    source: str
+    line: int
+    rows: tuple[str, ...]
+    top: bool
+    bottom: bool
+    left: bool
+    right: bool
+    symmetry: str
+    classes: str
+    colon: str
+    constraint_diagram: tuple[str, ...] = ()
+    constraints: tuple[str, ...] = ()
+    actions: tuple[str, ...] = ()
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+    @property
+    def width(self) -> int:
+        return len(self.rows[0])
+
+    @property
+    def move(self) -> tuple[int, int] | None:
+        """(row, col) of ``*`` in the box, or None."""
+        for i, row in enumerate(self.rows):
+            if "*" in row:
+                return i, row.index("*")
+        return None
+
+    def grid(self) -> np.ndarray:
+        """The diagram as a char array with the edges as rows/columns of ``#``."""
+        h, w = self.height, self.width
+        g = np.full((h + self.top + self.bottom, w + self.left + self.right), "#", dtype="<U1")
+        for i, row in enumerate(self.rows):
+            g[i + self.top, self.left:self.left + w] = list(row)
+        return g
+
+
+def _diagram_token(raw: str) -> str:
+    # Any text after whitespace on a diagram line is a comment.
+    return raw.strip().split()[0] if raw.strip() else ""
+
+
+def _parse_diagram(lines: list[tuple[int, str]], source: str, name: str, line: int) -> tuple:
+    def where(n):
+        return f"{source}, line {n} (pattern {name})"
+
+    toks = [(n, _diagram_token(s)) for n, s in lines]
+    top = bool(toks) and set(toks[0][1]) <= set("-+")
+    bottom = len(toks) > 1 and set(toks[-1][1]) <= set("-+")
+    body = toks[1 if top else 0:len(toks) - (1 if bottom else 0)]
+    if not body:
+        raise ValueError(f"{where(line)}: pattern has no board rows")
+    left = body[0][1].startswith("|")
+    right = body[0][1].endswith("|")
+    rows = []
+    for n, tok in body:
+        if tok.startswith("|") != left or tok.endswith("|") != right:
+            raise ValueError(f"{where(n)}: edge '|' inconsistent with the first row: {tok!r}")
+        row = tok[1 if left else 0:len(tok) - (1 if right else 0)]
+        bad = [ch for ch in row if ch not in ACCEPTS]
+        if bad:
+            raise ValueError(f"{where(n)}: unknown diagram symbol {bad[0]!r} in {tok!r}")
+        if rows and len(row) != len(rows[0]):
+            raise ValueError(f"{where(n)}: row {row!r} has {len(row)} points, "
+                             f"the first row has {len(rows[0])}")
+        rows.append(row)
+    for n, tok in (toks[:1] if top else []) + (toks[-1:] if bottom else []):
+        width = len(rows[0]) + left + right
+        if len(tok) != width:
+            raise ValueError(f"{where(n)}: edge line {tok!r} is {len(tok)} wide, "
+                             f"expected {width}")
+    return tuple(rows), top, bottom, left, right
+
+
+def parse_text(text: str, source: str = "<text>") -> list[Pattern]:
+    """Parse mkpat text. A malformed pattern raises ValueError naming source and line."""
+    patterns: list[Pattern] = []
+    cur: dict | None = None
+
+    def finish():
+        if cur is None:
+            return
+        if cur["colon"] is None:
+            raise ValueError(f"{source}, line {cur['line']} (pattern {cur['name']}): "
+                             "no ':' line after the diagram")
+        rows, top, bottom, left, right = _parse_diagram(cur["diagram"], source, cur["name"],
+                                                        cur["line"])
+        colon = cur["colon"][1]
+        fields = colon[1:].split(",")
+        sym = fields[0].strip()
+        if sym not in SYMMETRY_CODES:
+            raise ValueError(f"{source}, line {cur['colon'][0]}: unknown symmetry {sym!r}")
+        patterns.append(Pattern(cur["name"], source, cur["line"], rows, top, bottom, left, right,
+                                sym, fields[1].strip() if len(fields) > 1 else "", colon,
+                                tuple(cur["cdiag"]), tuple(cur["constraints"]),
+                                tuple(cur["actions"])))
+
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip()
+        if line.startswith("Pattern"):
+            finish()
+            parts = line.split()
+            if len(parts) < 2:
+                raise ValueError(f"{source}, line {n}: 'Pattern' without a name")
+            cur = dict(name=parts[1], line=n, diagram=[], colon=None, cdiag=[],
+                       constraints=[], actions=[])
+            continue
+        if cur is None or not line.strip() or line.startswith("#"):
+            continue
+        if line.split()[0] in HEADERS:
+            finish()
+            cur = None
+            continue
+        if cur["colon"] is None:
+            if line.startswith(":"):
+                cur["colon"] = (n, line.strip())
+            elif line.startswith((";", ">")):
+                raise ValueError(f"{source}, line {n} (pattern {cur['name']}): "
+                                 f"{line[0]!r} line before the ':' line")
+            else:
+                cur["diagram"].append((n, line))
+        elif line.startswith(";"):
+            cur["constraints"].append(line[1:].strip())
+        elif line.startswith(">"):
+            cur["actions"].append(line[1:].strip())
+        elif cur["constraints"] and line.startswith((" ", "\t")):
+            cur["constraints"][-1] += " " + line.strip()      # continued constraint
+        else:
+            cur["cdiag"].append(_diagram_token(line))
+    finish()
+    return patterns
+
+
+def parse_file(path: str | Path) -> list[Pattern]:
+    path = Path(path)
+    return parse_text(path.read_text(encoding="latin-1"), source=path.name)
+
+
+def load(name: str) -> list[Pattern]:
+    """Parse ``data/gnugo/patterns/<name>`` (found with :func:`mctslab.data.find`)."""
+    return parse_file(data.find(f"gnugo/patterns/{name}"))
+
+
+def load_default() -> list[Pattern]:
+    """patterns.db + patterns2.db + conn.db, in that order."""
+    return [p for name in PATTERN_FILES for p in load(name)]
+
+
+def transform_grid(g: np.ndarray, o: int) -> np.ndarray:
+    """Orientation ``o`` (0..7) of a 2-D array: transpose if o & 4, then flip rows if
+    o & 1, flip columns if o & 2. The matcher transforms the board the same way:
+    ``T_o(board)[r', c'] = board[r, c]``."""
+    a = g.T if o & 4 else g
+    if o & 1:
+        a = a[::-1]
+    if o & 2:
+        a = a[:, ::-1]
+    return a
+
+
+def inverse_transform_grid(g: np.ndarray, o: int) -> np.ndarray:
+    a = g
+    if o & 1:
+        a = a[::-1]
+    if o & 2:
+        a = a[:, ::-1]
+    return a.T if o & 4 else a
+
+
+def distinct_orientations(p: Pattern) -> list[int]:
+    """Board orientations in which ``p`` must be tried: the pattern matched on
+    ``T_o(board)`` is ``T_o^-1(p)`` on the board; keep ``o`` when that diagram is new."""
+    seen, keep = set(), []
+    g = p.grid()
+    for o in range(8):
+        t = inverse_transform_grid(g, o)
+        key = (t.shape, "".join(t.ravel()))
+        if key not in seen:
+            seen.add(key)
+            keep.append(o)
+    return keep
+
+
+def size_report(patterns: list[Pattern]) -> dict:
+    """How many patterns fit in one 8x8 block (board points only) and how many need more."""
+    fit = sum(p.height <= BLOCK and p.width <= BLOCK for p in patterns)
+    big = [p.name for p in patterns if p.height > BLOCK or p.width > BLOCK]
+    return {"patterns": len(patterns), "fit_8x8": fit, "split": len(big), "split_names": big,
+            "max_rows": max(p.height for p in patterns),
+            "max_cols": max(p.width for p in patterns)}
+
+
+# ---------------------------------------------------------------------------- compile
+PLANE_BITS = {"o": 0, "x": 1, "e": 2}         # mask planes: 0 own/black, 1 other/white, 2 empty
+STATE_CODE = {"e": 0, "o": 1, "x": 2}          # hash codes; 3 = off the board
+#: assumed point-state frequencies used only to choose the hash key points
+KEY_STATE_WEIGHT = (0.55, 0.2, 0.2, 0.05)
+
+
+@dataclass
+class CompiledPatterns:
+    """Struct of arrays for the matcher; P patterns, K blocks (one per 8x8 piece).
+
+    masks[K, 3] uint64: own, other, empty masks of block k (bit 8*row + col);
+    block_start[P + 1], block_dr[K], block_dc[K]: the blocks of pattern p and their
+    offsets from its anchor; height[P], width[P]: the box; edges[P]: bit 0 top,
+    1 bottom, 2 left, 3 right; orient[P]: bit o set when orientation o is tried;
+    key_bits[4]: window bit positions of the hash key points;
+    key_accept[P, 4]: 4-bit sets of the hash codes each key point accepts;
+    bucket_start[3, 8, 257], bucket_items: per anchor class (:func:`anchor_class_allows`)
+    and orientation, the patterns of each hash.
+    """
+
+    patterns: list[Pattern]
+    masks: np.ndarray
+    block_start: np.ndarray
+    block_dr: np.ndarray
+    block_dc: np.ndarray
+    height: np.ndarray
+    width: np.ndarray
+    edges: np.ndarray
+    orient: np.ndarray
+    move_row: np.ndarray
+    move_col: np.ndarray
+    key_bits: np.ndarray
+    key_accept: np.ndarray
+    bucket_start: np.ndarray
+    bucket_items: np.ndarray
+    big: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    by_height: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+
+    @property
+    def n_patterns(self) -> int:
+        return len(self.patterns)
+
+    @property
+    def n_tries(self) -> int:
+        """(pattern, orientation) pairs: the patterns tried per window and colour, unfiltered."""
+        return int(sum(bin(int(m)).count("1") for m in self.orient))
+
+    def mean_chain(self) -> float:
+        """Average number of hash buckets a (pattern, orientation) sits in (interior table)."""
+        chain = np.prod([[bin(int(v)).count("1") for v in row] for row in self.key_accept], axis=1)
+        n_orient = np.array([bin(int(m)).count("1") for m in self.orient])
+        return float((chain * n_orient).sum() / n_orient.sum())
+
+
+def _cell_accepts(p: Pattern, r: int, c: int) -> str:
+    """States accepted at box cell (r, c); outside the box: anything, off-board too."""
+    if 0 <= r < p.height and 0 <= c < p.width:
+        return ACCEPTS[p.rows[r][c]]
+    return "oxe#"
+
+
+def _block_masks(p: Pattern, dr: int, dc: int) -> tuple[int, int, int]:
+    m = [0, 0, 0]
+    for i in range(BLOCK):
+        for j in range(BLOCK):
+            for s in _cell_accepts(p, dr + i, dc + j):
+                if s in PLANE_BITS:
+                    m[PLANE_BITS[s]] |= 1 << (BLOCK * i + j)
+    return m[0], m[1], m[2]
+
+
+def _accept_codes(p: Pattern, bit: int) -> int:
+    acc = _cell_accepts(p, bit // BLOCK, bit % BLOCK)
+    return sum(1 << (3 if s == "#" else STATE_CODE[s]) for s in acc)
+
+
+def choose_key_bits(patterns: list[Pattern], weights: list[int], n_keys: int = 4) -> list[int]:
+    """Greedy: the window points that minimise the expected number of candidates."""
+    w = np.asarray(KEY_STATE_WEIGHT)
+    pass_prob = np.array([[sum(w[k] for k in range(4) if (_accept_codes(p, b) >> k) & 1)
+                           for b in range(BLOCK * BLOCK)] for p in patterns])
+    chosen: list[int] = []
+    prod = np.asarray(weights, dtype=float)
+    for _ in range(n_keys):
+        cost = [(float(prod @ pass_prob[:, b]), b) for b in range(BLOCK * BLOCK) if b not in chosen]
+        best = min(cost)[1]
+        chosen.append(best)
+        prod = prod * pass_prob[:, best]
+    return chosen
+
+
+def _from_grid(p: Pattern, g: np.ndarray) -> Pattern:
+    """A pattern whose diagram (edges as '#') is ``g``; text fields kept from ``p``."""
+    top, bottom = bool((g[0] == "#").all()), bool((g[-1] == "#").all()) and g.shape[0] > 1
+    left, right = bool((g[:, 0] == "#").all()), bool((g[:, -1] == "#").all()) and g.shape[1] > 1
+    body = g[int(top):g.shape[0] - int(bottom), int(left):g.shape[1] - int(right)]
+    return replace(p, rows=tuple("".join(r) for r in body), top=top, bottom=bottom, left=left,
+                   right=right)
+
+
+def normalise(p: Pattern) -> Pattern:
+    """The same pattern turned so that a single edge is on top and a corner is top-left.
+
+    Since every board orientation is tried, this changes no placement (tested), but
+    an edge pattern then only needs anchors on the top row, and the bucket tables are
+    split by anchor class (interior, top row, top-left corner)."""
+    edges = (p.top, p.bottom, p.left, p.right)
+    if sum(edges) == 0 or sum(edges) > 2 or (p.top and p.bottom) or (p.left and p.right):
+        return p
+    want = (True, False, sum(edges) == 2, False)
+    for o in range(8):
+        q = _from_grid(p, transform_grid(p.grid(), o))
+        if (q.top, q.bottom, q.left, q.right) == want:
+            return q
+    raise AssertionError(p.name)
+
+
+def anchor_class_allows(p: Pattern, cls: int) -> bool:
+    """Anchor classes: 0 interior (row > 0), 1 top row (col > 0), 2 the top-left corner."""
+    if p.bottom or p.right:
+        return True          # not normalised (spans the board); checked at run time
+    if p.left:
+        return cls == 2
+    if p.top:
+        return cls >= 1
+    return True
+
+
+def compile_patterns(patterns: list[Pattern], key_bits: list[int] | None = None) -> CompiledPatterns:
+    """Compile parsed patterns into the matcher's arrays (see the module docstring).
+
+    ``CompiledPatterns.patterns`` holds the :func:`normalise`-d diagrams: matches are
+    reported for those."""
+    if not patterns:
+        raise ValueError("no patterns to compile")
+    patterns = [normalise(p) for p in patterns]
+    masks, bstart, bdr, bdc = [], [0], [], []
+    orient = []
+    for p in patterns:
+        for dr in range(0, p.height, BLOCK):
+            for dc in range(0, p.width, BLOCK):
+                masks.append(_block_masks(p, dr, dc))
+                bdr.append(dr)
+                bdc.append(dc)
+        bstart.append(len(masks))
+        orient.append(sum(1 << o for o in distinct_orientations(p)))
+    n_orient = [bin(m).count("1") for m in orient]
+    if key_bits is None:
+        key_bits = choose_key_bits(patterns, n_orient)
+    key_accept = np.array([[_accept_codes(p, b) for b in key_bits] for p in patterns], np.int8)
+    buckets = [[[[] for _ in range(256)] for _ in range(8)] for _ in range(3)]
+    for i, p in enumerate(patterns):
+        choices = [[c for c in range(4) if (key_accept[i, k] >> c) & 1] for k in range(len(key_bits))]
+        hashes = [sum(c << (2 * k) for k, c in enumerate(combo))
+                  for combo in itertools.product(*choices)]
+        for cls in range(3):
+            if not anchor_class_allows(p, cls):
+                continue
+            for o in range(8):
+                if (orient[i] >> o) & 1:
+                    for h in hashes:
+                        buckets[cls][o][h].append(i)
+    bucket_start = np.zeros((3, 8, 257), np.int32)
+    items = []
+    for cls in range(3):
+        for o in range(8):
+            for h in range(256):
+                bucket_start[cls, o, h] = len(items)
+                # decreasing height: incremental re-matching stops at the first short one
+                items.extend(sorted(buckets[cls][o][h], key=lambda i: -patterns[i].height))
+            bucket_start[cls, o, 256] = len(items)
+    moves = [p.move or (-1, -1) for p in patterns]
+    return CompiledPatterns(
+        patterns=list(patterns),
+        masks=np.array(masks, dtype=np.uint64).reshape(-1, 3),
+        block_start=np.array(bstart, np.int32), block_dr=np.array(bdr, np.int32),
+        block_dc=np.array(bdc, np.int32),
+        height=np.array([p.height for p in patterns], np.int32),
+        width=np.array([p.width for p in patterns], np.int32),
+        edges=np.array([p.top | p.bottom << 1 | p.left << 2 | p.right << 3 for p in patterns],
+                       np.int32),
+        orient=np.array(orient, np.int32),
+        move_row=np.array([m[0] for m in moves], np.int32),
+        move_col=np.array([m[1] for m in moves], np.int32),
+        key_bits=np.array(key_bits, np.int32), key_accept=key_accept,
+        bucket_start=bucket_start, bucket_items=np.array(items, np.int32),
+        big=np.array(sorted((i for i, p in enumerate(patterns) if p.height > BLOCK or p.width > BLOCK),
+                            key=lambda i: -patterns[i].height), np.int32),
+        by_height=np.array(sorted(range(len(patterns)), key=lambda i: -patterns[i].height),
+                           np.int32))
+
+
+# ---------------------------------------------------------------------------- matcher
+COUNTER_NAMES = ("windows", "hashes", "candidates", "comparisons", "words", "ops", "matches",
+                 "mask_ops", "anchors")
+
+
+def transform_tables(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """src[o, a]: the board point shown at transformed point a; fwd[o, p]: where point p
+    goes. Same convention as :func:`transform_grid`."""
+    idx = np.arange(n * n, dtype=np.int32).reshape(n, n)
+    src = np.stack([np.ascontiguousarray(transform_grid(idx, o)).ravel() for o in range(8)])
+    fwd = np.empty_like(src)
+    for o in range(8):
+        fwd[o, src[o]] = np.arange(n * n, dtype=np.int32)
+    return src, fwd
+
+
+@dataclass(frozen=True)
+class Match:
+    """A match: pattern index, anchor (row, col) in the transformed board, orientation,
+    colour (0: ``O`` is black), and the move point ``*`` (row, col) on the board or None."""
+
+    pattern: int
+    anchor: tuple[int, int]
+    orientation: int
+    colour: int
+    move: tuple[int, int] | None
+
+
+class Matcher:
+    """Fotland's matcher over an N x N board (int8, 0 empty 1 black 2 white).
+
+    ``set_board`` does a full match; ``play``/``update`` bring it to a new board
+    (re-matching near the changed points when ``incremental``). ``counters`` holds the
+    last call's operation counts (see :mod:`mctslab.manyfaces._match`)."""
+
+    def __init__(self, compiled: CompiledPatterns, n: int = 19, *, use_hash: bool = True,
+                 incremental: bool = True, early_exit: bool = True, word_bits: int = 32):
+        from mctslab.manyfaces import _match
+        if word_bits not in (8, 16, 32, 64):
+            raise ValueError(f"word_bits must be 8, 16, 32 or 64, not {word_bits!r}")
+        if n < 1 or n > 25:
+            raise ValueError(f"board size must be 1..25, not {n!r}")
+        self._k = _match
+        self.compiled, self.n = compiled, n
+        self.use_hash, self.incremental, self.early_exit = use_hash, incremental, early_exit
+        self.word_bits = word_bits
+        self.src, self.fwd = transform_tables(n)
+        c = compiled
+        self.pats = (c.masks, c.block_start, c.block_dr, c.block_dc, c.height, c.width, c.edges,
+                     c.orient, c.key_bits, c.bucket_start, c.bucket_items)
+        self.all_patterns = c.by_height      # all patterns, by decreasing height
+        self.max_h, self.max_w = int(c.height.max()), int(c.width.max())
+        self.board = np.zeros(n * n, np.int8)
+        self.win = np.zeros((8, n * n, 3), np.uint64)
+        self.match_bits = np.zeros((16, n * n, (c.n_patterns + 63) // 64), np.uint64)
+        self.changed = np.zeros(n * n, np.int32)
+        self.counters = np.zeros(_match.N_COUNTERS, np.int64)
+
+    def _check(self, board) -> np.ndarray:
+        b = np.ascontiguousarray(board, dtype=np.int8)
+        if b.shape != (self.n, self.n):
+            raise ValueError(f"board must be {self.n}x{self.n}, got shape {b.shape}")
+        if b.min() < 0 or b.max() > 2:
+            raise ValueError("board values must be 0 (empty), 1 (black) or 2 (white)")
+        return b.ravel()
+
+    def set_board(self, board) -> dict:
+        """Full-board match; returns the counters as a dict."""
+        self.board[:] = self._check(board)
+        self.counters[:] = 0
+        self._k.build_windows(self.board, self.n, self.src, self.win)
+        self._k.match_full(self.n, self.win, self.pats, self.all_patterns, self.match_bits,
+                           self.use_hash, self.early_exit, self.word_bits, self.counters)
+        return self.counter_dict()
+
+    def update(self, board) -> dict:
+        """Bring the matches to ``board`` (any number of changed points)."""
+        new = self._check(board)
+        self.counters[:] = 0
+        self._k.update(self.board, new, self.n, self.fwd, self.win, self.pats,
+                       self.all_patterns, self.compiled.big, self.max_h, self.max_w,
+                       self.match_bits, self.changed, self.incremental, self.use_hash,
+                       self.early_exit, self.word_bits, self.counters)
+        return self.counter_dict()
+
+    def counter_dict(self) -> dict:
+        return dict(zip(COUNTER_NAMES, (int(v) for v in self.counters)))
+
+    def match_tuples(self) -> set[tuple[int, int, int, int, int]]:
+        """{(pattern, anchor_row, anchor_col, orientation, colour)} of the current matches."""
+        bits = np.unpackbits(self.match_bits.view(np.uint8), axis=2, bitorder="little")
+        t, a, p = np.nonzero(bits)
+        return {(int(pi), int(ai) // self.n, int(ai) % self.n, int(ti) // 2, int(ti) % 2)
+                for ti, ai, pi in zip(t, a, p)}
+
+    def matches(self) -> list[Match]:
+        out = []
+        c = self.compiled
+        for p, ar, ac, o, colour in sorted(self.match_tuples()):
+            move = None
+            if c.move_row[p] >= 0:
+                q = (ar + c.move_row[p]) * self.n + ac + c.move_col[p]
+                move = divmod(int(self.src[o, q]), self.n)
+            out.append(Match(p, (ar, ac), o, colour, move))
+        return out

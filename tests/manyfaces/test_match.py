@@ -1,0 +1,165 @@
+"""Fotland's mask matcher against the naive matcher on real games and random boards."""
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sgfmill import boards, sgf
+
+from mctslab import data
+from mctslab.manyfaces import patterns as P
+from mctslab.manyfaces.reference import naive_matches
+
+GAMES = ["go-games/alphago/AlphaGo/AG_vs_AG_-_G1_-_English.sgf",
+         "go-games/alphago/AlphaGo/FH_vs_AG_G1.sgf",
+         "go-games/tom9d/tom-2003-09-354460.sgf"]
+MOVES = (60, 130)
+SWITCHES = list(itertools.product([False, True], repeat=3))   # hash, incremental, early exit
+
+
+def game_positions(relpath, move_numbers):
+    """{move number: int8 [19, 19] board (row 0 at the top)}, replayed with sgfmill."""
+    game = sgf.Sgf_game.from_bytes(data.find(relpath).read_bytes())
+    board = boards.Board(game.get_size())
+    out = {}
+    for k, node in enumerate(game.get_main_sequence()):
+        colour, move = node.get_move()
+        if colour and move:
+            board.play(move[0], move[1], colour)
+        if k in move_numbers:
+            arr = np.zeros((19, 19), np.int8)
+            for c, (r, col) in board.list_occupied_points():
+                arr[18 - r, col] = 1 if c == "b" else 2
+            out[k] = arr
+    assert set(out) == set(move_numbers), f"{relpath} is shorter than {max(move_numbers)} moves"
+    return out
+
+
+@pytest.fixture(scope="module")
+def compiled():
+    return P.compile_patterns(P.load_default())
+
+
+@pytest.fixture(scope="module")
+def positions():
+    """(game, move number) -> position, for three games at moves 60 and 130 (and the
+    positions just before them, for the incremental updates)."""
+    out = {}
+    for g in GAMES:
+        numbers = [m - d for m in MOVES for d in (2, 1, 0)]
+        for k, arr in game_positions(g, numbers).items():
+            out[g, k] = arr
+    return out
+
+
+@pytest.fixture(scope="module")
+def naive(compiled, positions):
+    return {key: naive_matches(compiled.patterns, positions[key])
+            for key in positions if key[1] in MOVES}
+
+
+@pytest.mark.parametrize("use_hash,incremental,early_exit", SWITCHES)
+def test_every_switch_combination_equals_the_naive_matcher(compiled, positions, naive, use_hash,
+                                                            incremental, early_exit):
+    m = P.Matcher(compiled, use_hash=use_hash, incremental=incremental, early_exit=early_exit)
+    for g in GAMES:
+        for move in MOVES:
+            m.set_board(positions[g, move - 2])
+            for d in (1, 0):
+                m.update(positions[g, move - d])
+            got = m.match_tuples()
+            assert got == naive[g, move], (g, move, len(got ^ naive[g, move]))
+            assert len(got) > 100          # real mid-game positions match many patterns
+
+
+def test_word_sizes_and_the_incremental_update_from_a_full_match(compiled, positions, naive):
+    g = GAMES[0]
+    for word_bits in (8, 16, 64):
+        m = P.Matcher(compiled, word_bits=word_bits)
+        m.set_board(positions[g, 60])
+        assert m.match_tuples() == naive[g, 60]
+    # incremental updates through a capture-free and captures-included stretch equal a
+    # fresh full match (several moves apart, in both directions)
+    m = P.Matcher(compiled)
+    fresh = P.Matcher(compiled)
+    m.set_board(positions[g, 58])
+    for k in (59, 60, 58, 130, 128, 129, 60):
+        m.update(positions[g, k])
+        fresh.set_board(positions[g, k])
+        assert m.match_tuples() == fresh.match_tuples(), k
+
+
+def test_counters_show_each_speed_up(compiled, positions):
+    board = positions[GAMES[0], 130]
+    counts = {}
+    for use_hash, early_exit in itertools.product([False, True], repeat=2):
+        m = P.Matcher(compiled, use_hash=use_hash, early_exit=early_exit)
+        counts[use_hash, early_exit] = m.set_board(board)
+    naive, hashed, early = counts[False, False], counts[True, False], counts[True, True]
+    assert naive["windows"] == hashed["windows"] == 16 * 361
+    assert naive["candidates"] == 16 * 361 * compiled.n_patterns
+    assert hashed["candidates"] < naive["candidates"] / 10
+    assert early["words"] < hashed["words"] and early["comparisons"] == hashed["comparisons"]
+    assert len({c["matches"] for c in counts.values()}) == 1
+    m = P.Matcher(compiled)
+    m.set_board(positions[GAMES[0], 129])
+    inc = m.update(board)
+    assert 0 < inc["anchors"] <= 16 * 8 * 12 and inc["candidates"] < hashed["candidates"] / 10
+
+
+def test_a_corner_pattern_is_found_once_with_its_move_on_the_board():
+    text = "Pattern C1\n\n|O*\n|..\n+--\n\n:8,a\n"
+    pats = P.parse_text(text, "test")
+    assert (pats[0].left, pats[0].bottom, pats[0].top) == (True, True, False)
+    compiled = P.compile_patterns(pats)
+    board = np.zeros((19, 19), np.int8)
+    board[17, 0] = 1
+    m = P.Matcher(compiled)
+    m.set_board(board)
+    found = m.matches()
+    assert [(x.colour, x.move) for x in found] == [(0, (17, 1))]
+    assert m.match_tuples() == naive_matches(compiled.patterns, board)
+    board[17, 0] = 2                     # now it is a white pattern
+    m.set_board(board)
+    assert [(x.colour, x.move) for x in m.matches()] == [(1, (17, 1))]
+    board[18, 1] = 1                     # the '.' point is taken: no match
+    m.update(board)
+    assert m.matches() == []
+
+
+@pytest.fixture(scope="module")
+def subset():
+    """A few dozen patterns: centre, edge, corner and the wider-than-8 ones."""
+    pats = P.load_default()
+    pick = [p for p in pats if p.width > 8 or p.height > 8]
+    pick += pats[::40]
+    return P.compile_patterns(pick)
+
+
+@settings(max_examples=12, deadline=None)
+@given(n=st.integers(7, 13), seed=st.integers(0, 2**32 - 1), fill=st.floats(0.2, 0.8),
+       use_hash=st.booleans(), early_exit=st.booleans())
+def test_random_boards_of_any_size_equal_the_naive_matcher(subset, n, seed, fill, use_hash,
+                                                           early_exit):
+    rng = np.random.default_rng(seed)
+    board = np.where(rng.random((n, n)) < fill, rng.integers(1, 3, (n, n)), 0).astype(np.int8)
+    m = P.Matcher(subset, n, use_hash=use_hash, early_exit=early_exit)
+    m.set_board(board)
+    assert m.match_tuples() == naive_matches(subset.patterns, board)
+    board2 = board.copy()
+    pts = rng.integers(0, n, (3, 2))
+    board2[pts[:, 0], pts[:, 1]] = rng.integers(0, 3, 3)
+    m.update(board2)
+    assert m.match_tuples() == naive_matches(subset.patterns, board2)
+
+
+def test_bad_boards_are_refused(compiled):
+    m = P.Matcher(compiled, 19)
+    with pytest.raises(ValueError, match="19x19"):
+        m.set_board(np.zeros((9, 9), np.int8))
+    with pytest.raises(ValueError, match="values"):
+        m.set_board(np.full((19, 19), 3, np.int8))
+    with pytest.raises(ValueError, match="word_bits"):
+        P.Matcher(compiled, word_bits=12)
