@@ -7,7 +7,8 @@ It answers the first K commands like a tiny, rule-less engine (the board only re
 ``crash`` exits with code 3 after writing half a reply, ``hang`` spawns a child that keeps
 stdout open and sleeps forever (ignoring SIGTERM, so only a process-group SIGKILL ends it),
 ``garbage`` writes bytes that are not a GTP reply, ``wrong-id`` answers with another id,
-``exit-silently`` exits 0 without a word. ``ok`` never misbehaves. Only the standard library.
+``exit-silently`` exits 0 without a word, ``refuse`` answers every later ``play`` with
+``? illegal move``. ``ok`` never misbehaves. Only the standard library.
 """
 
 import argparse
@@ -34,7 +35,8 @@ def main() -> int:
         parts = line.split()
         ident = parts.pop(0) if parts[0].isdigit() else ""
         command, rest = parts[0], parts[1:]
-        if args.mode != "ok" and handled >= args.after:
+        refuse = args.mode == "refuse" and handled >= args.after and command == "play"
+        if args.mode not in ("ok", "refuse") and handled >= args.after:
             misbehave(args.mode, ident, out)
         handled += 1
         ok, reply = True, ""
@@ -51,7 +53,9 @@ def main() -> int:
         elif command in ("komi", "time_settings"):
             pass
         elif command == "play":
-            if rest[1].lower() != "pass":
+            if refuse:
+                ok, reply = False, "illegal move"
+            elif rest[1].lower() != "pass":
                 if rest[1].upper() in stones:
                     ok, reply = False, "illegal move"
                 else:

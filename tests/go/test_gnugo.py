@@ -196,3 +196,27 @@ def test_killing_gnugo_mid_game_is_detected_and_restart_works():
     engine.restart()
     assert engine.list_stones("black") == []  # a fresh engine: the game starts again
     engine.close()
+
+
+def test_play_game_relays_moves_until_two_passes_and_asks_the_referee():
+    # the fake fills the first empty point; with no captures a 5x5 board fills in 25 moves,
+    # then both pass
+    with fake() as black, fake() as white:
+        record = gnugo.play_game(black, white, size=5, komi=0.5, referee=white)
+        assert record.end == "passes" and len(record.moves) == 27
+        assert record.moves[:3] == [(1, (0, 0)), (2, (0, 1)), (1, (0, 2))]
+        assert record.moves[-2:] == [(2, None), (1, None)] or record.moves[-2:] == [
+            (1, None), (2, None)]
+        assert record.score == "W+6.5" and record.result == "W+6.5"
+        assert len(black.list_stones("b")) == 13 and len(white.list_stones("w")) == 12
+
+
+def test_play_game_stops_at_max_moves_and_names_a_refused_move():
+    with fake() as black, fake() as white:
+        record = gnugo.play_game(black, white, size=9, max_moves=4)
+        assert record.end == "max moves" and len(record.moves) == 4 and record.result is None
+    with fake() as black, fake("refuse", after=5) as white:
+        # white answers boardsize, clear_board, komi, play (move 1), genmove (move 2), then
+        # refuses every play: move 3
+        with pytest.raises(gnugo.RefusedMove, match=r"move 3 \(B C1\) was refused: illegal"):
+            gnugo.play_game(black, white, size=9)
