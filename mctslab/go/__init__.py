@@ -1,0 +1,36 @@
+"""Go: numba board (incremental strings, pseudo-liberties, Zobrist hash), playouts and UCT.
+
+The substrate for the state-tabu and Many Faces papers (issue 11). Modules:
+
+* ``_board`` - padded 1-D board kernels: play, legality, eyes, area score, hash (numba);
+* ``_playout`` - playout policies (light: uniform random, never filling an own eye);
+* ``_search`` - UCT on ``mctslab.core.tree``;
+* ``api`` - :class:`Board`, :func:`search`, GTP vertices; ``reference`` - the plain-Python
+  twin used by the tests; ``bench`` - ``mctslab bench go``.
+"""
+
+from mctslab.go.api import (
+    BLACK,
+    EMPTY,
+    POLICIES,
+    WHITE,
+    Board,
+    IllegalMove,
+    SearchResult,
+    parse_vertex,
+    search,
+    vertex,
+)
+
+__all__ = ["EMPTY", "BLACK", "WHITE", "Board", "IllegalMove", "SearchResult", "search",
+           "vertex", "parse_vertex", "POLICIES", "warmup"]
+
+
+def warmup() -> None:
+    """Compile (or load from numba's cache) every Go kernel on tiny inputs."""
+    board = Board(5)
+    board.play(BLACK, (2, 2))
+    board.legal_moves(WHITE)
+    board.area_score()
+    board.is_legal(WHITE, (2, 2))
+    search(board, 8, seed=0)

@@ -1,0 +1,173 @@
+"""UCT for Go on the shared tree arrays (``mctslab.core.tree``), in numba.
+
+::
+
+    loop n_playouts times:
+        copy the root position into the scratch board (no allocation)
+        descend: at an expanded node take the edge maximising X_u + C sqrt(2 ln n / n_u)
+                 (``tree_select_max``; an edge whose child is not created yet is taken first),
+                 play its move on the scratch board; stop at a new child or an unexpanded leaf
+        expand a leaf once it has been visited ``expansion_threshold`` times (the root always):
+                 edges = the legal moves not filling the mover's own eye, plus pass, shuffled
+                 (so untried children are tried in random order); then descend one more step
+        playout from the scratch board (``_playout.playout``), result = Black wins (1),
+                 loses (0) or ties (0.5) on area score minus komi
+        backup: every node on the path gets one visit and the result seen from the player who
+                 moved into it (the root: the player to move there)
+
+Edges carry kernel points (``PASS = 0``). ``X_u`` is a win rate in [0, 1] (win = 1, loss = 0)
+for the player to move at the parent. Nodes are created one per iteration; :func:`uct_run`
+returns early when the node or edge budget cannot take one more iteration, so the Python side
+(:func:`run_search`) grows the tree (``tree_grow``) and calls again; the result is the same as
+with a large tree from the start. Simple ko only; the tree does not detect superko cycles.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from ..core.tree import make_tree, tree_expand, tree_grow, tree_new_node, tree_select_max
+from ..rng import rng_below, seed_state
+from ._board import (
+    BLACK,
+    I_NUM_EMPTY,
+    I_PASSES,
+    I_TO_MOVE,
+    OK,
+    PASS,
+    check_move,
+    clone_state,
+    copy_state,
+    is_eye_like,
+    play_unchecked,
+)
+from ._playout import TABU_NONE, playout
+
+
+@njit(cache=True)
+def tree_moves(st, out, rng):
+    """Write the moves of a new node (legal, not own-eye filling, plus PASS) into ``out`` in
+    random order; returns how many."""
+    color = st.info[I_TO_MOVE]
+    n = 0
+    for i in range(st.info[I_NUM_EMPTY]):
+        p = st.empty[i]
+        if not is_eye_like(st, p, color) and check_move(st, color, p) == OK:
+            out[n] = p
+            n += 1
+    out[n] = PASS
+    n += 1
+    for i in range(n - 1, 0, -1):  # Fisher-Yates
+        j = rng_below(rng, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return n
+
+
+@njit(cache=True)
+def descend(tree, scratch, rng, c, expansion_threshold, path, moves_buf):
+    """Selection and expansion from the root (node 0) on ``scratch``; returns the path length."""
+    node = 0
+    path[0] = 0
+    length = 1
+    while scratch.info[I_PASSES] < 2:
+        if tree.node_first_edge[node] < 0:
+            if node != 0 and tree.node_visits[node] < expansion_threshold:
+                break
+            count = tree_moves(scratch, moves_buf, rng)
+            tree_expand(tree, node, moves_buf, count)
+        e = tree_select_max(tree, node, c)
+        play_unchecked(scratch, scratch.info[I_TO_MOVE], tree.edge_move[e])
+        child = tree.edge_child[e]
+        created = child < 0
+        if created:
+            child = tree_new_node(tree)
+            tree.edge_child[e] = child
+        path[length] = child
+        length += 1
+        node = child
+        if created:
+            break
+    return length
+
+
+@njit(cache=True)
+def backup(tree, path, length, root_color, black_result):
+    """One visit for each node on the path, valued for the player who moved into it."""
+    for i in range(length):
+        node = path[i]
+        # depth 0: the root, valued for its player to move; odd depths: moved into by root_color
+        mover_is_root = i == 0 or i % 2 == 1
+        black = (root_color == BLACK) == mover_is_root
+        tree.node_visits[node] += 1
+        tree.node_value_sum[node] += black_result if black else 1.0 - black_result
+
+
+@njit(cache=True)
+def uct_run(tree, root, scratch, rng, n_playouts, c, expansion_threshold, policy, policy_data,
+            komi, max_moves, tabu_mode, path, moves_buf, hash_out):
+    """Up to ``n_playouts`` UCT iterations from ``root`` on ``tree`` (node 0 = root, created by
+    the caller); returns the number done (fewer when the tree budget runs out)."""
+    points = root.color.shape[0]
+    root_color = root.info[I_TO_MOVE]
+    done = 0
+    while done < n_playouts:
+        if tree.sizes[0] + 1 > tree.node_visits.shape[0] or \
+                tree.sizes[1] + points > tree.edge_child.shape[0]:
+            break
+        copy_state(root, scratch)
+        length = descend(tree, scratch, rng, c, expansion_threshold, path, moves_buf)
+        score, _ = playout(scratch, rng, policy, policy_data, komi, max_moves, hash_out,
+                           tabu_mode)
+        result = 1.0 if score > 0 else (0.0 if score < 0 else 0.5)
+        backup(tree, path, length, root_color, result)
+        done += 1
+    return done
+
+
+class SearchRun(NamedTuple):
+    playouts: int
+    children: list  # (point, visits, win rate for the root player)
+    root_win_rate: float
+    nodes: int
+    tree: object
+
+
+def run_search(root, n_playouts, *, c=1.5, expansion_threshold=1, policy=0,
+               policy_data=None, komi=6.5, seed=None, max_nodes=None, max_moves=None,
+               hash_out=None, tabu_mode=TABU_NONE, edges_per_node=8):
+    """Run UCT from ``root`` (a ``BoardState``), growing the edge arrays as needed."""
+    points = root.color.shape[0]
+    size = int(root.info[0])
+    nodes_budget = n_playouts + 2 if max_nodes is None else max_nodes
+    tree = make_tree(nodes_budget, max(2 * points, edges_per_node * min(nodes_budget, 65536)))
+    tree_new_node(tree)
+    rng = seed_state(seed)
+    scratch = clone_state(root)
+    path = np.zeros(nodes_budget + 1, np.int64)
+    moves_buf = np.zeros(points + 1, np.int32)
+    policy_data = np.zeros(0, np.float64) if policy_data is None else policy_data
+    hash_out = np.zeros(0, np.uint64) if hash_out is None else hash_out
+    max_moves = 3 * size * size if max_moves is None else max_moves
+    done = 0
+    while done < n_playouts:
+        step = uct_run(tree, root, scratch, rng, n_playouts - done, c, expansion_threshold,
+                       policy, policy_data, komi, max_moves, tabu_mode, path, moves_buf, hash_out)
+        done += step
+        if done < n_playouts:
+            if tree.sizes[0] + 1 > tree.node_visits.shape[0]:
+                break  # node budget (max_nodes) reached
+            tree = tree_grow(tree, tree.node_visits.shape[0], 2 * tree.edge_child.shape[0])
+    children = []
+    first, count = int(tree.node_first_edge[0]), int(tree.node_num_edges[0])
+    for e in range(first, first + count if first >= 0 else first):
+        child = int(tree.edge_child[e])
+        if child >= 0 and tree.node_visits[child] > 0:
+            visits = int(tree.node_visits[child])
+            children.append((int(tree.edge_move[e]), visits,
+                             float(tree.node_value_sum[child]) / visits))
+    root_visits = int(tree.node_visits[0])
+    root_win_rate = float(tree.node_value_sum[0]) / root_visits if root_visits else 0.5
+    return SearchRun(done, children, root_win_rate, int(tree.sizes[0]), tree)

@@ -1,0 +1,310 @@
+"""The Go engine from Python: a validated :class:`Board`, GTP vertices and UCT :func:`search`.
+
+Coordinates are sgfmill's ``(row, col)``: row 0 is the bottom row, col 0 the left column, so
+GTP ``A1`` is ``(0, 0)``; ``None`` is a pass. Colours are ``BLACK = 1`` and ``WHITE = 2``.
+The kernels (:mod:`mctslab.go._board`, ``_playout``, ``_search``) never raise; this module
+turns their status codes into :class:`IllegalMove` / ``ValueError`` naming the move.
+
+Positional superko (``Board(superko=True)``) is checked here against the stone-only hashes of
+every earlier position of the game; playouts and the search tree use simple ko only.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from mctslab.go import _board as kb
+from mctslab.go._board import BLACK, EMPTY, WHITE
+
+__all__ = ["EMPTY", "BLACK", "WHITE", "IllegalMove", "Board", "SearchResult", "search",
+           "vertex", "parse_vertex", "POLICIES", "COLUMN_LETTERS", "color_name"]
+
+COLUMN_LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"  # GTP columns: no "I"
+_COLOR_NAMES = {BLACK: "b", WHITE: "w"}
+
+
+def color_name(color: int) -> str:
+    return _COLOR_NAMES[color]
+
+
+class IllegalMove(ValueError):
+    """An illegal move; ``reason`` is "occupied", "suicide", "ko", "superko" or "off board"."""
+
+    def __init__(self, color: int, move, size: int, reason: str):
+        self.reason = reason
+        self.color = color
+        self.move = move
+        try:
+            where = vertex(move, size)
+        except ValueError:
+            where = repr(move)
+        super().__init__(f"illegal move {_COLOR_NAMES.get(color, color)} {where}: {reason}")
+
+
+def vertex(move, size: int) -> str:
+    """GTP vertex of ``move`` (``(row, col)`` or None): ``(3, 3) -> "D4"``, ``None -> "pass"``."""
+    if move is None:
+        return "pass"
+    row, col = move
+    if not (0 <= row < size and 0 <= col < size):
+        raise ValueError(f"vertex {move!r} is off a {size}x{size} board")
+    return f"{COLUMN_LETTERS[col]}{row + 1}"
+
+
+def parse_vertex(text: str, size: int):
+    """``(row, col)`` of a GTP vertex ("D4", "pass", case-insensitive; no "I"), None for pass."""
+    word = text.strip().upper()
+    if word == "PASS":
+        return None
+    if len(word) >= 2 and word[0] in COLUMN_LETTERS and word[1:].isdigit():
+        col = COLUMN_LETTERS.index(word[0])
+        row = int(word[1:]) - 1
+        if 0 <= row < size and 0 <= col < size:
+            return (row, col)
+    raise ValueError(f"bad vertex {text!r} for a {size}x{size} board")
+
+
+def _check_color(color) -> int:
+    if color not in (BLACK, WHITE) or isinstance(color, bool):
+        raise ValueError(f"bad colour {color!r}: use BLACK (1) or WHITE (2)")
+    return int(color)
+
+
+class Board:
+    """A Go position with history (undo), simple ko and optional positional superko."""
+
+    def __init__(self, size: int = 19, komi: float = 6.5, superko: bool = False):
+        if not isinstance(size, (int, np.integer)) or not kb.MIN_SIZE <= size <= kb.MAX_SIZE:
+            raise ValueError(f"board size must be an integer from {kb.MIN_SIZE} to "
+                             f"{kb.MAX_SIZE}, got {size!r}")
+        self.size = int(size)
+        self.komi = float(komi)
+        self.superko = bool(superko)
+        self._state = kb.new_state(self.size)
+        self._undo: list[tuple] = []  # position arrays before each play
+        self._stone_hashes: list[int] = [self._stone_hash()]  # positions seen (for superko)
+        self.moves: list[tuple[int, tuple | None]] = []
+
+    # --- coordinates -------------------------------------------------------------------
+    def point(self, move) -> int:
+        """Kernel point index of ``(row, col)`` (``PASS`` for None); IllegalMove-free, ValueError."""
+        if move is None:
+            return kb.PASS
+        row, col = move
+        if not (0 <= row < self.size and 0 <= col < self.size):
+            raise ValueError(f"{move!r} is off a {self.size}x{self.size} board")
+        return (int(row) + 1) * (self.size + 2) + int(col) + 1
+
+    def move_of(self, point: int):
+        """``(row, col)`` of a kernel point (None for PASS)."""
+        if point == kb.PASS:
+            return None
+        row, col = divmod(int(point), self.size + 2)
+        return (row - 1, col - 1)
+
+    # --- state -------------------------------------------------------------------------
+    @property
+    def state(self) -> kb.BoardState:
+        """The kernel arrays (read them; do not write)."""
+        return self._state
+
+    @property
+    def to_move(self) -> int:
+        return int(self._state.info[kb.I_TO_MOVE])
+
+    @property
+    def move_number(self) -> int:
+        return int(self._state.info[kb.I_MOVES])
+
+    @property
+    def passes(self) -> int:
+        return int(self._state.info[kb.I_PASSES])
+
+    @property
+    def hash(self) -> int:
+        return int(self._state.hash[0])
+
+    @property
+    def ko_point(self):
+        """The point the side in ``ko_color`` may not retake now, or None."""
+        ko = int(self._state.info[kb.I_KO])
+        return None if ko == 0 else self.move_of(ko)
+
+    @property
+    def ko_color(self) -> int | None:
+        return int(self._state.info[kb.I_KO_COLOR]) if self._state.info[kb.I_KO] else None
+
+    @property
+    def captures(self) -> dict[int, int]:
+        """Stones captured so far by each colour."""
+        info = self._state.info
+        return {BLACK: int(info[kb.I_CAPTURES_BLACK]), WHITE: int(info[kb.I_CAPTURES_WHITE])}
+
+    def _stone_hash(self) -> int:
+        h = int(self._state.hash[0])
+        if self._state.info[kb.I_TO_MOVE] == WHITE:
+            h ^= int(self._state.zobrist[0, 0])
+        return h
+
+    def get(self, row: int, col: int) -> int:
+        return int(self._state.color[self.point((row, col))])
+
+    def stones(self) -> np.ndarray:
+        """``int8[size, size]`` of EMPTY/BLACK/WHITE, indexed ``[row, col]`` (row 0 = bottom)."""
+        w = self.size + 2
+        return self._state.color.reshape(w, w)[1:-1, 1:-1].copy()
+
+    # --- moves -------------------------------------------------------------------------
+    def _status(self, color: int, move) -> tuple[str | None, int]:
+        """(reason or None, point)."""
+        try:
+            p = self.point(move)
+        except (ValueError, TypeError):
+            return "off board", -1
+        status = kb.check_move(self._state, color, p)
+        if status != kb.OK:
+            return kb.STATUS_NAMES[status], p
+        if self.superko and p != kb.PASS:
+            trial = kb.clone_state(self._state)
+            kb.play_unchecked(trial, color, p)
+            h = int(trial.hash[0])
+            if trial.info[kb.I_TO_MOVE] == WHITE:
+                h ^= int(trial.zobrist[0, 0])
+            if h in self._stone_hashes:
+                return "superko", p
+        return None, p
+
+    def play(self, color: int, move) -> list[tuple[int, int]]:
+        """Play ``move`` (``(row, col)`` or None for pass) for ``color``; returns the captured
+        points. Raises :class:`IllegalMove`. Out-of-turn play is allowed (GTP does it)."""
+        color = _check_color(color)
+        reason, p = self._status(color, move)
+        if reason is not None:
+            raise IllegalMove(color, move, self.size, reason)
+        st = self._state
+        self._undo.append(tuple(getattr(st, f).copy() for f in kb.POSITION_FIELDS))
+        kb.play_unchecked(st, color, p)
+        self._stone_hashes.append(self._stone_hash())
+        self.moves.append((color, None if move is None else (int(move[0]), int(move[1]))))
+        n = int(st.info[kb.I_NUM_CAPTURED])
+        return [self.move_of(q) for q in st.captured[:n]]
+
+    def is_legal(self, color: int, move) -> bool:
+        return self._status(_check_color(color), move)[0] is None
+
+    def legal_moves(self, color: int) -> list[tuple[int, int]]:
+        """Every legal point for ``color`` (eyes included, pass excluded), by row then column."""
+        color = _check_color(color)
+        out = np.zeros(self._state.color.shape[0], np.int16)
+        n = kb.legal_points(self._state, color, out)
+        moves = [self.move_of(p) for p in out[:n]]
+        if self.superko:
+            moves = [m for m in moves if self._status(color, m)[0] is None]
+        return moves
+
+    def undo(self) -> None:
+        if not self._undo:
+            raise IndexError("nothing to undo")
+        saved = self._undo.pop()
+        for name, array in zip(kb.POSITION_FIELDS, saved):
+            getattr(self._state, name)[:] = array
+        self._stone_hashes.pop()
+        self.moves.pop()
+
+    def copy(self) -> Board:
+        other = Board.__new__(Board)
+        other.size, other.komi, other.superko = self.size, self.komi, self.superko
+        other._state = kb.clone_state(self._state)
+        other._undo = list(self._undo)  # snapshots are never written, sharing is safe
+        other._stone_hashes = list(self._stone_hashes)
+        other.moves = list(self.moves)
+        return other
+
+    def area_score(self, komi: float | None = None) -> float:
+        """Tromp-Taylor area score, Black minus White minus komi (positive: Black ahead)."""
+        return float(kb.area_score(self._state, self.komi if komi is None else float(komi)))
+
+    @classmethod
+    def from_moves(cls, size: int, moves, komi: float = 6.5, superko: bool = False) -> Board:
+        board = cls(size, komi, superko)
+        for color, move in moves:
+            board.play(color, move)
+        return board
+
+    def __str__(self) -> str:
+        letters = " ".join(COLUMN_LETTERS[: self.size])
+        stones = self.stones()
+        glyph = {EMPTY: ".", BLACK: "X", WHITE: "O"}
+        lines = [f"   {letters}"]
+        for row in range(self.size - 1, -1, -1):
+            cells = " ".join(glyph[int(v)] for v in stones[row])
+            lines.append(f"{row + 1:>2} {cells} {row + 1}")
+        lines.append(f"   {letters}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return (f"Board(size={self.size}, komi={self.komi}, to_move="
+                f"{_COLOR_NAMES[self.to_move]}, move_number={self.move_number})")
+
+
+# --- search ---------------------------------------------------------------------------
+
+POLICIES: dict[str, int] = {"light": 0}
+"""Playout policy name -> kernel code (``_playout.choose_move`` dispatches on the code).
+A new policy registers its name here and adds its branch in ``_playout.choose_move``."""
+
+ROOT_SELECT = ("winrate", "visits")
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    move: tuple | None  # chosen move, None = pass
+    color: int  # the colour the move is for
+    playouts: int
+    seconds: float
+    playouts_per_s: float
+    children: list  # (move, visits, win_rate) of the root's visited children, most visits first
+    root_win_rate: float  # from the viewpoint of ``color``
+    win_rate: float  # win rate of the chosen move for ``color`` (a resign signal)
+    nodes: int = 0
+
+
+def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5,
+           expansion_threshold: int = 1, root_select: str = "winrate", seed=None,
+           komi: float | None = None, max_nodes: int | None = None) -> SearchResult:
+    """UCT from ``board`` for the side to move with ``playouts`` playouts (see ``_search``)."""
+    from mctslab.go import _search
+
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+    if root_select not in ROOT_SELECT:
+        raise ValueError(f"unknown root_select {root_select!r}; use 'winrate' or 'visits'")
+    if isinstance(playouts, bool) or not isinstance(playouts, (int, np.integer)) or playouts < 1:
+        raise ValueError(f"playouts must be a whole number >= 1, got {playouts!r}")
+    if isinstance(expansion_threshold, bool) or not isinstance(
+            expansion_threshold, (int, np.integer)) or expansion_threshold < 0:
+        raise ValueError(f"expansion_threshold must be a whole number >= 0, got "
+                         f"{expansion_threshold!r}")
+    if not np.isfinite(c) or c < 0:
+        raise ValueError(f"c must be a finite number >= 0, got {c!r}")
+    komi = board.komi if komi is None else float(komi)
+    start = time.perf_counter()
+    run = _search.run_search(board.state, int(playouts), c=float(c),
+                             expansion_threshold=int(expansion_threshold),
+                             policy=POLICIES[policy], komi=komi, seed=seed, max_nodes=max_nodes)
+    seconds = time.perf_counter() - start
+    children = [(board.move_of(p), int(v), float(wr)) for p, v, wr in run.children]
+    children.sort(key=lambda item: -item[1])
+    if not children:
+        move, win_rate = None, run.root_win_rate
+    elif root_select == "visits":
+        move, _, win_rate = children[0]
+    else:
+        move, _, win_rate = max(children, key=lambda item: (item[2], item[1]))
+    return SearchResult(move=move, color=board.to_move, playouts=run.playouts, seconds=seconds,
+                        playouts_per_s=run.playouts / seconds if seconds > 0 else float("inf"),
+                        children=children, root_win_rate=run.root_win_rate, win_rate=win_rate,
+                        nodes=run.nodes)
