@@ -36,7 +36,7 @@ __all__ = ["Run", "SCALES", "git_commit", "dependency_versions", "scale_label"]
 SCALES = ("smoke", "default", "paper")
 
 DEPENDENCIES = ("numpy", "numba", "scipy", "pandas", "matplotlib", "python-sat", "papermill",
-                "dask", "distributed", "tqdm", "pyarrow", "tsplib95", "elkai")
+                "dask", "distributed", "tqdm", "llvmlite", "tsplib95", "elkai")
 
 
 def _now() -> str:

@@ -3,7 +3,9 @@
 elkai's public classes only expose ``runs``; a seed, a trial limit and a time limit (needed to
 keep d15112 within minutes) are LKH parameters, so this module hands LKH its parameter and
 problem texts through ``elkai._elkai.solve_problem(params, problem)`` - the function elkai's own
-``DistanceMatrix.solve_tsp`` calls. If a future elkai drops it, :func:`lkh` says so.
+``DistanceMatrix.solve_tsp`` calls. That is private API, so pyproject.toml pins elkai exactly
+(2.0.1) and ``tests/tsp/test_baselines.py`` checks the call (parameters honoured, tour returned);
+if another elkai drops it, :func:`lkh` says so.
 
 LKH solves the closed **tour** (the problem TSPLIB's optima refer to). The Hamiltonian path
 reported is that tour minus its longest edge. That is a valid path and usually close to the best
@@ -32,7 +34,7 @@ def _solver():
         raise RuntimeError("method 'lkh' needs the elkai package (pip install elkai)") from exc
     if not hasattr(_elkai, "solve_problem"):  # pragma: no cover
         raise RuntimeError("this elkai version has no _elkai.solve_problem; mctslab.tsp.lkh "
-                           "needs elkai 2.0.x")
+                           "needs elkai 2.0.1")
     return _elkai.solve_problem
 
 

@@ -51,3 +51,24 @@ def test_lkh_finds_the_published_optimum_of_eil51_and_gr96():
     for name in ("eil51", "gr96"):
         instance = tsplib.load(name)
         assert lkh.lkh(instance, 1).tour_length == instance.optimal_tour_length
+
+
+def test_the_private_elkai_entry_point_of_the_pinned_version():
+    """lkh.py calls elkai's private ``_elkai.solve_problem(params, problem)``: pyproject pins the
+    exact elkai for it, and this checks the call on the installed one (a 1-based tour back,
+    SEED honoured: the same seed gives the same tour)."""
+    import importlib.metadata
+    import tomllib
+    from pathlib import Path
+
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
+    pin = next(r for r in pyproject["project"]["dependencies"] if r.startswith("elkai"))
+    assert pin.split("#")[0].strip() == f"elkai=={importlib.metadata.version('elkai')}"
+    solve = lkh._solver()
+    instance = random_instance(9, "EUC_2D", 4, spread=1000)
+    params = "PROBLEM_FILE = :stdin:\nRUNS = 1\nSEED = 5\nTRACE_LEVEL = 0\n"
+    tour = list(solve(params, lkh.problem_text(instance)))
+    assert sorted(tour) == list(range(1, 10))
+    assert list(solve(params, lkh.problem_text(instance))) == tour
+    best = api.exact(instance).length  # the path; the tour closes it with one more edge
+    assert api.tour_length(instance, np.array(tour, np.int32) - 1) >= best

@@ -1,0 +1,70 @@
+"""What the package imports is what pyproject.toml and environment.yml declare, and the
+package data it declares exists."""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+# Declared for what runs the notebooks, not imported by mctslab itself.
+RUN_TIME_ONLY = {"ipykernel": "the notebooks' kernel", "jupyter": "to open the notebooks",
+                 "nbformat": "papermill's notebook format (pinned for the checklist tests)",
+                 "dask": "the distributed extra's parent (mctslab imports distributed)"}
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[\s\[<>=!~;]", requirement.strip(), maxsplit=1)[0].lower()
+
+
+def _declared() -> set[str]:
+    names = set()
+    for requirement in PYPROJECT["project"]["dependencies"]:
+        names.add(_name(requirement))
+        extras = re.search(r"\[(.*)\]", requirement)
+        names |= {e.strip().lower() for e in extras.group(1).split(",")} if extras else set()
+    return names
+
+
+def _imported_distributions() -> set[str]:
+    modules = set()
+    for path in (ROOT / "mctslab").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                modules |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                modules.add(node.module.split(".")[0])
+    modules -= set(sys.stdlib_module_names) | {"mctslab"}
+    providers = importlib.metadata.packages_distributions()
+    missing = sorted(m for m in modules if m not in providers)
+    assert not missing, f"imported but not installed: {missing}"
+    return {providers[m][0].lower() for m in modules}
+
+
+def test_every_import_is_declared_and_every_dependency_is_used():
+    declared, imported = _declared(), _imported_distributions()
+    assert imported - declared == set(), "imported by mctslab, missing from pyproject.toml"
+    assert declared - imported - set(RUN_TIME_ONLY) == set(), "declared and never imported"
+
+
+def test_environment_yml_lists_the_same_packages():
+    spec = yaml.safe_load((ROOT / "environment.yml").read_text())["dependencies"]
+    names = set()
+    for entry in spec:
+        for requirement in entry["pip"] if isinstance(entry, dict) else [entry]:
+            names.add(_name(requirement))
+    dev = {_name(r) for r in PYPROJECT["project"]["optional-dependencies"]["dev"]}
+    assert _declared() | dev | {"python", "pip"} == names
+
+
+def test_declared_package_data_exists():
+    for package, patterns in PYPROJECT["tool"]["setuptools"]["package-data"].items():
+        for pattern in patterns:
+            assert list((ROOT / package.replace(".", "/")).glob(pattern)), (package, pattern)
