@@ -11,6 +11,16 @@ Notebook ``manyfaces_knowledge``; brief ``docs/papers/many-faces-knowledge.md``.
   orientation, transpositions merged) and its compressed 1-byte-per-move encoding.
 """
 
+from mctslab.manyfaces.joseki import (
+    Continuation,
+    JosekiDag,
+    build_dag,
+    bytes_per_move,
+    continuations,
+    decode,
+    encode,
+    load_joseki,
+)
 from mctslab.manyfaces.patterns import (
     CompiledPatterns,
     Matcher,
@@ -23,7 +33,8 @@ from mctslab.manyfaces.patterns import (
 )
 
 __all__ = ["CompiledPatterns", "Matcher", "Pattern", "compile_patterns", "load", "load_default",
-           "parse_file", "parse_text", "warmup"]
+           "parse_file", "parse_text", "Continuation", "JosekiDag", "build_dag", "bytes_per_move",
+           "continuations", "decode", "encode", "load_joseki", "warmup"]
 
 
 def warmup() -> None:
