@@ -369,15 +369,26 @@ class GtpServer:
         self.log(f"genmove {'BW'[color - 1]}: {self.api.vertex(result.move, self.size)} "
                  f"win rate {result.root_win_rate:.3f}, {result.playouts} playouts, "
                  f"{result.playouts_per_s:,.0f}/s")
+        move = result.move
+        if move is not None and not self.board.is_legal(color, move):
+            # the tree knows simple ko only: under --superko its move may repeat a position
+            fallback = [m for m, _, _ in result.children
+                        if m is not None and self.board.is_legal(color, m)]
+            self.log(f"search move {self.api.vertex(move, self.size)} is illegal here; "
+                     f"playing {self.api.vertex(fallback[0] if fallback else None, self.size)}")
+            move = fallback[0] if fallback else None
         if cleanup:
-            if result.move is None:
-                choices = non_eye_moves(board, color)
+            if move is None:
+                stones = self.board.stones()
+                choices = [m for m, _, _ in result.children if m is not None and
+                           not own_eye(stones, m[0], m[1], color)]
+                choices = choices or non_eye_moves(self.board, color)
                 if choices:
-                    return choices[np.random.default_rng(seed).integers(len(choices))]
-            return result.move
+                    return choices[0]
+            return move
         if s.resign > 0 and result.root_win_rate < s.resign:
             return "resign"
-        return result.move
+        return move
 
     # -- scoring ---------------------------------------------------------------------------------
     def dead(self, board=None) -> list:

@@ -22,7 +22,7 @@ REPLY = re.compile(r"\A([=?])(\d*)(?: ([^\n]*(?:\n[^\n]+)*))?\n\n\Z")
 
 
 # -- the real rules with a scripted search -------------------------------------------------------
-def make_stand_in(win_rate=0.5, move="first"):
+def make_stand_in(win_rate=0.5, move="first", children=()):
     """:mod:`mctslab.go.api` with a scripted search: it plays the first legal move that does
     not fill an own eye (or passes when ``move`` is None) at the given root win rate, and
     records its calls. The real search is used in the game against GNU Go below."""
@@ -33,9 +33,9 @@ def make_stand_in(win_rate=0.5, move="first"):
         color = board.to_move
         stones = board.stones()
         choices = [m for m in board.legal_moves(color) if not own_eye(stones, *m, color)]
-        chosen = choices[0] if move == "first" and choices else None
+        chosen = (choices[0] if choices else None) if move == "first" else move
         return types.SimpleNamespace(move=chosen, color=color, playouts=playouts, seconds=0.01,
-                                     playouts_per_s=playouts / 0.01, children=[],
+                                     playouts_per_s=playouts / 0.01, children=list(children),
                                      root_win_rate=win_rate)
 
     return types.SimpleNamespace(
@@ -231,6 +231,23 @@ def test_passes_when_the_search_finds_nothing_but_cleanup_plays_on():
     reply = srv.handle("kgs-genmove_cleanup w")  # the search said pass, cleanup does not
     move = api.parse_vertex(reply[2:].strip(), 9)
     assert move is not None and srv.board.moves == [(1, None), (2, move)]
+
+
+def test_an_illegal_search_move_falls_back_to_the_next_legal_child_or_pass():
+    # what a superko repetition looks like from here: the tree's move is refused by the board
+    srv = server(api=make_stand_in(move=(4, 4), children=[((4, 4), 9, 0.6), (None, 5, 0.5),
+                                                           ((2, 2), 3, 0.4)]))
+    session(srv, "play b E5")
+    assert srv.handle("genmove w") == "= C3\n\n"
+    srv = server(api=make_stand_in(move=(4, 4), children=[((4, 4), 9, 0.6)]))
+    session(srv, "play b E5")
+    assert srv.handle("genmove w") == "= pass\n\n"
+    assert "is illegal here" in srv.stderr.getvalue()
+
+
+def test_cleanup_prefers_the_most_visited_non_pass_child():
+    srv = server(api=make_stand_in(move=None, children=[(None, 9, 0.6), ((6, 6), 5, 0.5)]))
+    assert srv.handle("kgs-genmove_cleanup b") == "= G7\n\n"
 
 
 def test_passes_after_the_opponent_passes_only_when_winning_the_count():
