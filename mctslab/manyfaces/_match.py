@@ -6,7 +6,8 @@ the transformed board, the window's top-left), ``win[o, a, 0..2]`` are the black
 white and empty masks of the 8x8 window (bit ``8*i + j``); points off the board have
 all three bits. Colour 1 (``O`` = white) swaps the black and white masks.
 
-Matches are kept as bits: ``match_bits[2*o + colour, a, p >> 6]`` bit ``p & 63``.
+Matches are kept as bits: ``match_bits[2*o + colour, a, p >> 6]`` bit ``p & 63``, and
+``match_count[2*o + colour, a]`` counts them (an anchor without matches is not scanned).
 
 Switches (each tested against the naive matcher): ``use_hash`` (8-bit key
 prefilter), ``early_exit`` (compare ``word_bits`` at a time, stop at the first failing
@@ -62,7 +63,7 @@ def build_windows(board, n, src, win):
                 win[o, ar * n + ac, 2] = e
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def window_hash(win, o, a, key_bits, colour):
     """8-bit key: 2-bit state code (empty 0, own 1, other 2, off-board 3) of 4 points."""
     h = 0
@@ -94,9 +95,9 @@ def set_bit(match_bits, t, a, p, value):
         match_bits[t, a, word] &= ~bit
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def match_anchor(o, colour, ar, ac, n, win, pats, cand_lo, cand_hi, cand, q_row, q_col,
-                 match_bits, use_hash, early_exit, word_bits, counters):
+                 match_bits, match_count, use_hash, early_exit, word_bits, counters):
     """Try the candidates at one (orientation, colour, anchor) and set their match bits.
     With q_row >= 0 only patterns whose box contains transformed point (q_row, q_col)
     are tried (incremental re-matching). A pattern needs its orientation bit, its box on
@@ -174,6 +175,7 @@ def match_anchor(o, colour, ar, ac, n, win, pats, cand_lo, cand_hi, cand, q_row,
                     ok = False
         if ok:
             match_bits[t, a, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
+            match_count[t, a] += 1
             n_match += 1
     counters[WINDOWS] += 1
     counters[CANDIDATES] += n_cand
@@ -184,16 +186,17 @@ def match_anchor(o, colour, ar, ac, n, win, pats, cand_lo, cand_hi, cand, q_row,
 
 
 @numba.njit(cache=True)
-def match_full(n, win, pats, all_patterns, match_bits, use_hash, early_exit, word_bits,
-               counters):
+def match_full(n, win, pats, all_patterns, match_bits, match_count, use_hash, early_exit,
+               word_bits, counters):
     """Match every pattern at every anchor, orientation and colour; match_bits is cleared."""
     match_bits[:] = 0
+    match_count[:] = 0
     for o in range(8):
         for colour in range(2):
             for a in range(n * n):
                 match_anchor(o, colour, a // n, a % n, n, win, pats, 0, all_patterns.shape[0],
-                             all_patterns, -1, -1, match_bits, use_hash, early_exit, word_bits,
-                             counters)
+                             all_patterns, -1, -1, match_bits, match_count, use_hash,
+                             early_exit, word_bits, counters)
 
 
 @numba.njit(cache=True)
@@ -227,7 +230,7 @@ def update_windows(board, new_board, n, fwd, win, changed, counters):
 
 @numba.njit(cache=True)
 def rematch_near(n, q, o, colour, win, pats, all_patterns, big, max_h, max_w, match_bits,
-                 use_hash, early_exit, word_bits, counters):
+                 match_count, use_hash, early_exit, word_bits, counters):
     """Re-match, for one orientation and colour, every (pattern, anchor) whose box
     contains transformed point q: anchors up to 7 rows/columns up-left with the usual
     candidates, anchors further away (only patterns bigger than 8x8) with ``big``."""
@@ -242,7 +245,7 @@ def rematch_near(n, q, o, colour, win, pats, all_patterns, big, max_h, max_w, ma
             counters[ANCHORS] += 1
             near = qr - ar < 8 and qc - ac < 8
             # forget the old matches whose box contains q, then re-try them
-            for wd in range(match_bits.shape[2]):
+            for wd in range(match_bits.shape[2] if match_count[t, a] > 0 else 0):
                 bits = match_bits[t, a, wd]
                 while bits != 0:
                     low = bits & (~bits + np.uint64(1))
@@ -250,27 +253,29 @@ def rematch_near(n, q, o, colour, win, pats, all_patterns, big, max_h, max_w, ma
                     bits ^= low
                     if qr - ar < height[p] and qc - ac < width[p]:
                         set_bit(match_bits, t, a, p, False)
+                        match_count[t, a] -= 1
             if near:
                 match_anchor(o, colour, ar, ac, n, win, pats, 0, all_patterns.shape[0],
-                             all_patterns, qr, qc, match_bits, use_hash, early_exit, word_bits,
-                             counters)
+                             all_patterns, qr, qc, match_bits, match_count, use_hash,
+                             early_exit, word_bits, counters)
             elif big.shape[0] > 0:
                 match_anchor(o, colour, ar, ac, n, win, pats, 0, big.shape[0], big, qr, qc,
-                             match_bits, False, early_exit, word_bits, counters)
+                             match_bits, match_count, False, early_exit, word_bits, counters)
 
 
 @numba.njit(cache=True)
 def update(board, new_board, n, fwd, win, pats, all_patterns, big, max_h, max_w, match_bits,
-           changed, incremental, use_hash, early_exit, word_bits, counters):
+           match_count, changed, incremental, use_hash, early_exit, word_bits, counters):
     """Bring windows and matches from board to new_board (board updated in place)."""
     n_changed = update_windows(board, new_board, n, fwd, win, changed, counters)
     if not incremental:
-        match_full(n, win, pats, all_patterns, match_bits, use_hash, early_exit, word_bits,
-                   counters)
+        match_full(n, win, pats, all_patterns, match_bits, match_count, use_hash, early_exit,
+                   word_bits, counters)
         return n_changed
     for i in range(n_changed):
         for o in range(8):
             for colour in range(2):
                 rematch_near(n, fwd[o, changed[i]], o, colour, win, pats, all_patterns, big,
-                             max_h, max_w, match_bits, use_hash, early_exit, word_bits, counters)
+                             max_h, max_w, match_bits, match_count, use_hash, early_exit,
+                             word_bits, counters)
     return n_changed

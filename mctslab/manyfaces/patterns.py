@@ -516,6 +516,7 @@ class Matcher:
         self.board = np.zeros(n * n, np.int8)
         self.win = np.zeros((8, n * n, 3), np.uint64)
         self.match_bits = np.zeros((16, n * n, (c.n_patterns + 63) // 64), np.uint64)
+        self.match_count = np.zeros((16, n * n), np.int32)
         self.changed = np.zeros(n * n, np.int32)
         self.counters = np.zeros(_match.N_COUNTERS, np.int64)
 
@@ -533,7 +534,8 @@ class Matcher:
         self.counters[:] = 0
         self._k.build_windows(self.board, self.n, self.src, self.win)
         self._k.match_full(self.n, self.win, self.pats, self.all_patterns, self.match_bits,
-                           self.use_hash, self.early_exit, self.word_bits, self.counters)
+                           self.match_count, self.use_hash, self.early_exit, self.word_bits,
+                           self.counters)
         return self.counter_dict()
 
     def update(self, board) -> dict:
@@ -542,7 +544,8 @@ class Matcher:
         self.counters[:] = 0
         self._k.update(self.board, new, self.n, self.fwd, self.win, self.pats,
                        self.all_patterns, self.compiled.big, self.max_h, self.max_w,
-                       self.match_bits, self.changed, self.incremental, self.use_hash,
+                       self.match_bits, self.match_count, self.changed, self.incremental,
+                       self.use_hash,
                        self.early_exit, self.word_bits, self.counters)
         return self.counter_dict()
 
