@@ -298,42 +298,36 @@ def gnugo_or_skip():
         pytest.skip(f"GNU Go is not installed: {exc}")
 
 
-def our_engine(*options):
-    return gnugo.GtpEngine([sys.executable, "-m", "mctslab.cli", "go", "gtp", "--size", "9",
-                            "--playouts", "200", *options], timeout=120)
-
-
-def test_a_complete_game_against_gnugo_to_two_passes(tmp_path):
-    """Our engine (a `mctslab go gtp` subprocess, 200 playouts, never resigning) as Black
-    against GNU Go 3.8 level 1 on 9x9, both over GTP: every move of each side is accepted by
-    the other (RefusedMove otherwise) until two passes; GNU Go referees."""
+@pytest.fixture(scope="module")
+def ours_vs_gnugo():
+    """Our engine as a `mctslab go gtp` subprocess (200 playouts, never resigning) and GNU Go
+    3.8 level 1, both on 9x9 over GTP; one pair for the module's games."""
     gnugo_or_skip()
-    with our_engine("--seed", "1", "--resign", "0") as ours, \
-            gnugo.gnugo(level=1, seed=1, size=9) as opponent:
-        record = gnugo.play_game(ours, opponent, size=9, komi=6.5, referee=opponent)
-        assert record.end == "passes" and [move for _, move in record.moves[-2:]] == [None, None]
-        assert len(record.moves) > 20
-        assert gnugo.score_value(record.score) != 0 and record.result == record.score
-        ours_score = ours.final_score()
-        assert re.fullmatch(r"[BW]\+\d+(\.5)?|0", ours_score)
-        # the same game replayed from its SGF gives GNU Go's final stones
-        path = sgf.save_game(tmp_path / "game.sgf", 9, 6.5, record.moves, result=record.result,
-                             root_props={"PB": "mctslab", "PW": "GNU Go"})
-        board, _ = sgf.load(path)
-        assert sorted(map(tuple, np.argwhere(board.stones() == 1))) == sorted(
-            opponent.list_stones("black"))
-        assert sorted(map(tuple, np.argwhere(board.stones() == 2))) == sorted(
-            opponent.list_stones("white"))
+    with gnugo.GtpEngine([sys.executable, "-m", "mctslab.cli", "go", "gtp", "--size", "9",
+                          "--playouts", "200", "--seed", "1", "--resign", "0"],
+                         timeout=300) as ours, gnugo.gnugo(level=1, seed=1, size=9) as opponent:
+        yield ours, opponent
 
 
-def test_a_game_as_white_with_resignation_allowed_ends_cleanly():
-    gnugo_or_skip()
-    with our_engine("--seed", "2") as ours, gnugo.gnugo(level=1, seed=2, size=9) as opponent:
-        record = gnugo.play_game(opponent, ours, size=9, komi=6.5, referee=opponent)
-        assert record.end in ("passes", "resign") and record.result
-        if record.end == "resign":
-            assert record.result == "B+R"  # we are White here: only we resign at level 1 odds
-        assert ours.send("name") == "mctslab"  # still serving after the game
+@pytest.mark.parametrize("ours_black", [True, False], ids=["ours-black", "ours-white"])
+def test_a_complete_game_against_gnugo_to_two_passes(ours_vs_gnugo, ours_black, tmp_path):
+    """Every move of each side is accepted by the other (RefusedMove otherwise) until two
+    passes; GNU Go referees; the game saved as SGF replays to GNU Go's final board."""
+    ours, opponent = ours_vs_gnugo
+    black, white = (ours, opponent) if ours_black else (opponent, ours)
+    record = gnugo.play_game(black, white, size=9, komi=6.5, referee=opponent)
+    assert record.end == "passes" and [move for _, move in record.moves[-2:]] == [None, None]
+    assert len(record.moves) > 20 and all(move is not None for _, move in record.moves[:10])
+    assert gnugo.score_value(record.score) != 0 and record.result == record.score
+    assert re.fullmatch(r"[BW]\+\d+(\.5)?|0", ours.final_score())
+    path = sgf.save_game(tmp_path / "game.sgf", 9, 6.5, record.moves, result=record.result,
+                         root_props={"PB": "mctslab" if ours_black else "GNU Go",
+                                     "PW": "GNU Go" if ours_black else "mctslab"})
+    board, _ = sgf.load(path)
+    for color in (1, 2):
+        assert sorted(map(tuple, np.argwhere(board.stones() == color))) == sorted(
+            opponent.list_stones(color))
+    assert ours.send("name") == "mctslab"  # still serving after the game
 
 
 # -- the command line ------------------------------------------------------------------------------
