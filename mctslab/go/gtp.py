@@ -310,7 +310,7 @@ class GtpServer:
         from mctslab.go import sgf
 
         try:
-            board, info = sgf.load(path, move_number=moves_played)
+            board, _ = sgf.load(path, move_number=moves_played, komi=self.komi)
         except (OSError, ValueError) as exc:
             self.log(f"loadsgf {path}: {exc}")
             raise CommandError("cannot load file") from None

@@ -125,11 +125,26 @@ def test_conformance_probe_every_command_with_ids_and_exact_framing(tmp_path):
     ("23 time_settings 1 2", "?23 syntax error"),
     ("24 known_command", "?24 syntax error"),
     ("25", "?25 syntax error"),
+    ("26 loadsgf game.sgf 0", "?26 syntax error"),
+    ("27 loadsgf game.sgf x", "?27 syntax error"),
 ])
 def test_error_replies_use_the_spec_strings(line, reply):
     srv = server()
     assert srv.handle(line) == reply + "\n\n"
     assert srv.handle("1 name") == "=1 mctslab\n\n"  # still serving
+
+
+def test_loadsgf_takes_size_from_the_file_and_keeps_komi_when_it_has_none(tmp_path):
+    path = tmp_path / "g.sgf"
+    path.write_text("(;GM[1]FF[4]SZ[13];B[aa];W[mm];B[gg])")
+    srv = server()
+    assert session(srv, f"1 komi 0.5\n2 loadsgf {path}") == ["=1\n\n", "=2\n\n"]
+    assert srv.size == 13 and srv.board.move_number == 3 and srv.board.komi == 0.5
+    assert srv.handle("3 play w N2") == "=3\n\n"  # a 13x13 vertex (N1 is taken)
+    path.write_text("(;GM[1]FF[4]SZ[9];B[aa];W[aa])")
+    assert srv.handle(f"4 loadsgf {path}") == "?4 cannot load file\n\n"
+    assert "move 2 (W A9) is illegal: occupied" in srv.stderr.getvalue()
+    assert srv.size == 13 and srv.board.move_number == 4  # unchanged
 
 
 def test_illegal_moves_are_refused_and_the_board_is_unchanged():
