@@ -102,8 +102,7 @@ def match_anchor(o, colour, ar, ac, n, win, pats, cand_lo, cand_hi, cand, q_row,
     With q_row >= 0 only patterns whose box contains transformed point (q_row, q_col)
     are tried (incremental re-matching). A pattern needs its orientation bit, its box on
     the board and its edge marks at the board edge (edge anchoring)."""
-    (masks, block_start, block_dr, block_dc, height, width, edges, orient, key_bits,
-     bucket_start, bucket_items) = pats
+    masks, meta, block_dr, block_dc, key_bits, bucket_start, bucket_items = pats
     full = np.uint64(0xFFFFFFFFFFFFFFFF)
     nwords = 64 // word_bits
     wmask = (np.uint64(1) << np.uint64(word_bits % 64)) - np.uint64(1) if word_bits < 64 else full
@@ -132,16 +131,16 @@ def match_anchor(o, colour, ar, ac, n, win, pats, cand_lo, cand_hi, cand, q_row,
     for i in range(lo, hi):
         p = items[i]
         n_cand += 1
-        hp = height[p]
-        wp = width[p]
+        hp = meta[p, 0]
+        wp = meta[p, 1]
         if q_row >= 0:
             if q_row - ar >= hp:
                 break           # candidate lists are sorted by decreasing height
             if q_col - ac >= wp:
                 continue
-        if ar + hp > n or ac + wp > n or (orient[p] >> o) & 1 == 0:
+        if ar + hp > n or ac + wp > n or (meta[p, 2] >> o) & 1 == 0:
             continue
-        e = edges[p]
+        e = meta[p, 3]
         if e != 0:
             if (e & 1 and ar != 0) or (e & 2 and ar + hp != n):
                 continue
@@ -149,8 +148,8 @@ def match_anchor(o, colour, ar, ac, n, win, pats, cand_lo, cand_hi, cand, q_row,
                 continue
         n_comp += 1
         ok = True
-        k0 = block_start[p]
-        for k in range(k0, block_start[p + 1]):
+        k0 = meta[p, 4]
+        for k in range(k0, meta[p, 5]):
             if k == k0:
                 b = b0
                 w = w0
@@ -234,8 +233,7 @@ def rematch_near(n, q, o, colour, win, pats, all_patterns, big, max_h, max_w, ma
     """Re-match, for one orientation and colour, every (pattern, anchor) whose box
     contains transformed point q: anchors up to 7 rows/columns up-left with the usual
     candidates, anchors further away (only patterns bigger than 8x8) with ``big``."""
-    height = pats[4]
-    width = pats[5]
+    meta = pats[1]
     t = 2 * o + colour
     qr = q // n
     qc = q % n
@@ -251,7 +249,7 @@ def rematch_near(n, q, o, colour, win, pats, all_patterns, big, max_h, max_w, ma
                     low = bits & (~bits + np.uint64(1))
                     p = wd * 64 + int(np.log2(float(low)) + 0.5)
                     bits ^= low
-                    if qr - ar < height[p] and qc - ac < width[p]:
+                    if qr - ar < meta[p, 0] and qc - ac < meta[p, 1]:
                         set_bit(match_bits, t, a, p, False)
                         match_count[t, a] -= 1
             if near:

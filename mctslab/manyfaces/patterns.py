@@ -509,8 +509,13 @@ class Matcher:
         self.word_bits = word_bits
         self.src, self.fwd = transform_tables(n)
         c = compiled
-        self.pats = (c.masks, c.block_start, c.block_dr, c.block_dc, c.height, c.width, c.edges,
-                     c.orient, c.key_bits, c.bucket_start, c.bucket_items)
+        # one row per pattern (height, width, orientations, edges, first block, end block):
+        # a candidate's test reads one cache line
+        meta = np.zeros((c.n_patterns, 8), np.int32)
+        meta[:, :6] = np.stack([c.height, c.width, c.orient, c.edges, c.block_start[:-1],
+                                c.block_start[1:]], axis=1)
+        self.pats = (c.masks, meta, c.block_dr, c.block_dc, c.key_bits, c.bucket_start,
+                     c.bucket_items)
         self.all_patterns = c.by_height      # all patterns, by decreasing height
         self.max_h, self.max_w = int(c.height.max()), int(c.width.max())
         self.board = np.zeros(n * n, np.int8)
