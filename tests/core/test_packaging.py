@@ -50,7 +50,9 @@ def _imported_distributions() -> set[str]:
 
 def test_every_import_is_declared_and_every_dependency_is_used():
     declared, imported = _declared(), _imported_distributions()
-    assert imported - declared == set(), "imported by mctslab, missing from pyproject.toml"
+    optional = {_name(r) for extra in PYPROJECT["project"]["optional-dependencies"].values()
+                for r in extra}  # e.g. the bench extra's open-spiel, imported inside a function
+    assert imported - declared - optional == set(), "imported by mctslab, not in pyproject.toml"
     assert declared - imported - set(RUN_TIME_ONLY) == set(), "declared and never imported"
 
 
