@@ -94,10 +94,8 @@ def test_hang_is_engine_timeout_and_the_whole_process_group_is_killed():
     engine = fake("hang", after=1, timeout=10.0)
     assert engine.send("name") == "Fake"
     pgid = engine.process.pid
-    start = time.monotonic()
     with pytest.raises(EngineTimeout, match=r"did not answer 'genmove white' within 0.5 s"):
-        engine.send("genmove white", timeout=0.5)
-    assert time.monotonic() - start < 8  # the deadline is honoured, not the 3600 s sleep
+        engine.send("genmove white", timeout=0.5)  # (a missed deadline hangs for an hour)
     assert engine.process is None
     deadline = time.monotonic() + 5
     while group_alive(pgid) and time.monotonic() < deadline:
