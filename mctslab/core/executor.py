@@ -27,7 +27,7 @@ import traceback
 from tqdm import tqdm
 
 from .. import paths
-from .store import ResultStore
+from .store import ResultStore, utc_now
 from .tasks import Task, run_task
 
 __all__ = ["run_tasks", "ExperimentResults", "TaskFailed", "default_workers", "scheduler_address"]
@@ -121,7 +121,7 @@ def run_tasks(experiment: str, tasks: list[Task], *, workers: int | None = None,
 
     def finish(task: Task, result: dict, seconds: float) -> None:
         record = task.describe()
-        record.update(result=result, finished=ResultStore.now(), seconds=round(seconds, 4))
+        record.update(result=result, finished=utc_now(), seconds=round(seconds, 4))
         store.append(record)
         stored[task.id] = record
         outcome.ran += 1

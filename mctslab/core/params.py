@@ -3,6 +3,19 @@
 Each domain's ``experiments.config(scale, **overrides)`` and each task's parameter dataclass use
 these, so a bad parameter gets the same kind of error everywhere: a ``ValueError`` that names the
 parameter, the value and what was expected.
+
+Every domain's ``config`` has the same shape::
+
+    SCALES = {"smoke": {...}, "default": {...}, "paper": {...}}   # field values per scale
+
+    def config(scale="default", **overrides):
+        check_known(overrides, fields - {"scale"}, "<domain> parameter")
+        values = dict(scale_values(SCALES, scale), **given(overrides))
+        values.update({name: as_real(values[name]) for name in REAL_FIELDS})
+        return _check(Config(scale=scale, **values))
+
+and a task's parameters name a paper constant (or an open reading) only when it differs from its
+default (:func:`non_default`), so a run at the paper's values keeps its task ids.
 """
 
 from __future__ import annotations
@@ -13,7 +26,27 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-__all__ = ["check_known", "from_mapping", "given", "positive_int", "finite_number"]
+__all__ = ["SCALES", "check_scale", "scale_values", "check_known", "from_mapping", "given",
+           "as_real", "non_default", "positive_int", "finite_number"]
+
+SCALES = ("smoke", "default", "paper")
+
+
+def check_scale(scale: str) -> str:
+    """``scale`` if it is one of :data:`SCALES`, else a ``ValueError`` naming it and the known ones."""
+    if scale not in SCALES:
+        raise ValueError(f"unknown scale {scale!r}; choose one of {', '.join(SCALES)}")
+    return scale
+
+
+def scale_values(scales: Mapping[str, Mapping], scale: str) -> dict:
+    """A copy of ``scales[scale]`` (a domain's field values at that scale), after
+    :func:`check_scale`; every domain declares its scales as such a dict."""
+    check_scale(scale)
+    if set(scales) != set(SCALES):
+        raise ValueError(f"a domain's scales must be exactly {', '.join(SCALES)}, "
+                         f"got {', '.join(scales)}")
+    return dict(scales[scale])
 
 
 def check_known(names: Iterable[str], known: Iterable[str], what: str = "parameter") -> None:
@@ -35,6 +68,32 @@ def given(overrides: Mapping) -> dict:
     dropped, lists (papermill's JSON) turned into tuples so configurations stay hashable."""
     return {k: (tuple(v) if isinstance(v, list) else v) for k, v in overrides.items()
             if v is not None}
+
+
+def as_real(value):
+    """An integer literal given for a real parameter (``cp=2``, a notebook's ``alpha = 1``)
+    becomes a float, element-wise in a tuple, so that it is the same run (and task ids) as
+    ``2.0``; anything else is returned as it is, for validation to judge."""
+    if isinstance(value, tuple):
+        return tuple(as_real(v) for v in value)
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
+def non_default(values, defaults: Mapping) -> dict:
+    """The names of ``defaults`` whose value on ``values`` (an object with them as attributes)
+    differs from the default, with that value (a tuple as a list, as task parameters hold it).
+
+    This is what enters a task's parameters: a run at the defaults keeps the task ids (and the
+    stored results) it had before those names were parameters at all.
+    """
+    changed = {}
+    for name, default in defaults.items():
+        value = getattr(values, name)
+        if value != default:
+            changed[name] = list(value) if isinstance(value, tuple) else value
+    return changed
 
 
 def positive_int(name: str, value, minimum: int = 1) -> int:

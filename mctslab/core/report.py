@@ -17,7 +17,6 @@ reduced run can never be mistaken for the paper's protocol.
 from __future__ import annotations
 
 import dataclasses
-import datetime as _dt
 import importlib.metadata
 import json
 import os
@@ -28,19 +27,14 @@ from pathlib import Path
 
 from .. import __version__, paths
 from .executor import ExperimentResults, run_tasks
-from .store import to_jsonable
+from .params import SCALES, check_scale, positive_int
+from .store import to_jsonable, utc_now, write_json
 from .tasks import Task
 
-__all__ = ["Run", "SCALES", "git_commit", "dependency_versions", "scale_label"]
-
-SCALES = ("smoke", "default", "paper")
+__all__ = ["Run", "SCALES", "check_scale", "git_commit", "dependency_versions", "scale_label"]
 
 DEPENDENCIES = ("numpy", "numba", "scipy", "pandas", "matplotlib", "python-sat", "papermill",
                 "dask", "distributed", "tqdm", "llvmlite", "tsplib95", "elkai")
-
-
-def _now() -> str:
-    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
 def git_commit(root: Path | None = None) -> dict:
@@ -72,12 +66,6 @@ def scale_label(scale: str) -> str:
     return "" if scale == "paper" else f" (scale: {scale})"
 
 
-def check_scale(scale: str) -> str:
-    if scale not in SCALES:
-        raise ValueError(f"unknown scale {scale!r}; choose one of {', '.join(SCALES)}")
-    return scale
-
-
 class Run:
     """One execution of a notebook: where its outputs go and what produced them."""
 
@@ -86,7 +74,8 @@ class Run:
                  progress: bool = True):
         self.notebook = notebook
         self.scale = check_scale(scale)
-        self.seed = seed
+        # The experiment seed: every domain spawns its task seeds from run.seed (0 if not given).
+        self.seed = 0 if seed is None else positive_int("seed", seed, minimum=0)
         self.workers = workers
         self.scheduler = scheduler
         self.out = out
@@ -97,7 +86,7 @@ class Run:
         self.manifest = {
             "notebook": notebook,
             "scale": scale,
-            "seed": seed,
+            "seed": self.seed,
             "parameters": to_jsonable(config_dict),
             "execution": {"workers": workers, "scheduler": scheduler,
                           "output_root": str(paths.output_root(out))},
@@ -106,7 +95,7 @@ class Run:
             "dependencies": dependency_versions(),
             "platform": {"system": platform.platform(), "machine": platform.machine(),
                          "cpus": os.cpu_count(), "executable": sys.executable},
-            "started": _now(),
+            "started": utc_now(),
             "updated": None,
             "finished": None,
             "status": "running",
@@ -163,22 +152,19 @@ class Run:
         return path
 
     def finish(self, status: str = "complete") -> None:
-        self.manifest["finished"] = _now()
+        self.manifest["finished"] = utc_now()
         self.manifest["status"] = status
         self._write()
 
     # -- manifest ----------------------------------------------------------------------------
     def _record(self, stem, kind, files, caption, **extra) -> None:
         self.manifest["artefacts"][stem] = {"kind": kind, "files": files, "caption": caption,
-                                            "saved": _now(), **extra}
+                                            "saved": utc_now(), **extra}
         self._write()
 
     def _write(self) -> None:
-        self.manifest["updated"] = _now()
-        path = self.directory / "manifest.json"
-        tmp = path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(to_jsonable(self.manifest), indent=2) + "\n")
-        os.replace(tmp, path)
+        self.manifest["updated"] = utc_now()
+        write_json(self.directory / "manifest.json", self.manifest)
 
 
 def _check_stem(stem: str) -> None:
@@ -196,7 +182,7 @@ def _figure_metadata(ext: str, run: Run) -> dict:
 def update_manifest(notebook: str, out=None, since: str | None = None, **fields) -> bool:
     """Merge ``fields`` into an existing manifest (used by ``mctslab reproduce`` at the end).
 
-    ``since`` (an ISO time as :func:`_now` writes it): only a manifest whose run started then or
+    ``since`` (an ISO time as :func:`~mctslab.core.store.utc_now` writes it): only a manifest whose run started then or
     later is updated, so a notebook that failed before creating its ``Run`` does not mark the
     previous run's manifest (and artefacts) as its own. Returns whether a manifest was updated.
     """
@@ -207,8 +193,6 @@ def update_manifest(notebook: str, out=None, since: str | None = None, **fields)
     if since is not None and manifest.get("started", "") < since:
         return False
     manifest.update(to_jsonable(fields))
-    manifest["updated"] = _now()
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(manifest, indent=2) + "\n")
-    os.replace(tmp, path)
+    manifest["updated"] = utc_now()
+    write_json(path, manifest)
     return True

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["ResultStore", "to_jsonable"]
+__all__ = ["ResultStore", "to_jsonable", "utc_now", "write_json"]
 
 
 def to_jsonable(obj: Any, *, nan_as_null: bool = False) -> Any:
@@ -60,6 +60,23 @@ def to_jsonable(obj: Any, *, nan_as_null: bool = False) -> Any:
     if obj is None or isinstance(obj, str):
         return obj
     raise TypeError(f"cannot store a {type(obj).__name__} in the result store: {obj!r:.80}")
+
+
+def utc_now() -> str:
+    """The current UTC time as ISO 8601 to the second (``2026-11-22T10:00:00+00:00``): the one
+    clock of result records, manifests and ``mctslab reproduce`` (so their times compare)."""
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+
+
+def write_json(path: str | os.PathLike, obj: Any, indent: int | None = 2) -> Path:
+    """Write ``to_jsonable(obj)`` to ``path`` atomically: a reader (or a kill) sees the old file
+    or the new one, never half of one (written to ``<path>.tmp`` beside it, then renamed)."""
+    path = Path(path)
+    text = json.dumps(to_jsonable(obj), indent=indent, allow_nan=False) + "\n"
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+    return path
 
 
 class ResultStore:
@@ -117,7 +134,3 @@ class ResultStore:
             fh.truncate(data.rfind(b"\n") + 1)
             fh.flush()
             os.fsync(fh.fileno())
-
-    @staticmethod
-    def now() -> str:
-        return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")

@@ -10,7 +10,6 @@ text or JSON; see :func:`mctslab.othello.wpc.load_wpc`).
 
 from __future__ import annotations
 
-import json
 import time
 
 __all__ = ["add_parser"]
@@ -44,6 +43,7 @@ def _match(args) -> int:
 def _learn(args) -> int:
     from mctslab import paths
     from mctslab.core.executor import run_tasks
+    from mctslab.core.store import write_json
     from mctslab.core.tasks import make_tasks
     from mctslab.othello import experiments, wpc
 
@@ -54,14 +54,14 @@ def _learn(args) -> int:
     result = run_tasks(experiment, tasks, workers=1, out=args.out)[0]
     folder = paths.results_dir(experiment, args.out) / f"seed-{args.seed}"
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "history.json").write_text(json.dumps(result) + "\n")
+    write_json(folder / "history.json", result, indent=None)
     if args.mode == "individual":
         finals = [] if result["final_variables"] is None else [
             {"name": "final best", "variables": result["final_variables"]}]
     else:
         finals = [{"name": f"member {m['id']}", "rating": m["rating"], "variables": m["variables"]}
                   for m in result["final_members"] if m["variables"] is not None]
-    (folder / "final_wpcs.json").write_text(json.dumps(finals, indent=1) + "\n")
+    write_json(folder / "final_wpcs.json", finals, indent=1)
     for final in finals:
         name = final["name"].replace(" ", "_")
         (folder / f"{name}.wpc").write_text(

@@ -29,7 +29,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from mctslab.core.params import check_known, given, positive_int
+from mctslab.core.params import (
+    as_real,
+    check_known,
+    given,
+    non_default,
+    positive_int,
+    scale_values,
+)
 from mctslab.core.stats import score_interval
 from mctslab.core.tasks import make_tasks
 from mctslab.othello import wpc as wpc_module
@@ -65,6 +72,8 @@ PAPER_CONSTANTS = {name: _LEARNING_DEFAULTS[name] for name in (
     "k_factor", "start_rating", "join_rating")}
 # Constants that entered the learning tasks' parameters before they were notebook parameters.
 _ALWAYS_IN_TASK_PARAMS = ("epsilon",)
+# The others enter a task's parameters only when changed (so the paper's run keeps its ids).
+_TASK_DEFAULTS = {k: v for k, v in PAPER_CONSTANTS.items() if k not in _ALWAYS_IN_TASK_PARAMS}
 
 
 @dataclass(frozen=True)
@@ -106,19 +115,8 @@ class Config:
                       n_matches=self.n_matches, games_per_match=self.games_per_match,
                       games_per_member=self.games_per_member, max_group=self.max_group,
                       eval_games=self.eval_games, epsilon=self.epsilon)
-        for name in PAPER_CONSTANTS:
-            value = getattr(self, name)
-            if name not in _ALWAYS_IN_TASK_PARAMS and value != _LEARNING_DEFAULTS[name]:
-                params[name] = value
+        params.update(non_default(self, _TASK_DEFAULTS))
         return params
-
-
-def _as_float(value):
-    """An integer literal for a real parameter (``alpha=1``) becomes a float, so that it gives
-    the same task parameters (and ids) as ``alpha=1.0``; anything else is left for validation."""
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        return float(value)
-    return value
 
 
 def config(scale: str = "default", **overrides) -> Config:
@@ -126,12 +124,11 @@ def config(scale: str = "default", **overrides) -> Config:
 
     Raises ``ValueError`` naming an unknown scale or parameter, or a parameter with a bad value.
     """
-    if scale not in SCALES:
-        raise ValueError(f"unknown scale {scale!r}; choose one of {', '.join(SCALES)}")
-    check_known(overrides, {f.name for f in dataclasses.fields(Config)} - {"scale"})
-    values = dict(PAPER_CONSTANTS, **SCALES[scale])
+    check_known(overrides, {f.name for f in dataclasses.fields(Config)} - {"scale"},
+                "Othello parameter")
+    values = dict(PAPER_CONSTANTS, **scale_values(SCALES, scale))
     values.update(given(overrides))
-    values.update({k: _as_float(values[k]) for k in PAPER_CONSTANTS})
+    values.update({k: as_real(values[k]) for k in PAPER_CONSTANTS})  # alpha=1 is alpha=1.0
     cfg = Config(scale=scale, **values)
     for mode in MODES:
         LearningConfig(**cfg.learning_params(mode))  # validates every field, naming the bad one

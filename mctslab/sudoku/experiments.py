@@ -12,7 +12,7 @@ Scales (``config(scale, **overrides)``):
 (Table 2) of the paper's playouts per run: its counts are far smaller and are labelled with the scale everywhere.
 
 Each (variant, seed) run is one task (:func:`run_generation`); per-task seeds are spawned from
-the experiment seed by ``make_tasks``. Tables and figures are built by ``results.py``.
+the experiment seed (the ``Run``'s, as in every domain) by ``make_tasks``. Tables and figures are built by ``results.py``.
 """
 
 from __future__ import annotations
@@ -25,8 +25,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.params import check_known, finite_number, given, positive_int
-from ..core.report import check_scale
+from ..core.params import (
+    as_real,
+    check_known,
+    finite_number,
+    given,
+    non_default,
+    positive_int,
+    scale_values,
+)
 from ..core.tasks import make_tasks, task_version
 from ..rng import seed_state
 from . import _baseline
@@ -34,9 +41,9 @@ from ._playout import make_playout_scratch
 from ._tables import make_tables
 from .api import canonical_forms, format_puzzle, paper_normalise, solve_many
 from .generator import GeneratorConfig, generate, variant_name, verified_puzzles
-from .readings import check_readings, non_default
+from .readings import READING_DEFAULTS, check_readings
 
-__all__ = ["Config", "config", "VARIANTS", "table1_tasks", "table2_tasks", "baseline_tasks",
+__all__ = ["Config", "SCALES", "config", "VARIANTS", "table1_tasks", "table2_tasks", "baseline_tasks",
            "table1_runs", "table2_runs", "beyond_runs", "removal_runs", "warmup",
            "beyond_tasks", "run_generation", "run_removal_baseline", "run_qqwing"]
 
@@ -52,7 +59,6 @@ COUNTED = (17, 18, 19, 20)   # clue numbers the tables report (the paper: 18, 19
 @dataclass(frozen=True)
 class Config:
     scale: str = "default"
-    seed: int = 20261122
     table1_playouts: int = 20_000
     table1_seeds: int = 4
     table2_playouts: int = 20_000
@@ -79,7 +85,7 @@ class Config:
     beyond_seeds: int = 2
 
 
-_SCALES = {
+SCALES = {
     "smoke": dict(table1_playouts=300, table1_seeds=1, table2_playouts=300, table2_seeds=1,
                   removal_runs=300, removal_tasks=1, qqwing_puzzles=20, beyond_playouts=300,
                   beyond_seeds=1),
@@ -91,22 +97,17 @@ _SCALES = {
 
 
 def config(scale: str = "default", **overrides) -> Config:
-    """The configuration of a scale; ``None`` overrides are ignored (notebook parameters)."""
-    check_scale(scale)
-    check_known(overrides, {f.name for f in dataclasses.fields(Config)}, "sudoku parameter")
-    values = dict(_SCALES[scale], scale=scale)
-    values.update(given(overrides))
+    """The configuration of a scale; ``None`` overrides are ignored (notebook parameters).
+
+    Raises ``ValueError`` naming an unknown scale or parameter, or a parameter with a bad value.
+    """
+    check_known(overrides, {f.name for f in dataclasses.fields(Config)} - {"scale"},
+                "Sudoku parameter")
+    values = dict(scale_values(SCALES, scale), **given(overrides))
     for name in ("c", "table2_c"):  # an int literal is the same run as the float
-        value = values.get(name)
-        if isinstance(value, tuple):
-            values[name] = tuple(float(v) if _is_int(v) else v for v in value)
-        elif _is_int(value):
-            values[name] = float(value)
-    return _check(Config(**values))
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+        if name in values:
+            values[name] = as_real(values[name])
+    return _check(Config(scale=scale, **values))
 
 
 def _check(cfg: Config) -> Config:
@@ -117,7 +118,6 @@ def _check(cfg: Config) -> Config:
         positive_int(name, getattr(cfg, name))
     positive_int("qqwing_puzzles", cfg.qqwing_puzzles, minimum=0)
     positive_int("reduce_upto", cfg.reduce_upto, minimum=0)
-    positive_int("seed", cfg.seed, minimum=0)
     if finite_number("c", cfg.c) < 0:
         raise ValueError(f"c must be >= 0, got {cfg.c!r}")
     for name in ("table2_c", "table2_thresholds", "variants"):
@@ -145,11 +145,11 @@ def _generation_params(cfg, playout, selection, rules, playouts, c, threshold, s
                   threshold=threshold, max_children=cfg.max_children,
                   exploration_n=cfg.exploration_n, reduce_upto=cfg.reduce_upto,
                   seed_index=seed_index)
-    params.update(non_default(cfg))  # only a non-default reading enters the task id
+    params.update(non_default(cfg, READING_DEFAULTS))  # only a changed reading enters the id
     return params
 
 
-def table1_tasks(cfg: Config):
+def table1_tasks(cfg: Config, seed: int):
     """Table 1: the variants (the paper: all 8) x seeds, ``c`` = 1.0, threshold 30 (Sec. 5.1).
 
     Run ``i`` of variant ``v`` (its row in the paper's order) has task index
@@ -158,30 +158,30 @@ def table1_tasks(cfg: Config):
     """
     tasks = make_tasks("mctslab.sudoku.experiments:run_generation",
                        [_generation_params(cfg, p, s, r, cfg.table1_playouts, cfg.c, cfg.threshold, i)
-                        for (p, s, r) in VARIANTS for i in range(cfg.table1_seeds)], cfg.seed)
+                        for (p, s, r) in VARIANTS for i in range(cfg.table1_seeds)], seed)
     chosen = {VARIANT_NAMES.index(v) for v in cfg.variants}
     return [t for k, t in enumerate(tasks) if k // cfg.table1_seeds in chosen]
 
 
-def table2_tasks(cfg: Config):
+def table2_tasks(cfg: Config, seed: int):
     """Table 2: the best variant, c x threshold x seeds (Sec. 5.2)."""
     params = [_generation_params(cfg, *BEST, cfg.table2_playouts, c, t, i)
               for c in cfg.table2_c for t in cfg.table2_thresholds
               for i in range(cfg.table2_seeds)]
-    return make_tasks("mctslab.sudoku.experiments:run_generation", params, cfg.seed + 2)
+    return make_tasks("mctslab.sudoku.experiments:run_generation", params, seed + 2)
 
 
-def beyond_tasks(cfg: Config):
+def beyond_tasks(cfg: Config, seed: int):
     """The best variant with minimal reduction inside the search (backing up reduced values)."""
     params = [dict(_generation_params(cfg, *BEST, cfg.beyond_playouts, cfg.c, cfg.threshold, i),
                    backup_reduced=True) for i in range(cfg.beyond_seeds)]
-    return make_tasks("mctslab.sudoku.experiments:run_generation", params, cfg.seed + 3)
+    return make_tasks("mctslab.sudoku.experiments:run_generation", params, seed + 3)
 
 
-def baseline_tasks(cfg: Config):
+def baseline_tasks(cfg: Config, seed: int):
     per_task = -(-cfg.removal_runs // cfg.removal_tasks)
     params = [dict(runs=per_task, reduce_upto=cfg.reduce_upto)] * cfg.removal_tasks
-    return make_tasks("mctslab.sudoku.experiments:run_removal_baseline", params, cfg.seed + 1)
+    return make_tasks("mctslab.sudoku.experiments:run_removal_baseline", params, seed + 1)
 
 
 def _distinct(boards) -> dict:
@@ -322,16 +322,16 @@ def run_qqwing(count: int) -> dict | None:
 
 def table1_runs(run, cfg: Config):
     """Table 1's runs through the executor (stored, resumable); results in task order."""
-    return run.map("sudoku_table1", table1_tasks(cfg))
+    return run.map("sudoku_table1", table1_tasks(cfg, run.seed))
 
 
 def table2_runs(run, cfg: Config):
-    return run.map("sudoku_table2", table2_tasks(cfg))
+    return run.map("sudoku_table2", table2_tasks(cfg, run.seed))
 
 
 def beyond_runs(run, cfg: Config):
-    return run.map("sudoku_beyond", beyond_tasks(cfg))
+    return run.map("sudoku_beyond", beyond_tasks(cfg, run.seed))
 
 
 def removal_runs(run, cfg: Config):
-    return run.map("sudoku_removal_baseline", baseline_tasks(cfg))
+    return run.map("sudoku_removal_baseline", baseline_tasks(cfg, run.seed))

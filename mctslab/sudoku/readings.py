@@ -16,6 +16,8 @@ CHILD_DRAWS = ("fill", "fixed")               # _search.CHILD_DRAWS_*
 
 READINGS = {"terminal": TERMINALS, "reducing_count": REDUCING_COUNTS, "min_of": MIN_OF,
             "child_draws": CHILD_DRAWS}
+# What a task's parameters name only when changed (``mctslab.core.params.non_default``).
+READING_DEFAULTS = {name: choices[0] for name, choices in READINGS.items()}
 
 
 def check_readings(values) -> None:
@@ -27,8 +29,3 @@ def check_readings(values) -> None:
             raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, "
                              f"got {value!r}")
 
-
-def non_default(values) -> dict:
-    """The options of ``values`` that differ from their default (what enters a task's id)."""
-    return {name: getattr(values, name) for name, choices in READINGS.items()
-            if getattr(values, name) != choices[0]}

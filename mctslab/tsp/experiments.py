@@ -31,7 +31,15 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..core.params import check_known, finite_number, given, positive_int
+from ..core.params import (
+    as_real,
+    check_known,
+    finite_number,
+    given,
+    non_default,
+    positive_int,
+    scale_values,
+)
 from ..core.tasks import Task, task_version
 from . import api, tsplib
 from .lkh import lkh
@@ -114,7 +122,6 @@ def method_cp(key: str, cp: float = 2.0) -> tuple[str, float] | None:
     return None
 
 
-SCALES = ("smoke", "default", "paper")
 # A representative subset up to ~2,400 cities: short-edge (eil, st, rat) and large-coordinate
 # (pr, u, vm, d) instances, every size decade.
 DEFAULT_INSTANCES = ("eil51", "berlin52", "st70", "kroA100", "eil101", "ch150", "kroA200",
@@ -150,8 +157,7 @@ class Config:
     def constants(self) -> dict:
         """The paper constants that differ from the paper's values: they enter the tasks'
         parameters (so a run with the paper's values keeps its task ids and stored results)."""
-        return {name: list(getattr(self, name)) if isinstance(default, tuple) else getattr(self, name)
-                for name, default in PAPER_CONSTANTS.items() if getattr(self, name) != default}
+        return non_default(self, PAPER_CONSTANTS)
 
     def mcts_methods(self) -> dict:
         """The MCTS methods this configuration runs (:func:`mcts_methods`, less the paper's
@@ -165,6 +171,21 @@ class Config:
         if len(chosen) < len(METHOD_CHOICES) - 1:
             return {**self.constants(), "methods": chosen}
         return self.constants()
+
+
+# Field values per scale (the paper's constants are the Config defaults at every scale).
+SCALES = {
+    "smoke": dict(instances=("random-30-1", "random-120-2", "eil51"), replicates=1,
+                  lkh_max_trials=50, lkh_time_limit=2.0, anytime_instances=("random-120-2",),
+                  anytime_horizon=0.2, anytime_2opt_fractions=(0.1, 1.0)),
+    "default": dict(instances=DEFAULT_INSTANCES, replicates=3, lkh_max_trials=200,
+                    lkh_time_limit=10.0, anytime_instances=("eil101", "pr1002", "pr2392"),
+                    anytime_horizon=2.0),
+    # instances None: every EUC_2D instance with a known optimum (_paper_instances)
+    "paper": dict(instances=None, replicates=5, lkh_max_trials=1000, lkh_time_limit=60.0,
+                  anytime_instances=("eil51", "kroA200", "pr1002", "fnl4461"),
+                  anytime_horizon=10.0),
+}
 
 
 def _selected(methods: dict, chosen) -> dict:
@@ -219,39 +240,21 @@ def _check(cfg: Config) -> Config:
     return cfg
 
 
-def _real(value):
-    """An integer given for a real constant (``cp=2``) is the same run as ``cp=2.0``."""
-    if isinstance(value, tuple):
-        return tuple(_real(v) for v in value)
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        return float(value)
-    return value
-
-
 def config(scale: str = "default", **overrides) -> Config:
     """The configuration of a scale; ``None`` overrides are ignored ("take it from the scale").
 
     Raises ``ValueError`` naming an unknown scale or parameter, or a parameter with a bad value.
     """
-    if scale == "smoke":
-        base = Config("smoke", ("random-30-1", "random-120-2", "eil51"), 1, 50, 2.0,
-                      ("random-120-2",), 0.2, (0.1, 1.0))
-    elif scale == "default":
-        base = Config("default", DEFAULT_INSTANCES, 3, 200, 10.0, ("eil101", "pr1002", "pr2392"),
-                      2.0)
-    elif scale == "paper":
-        base = Config("paper", _paper_instances(), 5, 1000, 60.0,
-                      ("eil51", "kroA200", "pr1002", "fnl4461"), 10.0)
-    else:
-        raise ValueError(f"unknown scale {scale!r}; choose one of {', '.join(SCALES)}")
     check_known(overrides, {f.name for f in dataclasses.fields(Config)} - {"scale"},
                 "TSP parameter")
-    chosen = given(overrides)
+    values = dict(scale_values(SCALES, scale), **given(overrides))
+    if values["instances"] is None:  # the paper's: read from the data only when asked for
+        values["instances"] = _paper_instances()
     for name in ("cp", "cp_multipliers", "sa_t_start", "sa_t_end", "sa_cooling", "budget_factor",
                  "anytime_horizon", "lkh_time_limit", "anytime_2opt_fractions"):
-        if name in chosen:
-            chosen[name] = _real(chosen[name])
-    cfg = _check(dataclasses.replace(base, **chosen))
+        if name in values:  # an integer given for a real constant (cp=2) is the same run
+            values[name] = as_real(values[name])
+    cfg = _check(Config(scale=scale, **values))
     # the same sweep in another order or with repeats is the same run (and the same task ids)
     return dataclasses.replace(cfg, cp_multipliers=tuple(sorted(set(cfg.cp_multipliers))),
                                cp_rules=tuple(r for r in CP_RULES if r in cfg.cp_rules),
@@ -379,7 +382,7 @@ def _task(fn: str, params: dict, seed: int, replicate: int, name: str) -> Task:
 # -- running -----------------------------------------------------------------------------------------
 def run_comparison(run, cfg: Config) -> pd.DataFrame:
     """Run the comparison and LKH tasks; one row per (instance, replicate, method)."""
-    seed = run.seed or 0
+    seed = run.seed
     for name in cfg.instances:  # fail here, naming the file, rather than in every task
         if not name.startswith("random-"):
             tsplib.data_path(name)
@@ -411,7 +414,7 @@ def run_comparison(run, cfg: Config) -> pd.DataFrame:
 
 def run_anytime(run, cfg: Config) -> pd.DataFrame:
     """Quality-versus-time points: columns instance, n, method, seconds, length, optimum, mst."""
-    seed = run.seed or 0
+    seed = run.seed
     constants = {k: v for k, v in cfg.constants().items()
                  if k in ("cp", "mcts_search") or k in _SA_ARGUMENTS}
     tasks = [_task("anytime_task", {"instance": name, "method": method,

@@ -62,3 +62,33 @@ def test_store_rejects_corruption_in_the_middle(tmp_path):
     store.path.write_text('{"id": "a"}\nnot json\n{"id": "b"}\n')
     with pytest.raises(ValueError, match="line 2"):
         store.load()
+
+
+def test_write_json_replaces_whole_files_only(tmp_path):
+    from mctslab.core.store import write_json
+
+    path = write_json(tmp_path / "m.json", {"a": np.float64(1.5), "b": float("inf")})
+    assert json.loads(path.read_text()) == {"a": 1.5, "b": "inf"}  # strict JSON
+    with pytest.raises(TypeError):  # cannot be serialised: the old file stays whole
+        write_json(path, {"a": object()})
+    assert json.loads(path.read_text()) == {"a": 1.5, "b": "inf"}
+    assert [p.name for p in tmp_path.iterdir()] == ["m.json"]
+
+
+def test_scale_values_and_the_shared_normalisers():
+    from mctslab.core import params
+
+    scales = {"smoke": {"n": 1}, "default": {"n": 2}, "paper": {"n": 3}}
+    assert params.scale_values(scales, "paper") == {"n": 3}
+    with pytest.raises(ValueError, match="unknown scale 'huge'; choose one of smoke, default"):
+        params.scale_values(scales, "huge")
+    with pytest.raises(ValueError, match="must be exactly smoke, default, paper"):
+        params.scale_values({"smoke": {}}, "smoke")
+    assert params.as_real((1, 2.5, np.int64(3))) == (1.0, 2.5, 3.0)
+    assert params.as_real(True) is True and params.as_real("2") == "2"
+
+    class Values:
+        cp, rules, mode = 2.0, ("sd",), "single"
+
+    assert params.non_default(Values, {"cp": 2.0, "rules": ("mst", "sd"), "mode": "single"}) == {
+        "rules": ["sd"]}

@@ -55,7 +55,7 @@ def test_config_scales_and_errors():
     assert experiments.config("default", repetitions=None).repetitions >= 2
     with pytest.raises(ValueError, match="unknown scale 'huge'"):
         experiments.config("huge")
-    with pytest.raises(ValueError, match="unknown parameter.*generations"):
+    with pytest.raises(ValueError, match="unknown Othello parameter.*generations"):
         experiments.config("smoke", generations=3)
     with pytest.raises(ValueError, match="population_size must be at least 4"):
         experiments.config("smoke", population_size=2)

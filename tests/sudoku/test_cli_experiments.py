@@ -9,6 +9,8 @@ from mctslab.cli import main
 from mctslab.core.tasks import run_task
 from mctslab.sudoku import api, experiments, generator, results
 
+SEED = 20261122  # an experiment seed (the notebook's default)
+
 
 def test_check_verb(tmp_path, capsys, puzzle17):
     path = tmp_path / "in.txt"
@@ -43,19 +45,19 @@ def test_config_scales_and_errors():
     assert experiments.config("default", table1_seeds=None).table1_seeds == 4
     with pytest.raises(ValueError, match="unknown scale 'huge'"):
         experiments.config("huge")
-    with pytest.raises(ValueError, match="unknown sudoku parameter"):
+    with pytest.raises(ValueError, match="unknown Sudoku parameter"):
         experiments.config("smoke", playout_budget=3)
     cfg = experiments.config("paper")
-    assert len(experiments.table1_tasks(cfg)) == 32 and len(experiments.table2_tasks(cfg)) == 32
+    assert len(experiments.table1_tasks(cfg, SEED)) == 32 and len(experiments.table2_tasks(cfg, SEED)) == 32
 
 
 def test_smoke_tasks_build_every_table():
     cfg = experiments.config("smoke", table1_playouts=120, table2_playouts=120, removal_runs=60,
                              beyond_playouts=120)
-    t1 = [run_task(t) for t in experiments.table1_tasks(cfg)[:2]]
-    t2 = [run_task(t) for t in experiments.table2_tasks(cfg)[:2]]
-    beyond = [run_task(t) for t in experiments.beyond_tasks(cfg)]
-    removal = [run_task(t) for t in experiments.baseline_tasks(cfg)]
+    t1 = [run_task(t) for t in experiments.table1_tasks(cfg, SEED)[:2]]
+    t2 = [run_task(t) for t in experiments.table2_tasks(cfg, SEED)[:2]]
+    beyond = [run_task(t) for t in experiments.beyond_tasks(cfg, SEED)]
+    removal = [run_task(t) for t in experiments.baseline_tasks(cfg, SEED)]
     table = results.table1(t1)
     assert list(table["paper N=19"]) == [2337.5, 331.8]
     assert table["N=20"].notna().all()
@@ -76,7 +78,7 @@ def test_smoke_tasks_build_every_table():
 
 def test_removal_baseline_is_reproducible_and_minimal():
     cfg = experiments.config("smoke", removal_runs=40)
-    task = experiments.baseline_tasks(cfg)[0]
+    task = experiments.baseline_tasks(cfg, SEED)[0]
     a, b = run_task(task), run_task(task)
     assert a["histogram"] == b["histogram"] and sum(a["histogram"]) == 40
     assert 20 <= np.dot(np.arange(82), a["histogram"]) / 40 <= 28  # issue: mean ~24.4
@@ -92,9 +94,9 @@ def test_defaults_are_the_papers_and_a_variant_subset_reuses_the_full_tables_tas
     assert cfg.table2_c == (0.5, 1.0) and cfg.table2_thresholds == (10, 20, 30, 40)
     assert cfg.variants == experiments.VARIANT_NAMES and len(set(cfg.variants)) == 8
     assert experiments.VARIANT_NAMES[0] == "reducing/min/rules"  # the paper's Table 1 order
-    full = {t.id: t for t in experiments.table1_tasks(cfg)}
+    full = {t.id: t for t in experiments.table1_tasks(cfg, SEED)}
     some = experiments.table1_tasks(experiments.config("paper", variants=["random/mean/no-rules",
-                                                                           "reducing/min/rules"]))
+                                                                           "reducing/min/rules"]), SEED)
     assert len(some) == 8 and all(t.id in full for t in some)
     assert {(t.params["playout"], t.params["selection"], t.params["rules"]) for t in some} == {
         ("random", "mean", False), ("reducing", "min", True)}
@@ -106,21 +108,21 @@ def test_defaults_are_the_papers_and_a_variant_subset_reuses_the_full_tables_tas
     ("c", 0.5, "c"), ("threshold", 12, "threshold"), ("max_children", 7, "max_children"),
     ("exploration_n", "parent", "exploration_n"), ("reduce_upto", 19, "reduce_upto")])
 def test_each_generation_parameter_reaches_the_table1_tasks(name, value, key):
-    tasks = experiments.table1_tasks(experiments.config("smoke", **{name: value}))
+    tasks = experiments.table1_tasks(experiments.config("smoke", **{name: value}), SEED)
     assert {t.params[key] for t in tasks} == {value}
-    base = experiments.table1_tasks(experiments.config("smoke"))
+    base = experiments.table1_tasks(experiments.config("smoke"), SEED)
     assert {t.id for t in tasks}.isdisjoint({t.id for t in base})
 
 
 def test_table2_grid_is_a_parameter():
-    tasks = experiments.table2_tasks(experiments.config("smoke", table2_c=[2.0], table2_thresholds=[5, 50]))
+    tasks = experiments.table2_tasks(experiments.config("smoke", table2_c=[2.0], table2_thresholds=[5, 50]), SEED)
     assert [(t.params["c"], t.params["threshold"]) for t in tasks] == [(2.0, 5), (2.0, 50)]
 
 
 def test_a_changed_parameter_changes_a_tiny_run():
     tiny = dict(table1_playouts=200, variants=["reducing/min/rules"])
-    base = run_task(experiments.table1_tasks(experiments.config("smoke", **tiny))[0])
-    other = run_task(experiments.table1_tasks(experiments.config("smoke", threshold=3, **tiny))[0])
+    base = run_task(experiments.table1_tasks(experiments.config("smoke", **tiny), SEED)[0])
+    other = run_task(experiments.table1_tasks(experiments.config("smoke", threshold=3, **tiny), SEED)[0])
     assert (base["config"]["threshold"], other["config"]["threshold"]) == (30, 3)
     # threshold 3 expands a leaf after 3 playouts instead of 30: the search itself changed
     assert other["stats"]["expansions"] > base["stats"]["expansions"]
@@ -144,8 +146,8 @@ def test_reduced_counts_hold_only_re_verified_puzzles(monkeypatch, puzzle17):
 
     monkeypatch.setattr(experiments, "generate", with_a_17)
     cfg = experiments.config("smoke", table1_playouts=100, table2_playouts=100)
-    tasks = [(experiments.table1_tasks(cfg)[0], results.table1),
-             (experiments.table2_tasks(cfg)[0], results.table2)]
+    tasks = [(experiments.table1_tasks(cfg, SEED)[0], results.table1),
+             (experiments.table2_tasks(cfg, SEED)[0], results.table2)]
     for task, table in tasks:
         accepted = run_task(task)
         assert table([accepted])["reduced N=17"].iloc[0] == 1
