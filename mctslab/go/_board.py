@@ -111,7 +111,7 @@ def clone_state(state: BoardState) -> BoardState:
                           mark=state.mark.copy(), stack=state.stack.copy())
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _copy_points(color, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, empty_index,
                  color2, group2, next_stone2, stones2, libs2, lib_sum2, lib_sumsq2, empty2,
                  empty_index2):
@@ -128,7 +128,7 @@ def _copy_points(color, group, next_stone, stones, libs, lib_sum, lib_sumsq, emp
         empty_index2[p] = empty_index[p]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def copy_state(src, dst):
     """Copy the position ``src`` into the preallocated ``dst`` of the same size (no allocation;
     ``captured`` is not copied: it only describes the last move's captures)."""
@@ -146,20 +146,20 @@ def copy_state(src, dst):
 # need, never the whole state.
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _atari(libs, lib_sum, lib_sumsq, g):
     n = np.int64(libs[g])
     s = np.int64(lib_sum[g])
     return n > 0 and n * lib_sumsq[g] == s * s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def in_atari(st, g):
     """True when string ``g`` has exactly one liberty (all pseudo-liberties on one point)."""
     return _atari(st.libs, st.lib_sum, st.lib_sumsq, g)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def atari_liberty(st, g):
     """The single liberty of string ``g`` when it is in atari, else -1."""
     if not _atari(st.libs, st.lib_sum, st.lib_sumsq, g):
@@ -167,7 +167,7 @@ def atari_liberty(st, g):
     return np.int64(st.lib_sum[g]) // np.int64(st.libs[g])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_move(st, color, p):
     """Status of ``color`` playing point ``p``: OK, OCCUPIED, SUICIDE or KO (PASS is OK)."""
     if p == PASS:
@@ -182,12 +182,12 @@ def check_move(st, color, p):
                              color, p)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _check_neighbours(col, group, libs, lib_sum, lib_sumsq, w, color, p):
+    if col[p - 1] == EMPTY or col[p + 1] == EMPTY or col[p - w] == EMPTY or col[p + w] == EMPTY:
+        return OK  # the common case, decided without looking at strings
     for q in (p - 1, p + 1, p - w, p + w):
         cq = col[q]
-        if cq == EMPTY:
-            return OK
         if cq == BORDER:
             continue
         atari = _atari(libs, lib_sum, lib_sumsq, group[q])
@@ -199,19 +199,28 @@ def _check_neighbours(col, group, libs, lib_sum, lib_sumsq, w, color, p):
     return SUICIDE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_eye_like(st, p, color):
     """Single-point eye of ``color`` at empty ``p``: orthogonal neighbours own or border, and at
     most one enemy diagonal in the middle of the board, none at the edge (michi, Pachi, GNU Go)."""
     return _eye_like(st.color, st.info[I_WIDTH], p, color)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _eye_like(col, w, p, color):
-    for q in (p - 1, p + 1, p - w, p + w):
-        c = col[q]
-        if c != color and c != BORDER:
-            return False
+    # unrolled: the first test rejects most points at once
+    c = col[p - 1]
+    if c != color and c != BORDER:
+        return False
+    c = col[p + 1]
+    if c != color and c != BORDER:
+        return False
+    c = col[p - w]
+    if c != color and c != BORDER:
+        return False
+    c = col[p + w]
+    if c != color and c != BORDER:
+        return False
     enemy = 3 - color
     bad = 0
     edge = 0
@@ -224,21 +233,21 @@ def _eye_like(col, w, p, color):
     return bad + edge < 2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _add_lib(libs, lib_sum, lib_sumsq, g, q):
     libs[g] += 1
     lib_sum[g] += q
     lib_sumsq[g] += np.int64(q) * q
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _remove_lib(libs, lib_sum, lib_sumsq, g, q):
     libs[g] -= 1
     lib_sum[g] -= q
     lib_sumsq[g] -= np.int64(q) * q
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _merge(group, next_stone, stones, libs, lib_sum, lib_sumsq, a, b):
     """Merge string ``b`` into ``a`` (the larger keeps its id); returns the surviving id."""
     if stones[a] < stones[b]:
@@ -259,7 +268,7 @@ def _merge(group, next_stone, stones, libs, lib_sum, lib_sumsq, a, b):
     return a
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _capture(col, group, next_stone, libs, lib_sum, lib_sumsq, empty, empty_index, captured,
              info, key_row, g):
     """Remove string ``g``; neighbours gain the freed pseudo-liberties. ``key_row`` is the
@@ -293,14 +302,14 @@ def _capture(col, group, next_stone, libs, lib_sum, lib_sumsq, empty, empty_inde
     return dh
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_unchecked(st, color, p):
     """Play a move already known to be legal (``check_move == OK``); PASS allowed."""
     play_arrays(st.color, st.group, st.next_stone, st.stones, st.libs, st.lib_sum, st.lib_sumsq,
                 st.empty, st.empty_index, st.captured, st.info, st.hash, st.zobrist, color, p)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def play_arrays(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, empty_index,
                 captured, info, hash_, zobrist, color, p):
     """:func:`play_unchecked` on the unpacked arrays (for hot loops, see the note above)."""
@@ -333,7 +342,7 @@ def play_arrays(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty,
     info[I_LAST] = p
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _place(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, empty_index, info,
            color, p):
     """Put a stone on ``p`` as a new string, update neighbours' pseudo-liberties and merge with
@@ -365,7 +374,7 @@ def _place(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, empt
     return g
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play(st, color, p):
     """Check and play; returns the status (the position is unchanged unless OK)."""
     status = check_move(st, color, p)
@@ -374,7 +383,7 @@ def play(st, color, p):
     return status
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def full_hash(st):
     """The Zobrist hash recomputed from scratch (stones and side to move)."""
     h = np.uint64(0)
@@ -387,7 +396,7 @@ def full_hash(st):
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def area_score(st, komi):
     """Tromp-Taylor area: Black's stones and empty regions reaching only Black, minus White's,
     minus ``komi`` (positive: Black ahead)."""
@@ -430,7 +439,7 @@ def area_score(st, komi):
     return score - komi
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_points(st, color, out):
     """Write every legal point of ``color`` (eyes included, pass excluded) into ``out``, in point
     order; returns how many."""

@@ -37,7 +37,7 @@ LIGHT = 0
 TABU_NONE = 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def tabu_rejects(col, info, color, p, tabu_mode):
     """Issue 12 hook: True to reject ``color`` playing ``p`` here (nothing rejected yet).
 
@@ -48,7 +48,7 @@ def tabu_rejects(col, info, color, p, tabu_mode):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def choose_light_move(col, group, libs, lib_sum, lib_sumsq, empty, info, rng, color, tabu_mode):
     """A random legal point that does not fill ``color``'s own eye, or PASS."""
     n = info[I_NUM_EMPTY]
@@ -69,7 +69,7 @@ def choose_light_move(col, group, libs, lib_sum, lib_sumsq, empty, info, rng, co
     return PASS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def playout(st, rng, policy, policy_data, komi, max_moves, hash_out, tabu_mode):
     """Play ``st`` out in place; returns ``(area score minus komi, moves played)``.
 

@@ -47,7 +47,7 @@ from ._board import (
 from ._playout import TABU_NONE, playout
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tree_moves(st, out, rng):
     """Write the moves of a new node (legal, not own-eye filling, plus PASS) into ``out`` in
     random order; returns how many."""
@@ -66,7 +66,7 @@ def tree_moves(st, out, rng):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def descend(tree, scratch, rng, c, expansion_threshold, path, moves_buf):
     """Selection and expansion from the root (node 0) on ``scratch``; returns the path length."""
     node = 0
@@ -93,7 +93,7 @@ def descend(tree, scratch, rng, c, expansion_threshold, path, moves_buf):
     return length
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def backup(tree, path, length, root_color, black_result):
     """One visit for each node on the path, valued for the player who moved into it."""
     for i in range(length):
@@ -105,7 +105,7 @@ def backup(tree, path, length, root_color, black_result):
         tree.node_value_sum[node] += black_result if black else 1.0 - black_result
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def uct_run(tree, root, scratch, rng, n_playouts, c, expansion_threshold, policy, policy_data,
             komi, max_moves, tabu_mode, path, moves_buf, hash_out):
     """Up to ``n_playouts`` UCT iterations from ``root`` on ``tree`` (node 0 = root, created by

@@ -1,0 +1,101 @@
+"""Go performance figures for ``mctslab bench go`` (issue 11; recorded in BENCHMARKS.md).
+
+* ``go.light_playouts_per_s``: full UCT search (C 1.5, expansion threshold 1, light
+  playouts) from the empty 19x19 board, 20,000 playouts, one core. Goal 15,000 (Pachi 12.90's
+  light UCT does 12,100 on this kind of machine, quoted from the issue).
+* ``go.light_playouts_per_s_9x9``: the same on 9x9, 50,000 playouts (Pachi: 63,000).
+* ``go.tree_memory_mb``: peak memory (tracemalloc: every NumPy array the search allocates,
+  tree with its grown edge arrays, scratch board, buffers) of a search that builds a
+  100,000-node tree on 19x19. Goal <= 200 MB.
+
+The speed figures are the best of a few runs (the machine is shared; the best run is the
+least disturbed). OpenSpiel's ``MCTSBot`` with one random rollout per simulation
+(``RandomRolloutEvaluator(n_rollouts=1)``, same C, komi 6.5) is timed in the same run when
+``open-spiel`` is installed (``pip install -e .[bench]``) and reported as ``reference`` /
+``ratio`` (simulations per second; its own budget is small because it is ~40x slower).
+"""
+
+from __future__ import annotations
+
+import time
+import tracemalloc
+
+from mctslab.core.bench import benchmark
+
+PACHI_LIGHT_19 = 12_100  # quoted from issue 11 (Pachi 12.90, one core, light UCT playouts)
+PACHI_LIGHT_9 = 63_000
+
+
+def _openspiel_rate(size: int, simulations: int, moves: int = 1):
+    """OpenSpiel MCTSBot simulations per second on an empty board, or (None, reason)."""
+    try:
+        import numpy as np
+        import pyspiel
+        from open_spiel.python.algorithms import mcts
+    except ImportError:
+        return None, "open-spiel not installed (pip install -e .[bench])"
+    game = pyspiel.load_game("go", {"board_size": size, "komi": 6.5})
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
+    bot = mcts.MCTSBot(game, uct_c=1.5, max_simulations=simulations, evaluator=evaluator,
+                       random_state=np.random.RandomState(0))
+    state = game.new_initial_state()
+    start = time.perf_counter()
+    for _ in range(moves):
+        bot.step(state)
+    seconds = time.perf_counter() - start
+    return simulations * moves / seconds, f"OpenSpiel MCTSBot, {simulations} simulations"
+
+
+def _search_rate(size: int, playouts: int, repeats: int) -> tuple[float, int]:
+    from mctslab.go.api import Board, search
+
+    search(Board(size), 50, seed=0)  # compile / load from the cache
+    best = 0.0
+    nodes = 0
+    for seed in range(repeats):
+        result = search(Board(size), playouts, seed=seed)
+        best = max(best, result.playouts / result.seconds)
+        nodes = result.nodes
+    return best, nodes
+
+
+def _speed_record(size: int, playouts: int, repeats: int, quoted: int, os_sims: int) -> dict:
+    rate, nodes = _search_rate(size, playouts, repeats)
+    reference, reference_detail = _openspiel_rate(size, os_sims)
+    record = {"value": rate, "quoted_reference": quoted, "quoted_ratio": rate / quoted,
+              "reference": reference, "ratio": None if reference is None else rate / reference}
+    record["detail"] = (f"UCT from the empty {size}x{size} board, {playouts:,} playouts "
+                        f"(tree {nodes:,} nodes), best of {repeats}; reference: "
+                        f"{reference_detail}; quoted reference: Pachi light UCT (issue 11)")
+    return record
+
+
+@benchmark("go.light_playouts_per_s", unit="playouts/s", goal=15_000)
+def light_playouts_per_s() -> dict:
+    """19x19 UCT with light playouts from the empty board: playouts per second, one core."""
+    return _speed_record(19, 20_000, 3, PACHI_LIGHT_19, 100)
+
+
+@benchmark("go.light_playouts_per_s_9x9", unit="playouts/s")
+def light_playouts_per_s_9x9() -> dict:
+    """9x9 UCT with light playouts from the empty board: playouts per second, one core."""
+    return _speed_record(9, 50_000, 3, PACHI_LIGHT_9, 500)
+
+
+@benchmark("go.tree_memory_mb", unit="MB", goal=200, higher_is_better=False)
+def tree_memory_mb() -> dict:
+    """Peak memory of a 19x19 search that builds a 100,000-node tree (tracemalloc)."""
+    from mctslab.go import _search
+    from mctslab.go._board import new_state
+
+    root = new_state(19)
+    _search.run_search(root, 50, seed=0)  # compile / load from the cache
+    tracemalloc.start()
+    run = _search.run_search(root, 150_000, seed=0, max_nodes=100_000)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    tree_bytes = sum(array.nbytes for array in run.tree)
+    return {"value": peak / 1e6,
+            "detail": f"{run.nodes:,} nodes, {int(run.tree.sizes[1]):,} edges in use, tree "
+                      f"arrays {tree_bytes / 1e6:.1f} MB allocated (edges grown by doubling); "
+                      f"peak includes the copy made while growing"}
