@@ -136,6 +136,7 @@ def dead_stones(board, playouts: int = 64, threshold: float = 0.7, seed: int = 0
     other_owned = np.zeros(start.shape, dtype=np.int32)
     for _ in range(playouts):
         kb.copy_state(board.state, scratch)
+        scratch.info[kb.I_PASSES] = 0  # after the game's two passes the playout must still run
         _playout.playout(scratch, rng, _playout.LIGHT, no_policy_data, 0.0, 3 * size * size,
                          no_hashes, _playout.TABU_NONE)
         owner = area_owner(scratch.color.reshape(width, width)[1:-1, 1:-1])

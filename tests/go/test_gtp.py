@@ -285,7 +285,7 @@ def test_a_lone_stone_in_enemy_territory_is_dead_and_removed_from_the_score():
     # Black walls off rows 1-4 with a wall on row 5; a white stone sits in atari at C2 inside
     # it; White walls off rows 8-9 with a wall on row 7
     script = "\n".join(f"play b {c}5\nplay w {c}7" for c in "ABCDEFGHJ")
-    script += "\nplay b B2\nplay b D2\nplay b C3\nplay w C2"
+    script += "\nplay b B2\nplay b D2\nplay b C3\nplay w C2\nplay b pass\nplay w pass"
     session(srv, script)
     dead = srv.handle("final_status_list dead")
     assert dead == "= C2\n\n"
@@ -293,7 +293,7 @@ def test_a_lone_stone_in_enemy_territory_is_dead_and_removed_from_the_score():
     assert len(alive) == 21 and "C2" not in alive
     # Black: rows 1-5 = 45; White: rows 7-9 = 27; row 6 dame: 45 - 27 - 6.5
     assert srv.handle("final_score") == "= B+11.5\n\n"
-    assert srv.board.get(1, 2) == 2 and srv.board.move_number == 22  # the board is untouched
+    assert srv.board.get(1, 2) == 2 and srv.board.move_number == 24  # the board is untouched
 
 
 def test_area_owner_is_tromp_taylor():
@@ -334,7 +334,14 @@ def test_a_complete_game_against_gnugo_to_two_passes(ours_vs_gnugo, ours_black, 
     assert record.end == "passes" and [move for _, move in record.moves[-2:]] == [None, None]
     assert len(record.moves) > 20 and all(move is not None for _, move in record.moves[:10])
     assert gnugo.score_value(record.score) != 0 and record.result == record.score
-    assert re.fullmatch(r"[BW]\+\d+(\.5)?|0", ours.final_score())
+    # our dead stones (light playouts) against GNU Go's judgement of the same final position;
+    # observed: 22 of 22 and 23 of 28 in common, same winner (W+87.5 vs W+87.5, B+74.5 vs
+    # B+53.5)
+    ours_dead = set(ours.final_status_list("dead"))
+    theirs_dead = set(opponent.final_status_list("dead"))
+    assert len(ours_dead & theirs_dead) >= 0.75 * len(ours_dead | theirs_dead)
+    ours_score = ours.final_score()
+    assert ours_score[0] == record.score[0]
     path = sgf.save_game(tmp_path / "game.sgf", 9, 6.5, record.moves, result=record.result,
                          root_props={"PB": "mctslab" if ours_black else "GNU Go",
                                      "PW": "GNU Go" if ours_black else "mctslab"})
