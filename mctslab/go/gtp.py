@@ -22,10 +22,10 @@ Our choices where GTP leaves them open:
   our playouts find dead (so games against GNU Go end with two passes).
 - ``final_status_list``/``final_score``: a stone is dead when, in ``dead_playouts`` random
   playouts from the position (the engine's light playouts: uniform legal moves that never fill
-  an own one-point eye, to two passes), its point ends owned by the other colour more than ``dead_threshold``
-  (0.7) of the time, the estimate GoGui and Sabaki expect from ``final_status_list dead``. We do
-  not detect seki: ``final_status_list seki`` is always empty. ``final_score`` is the area
-  (Tromp-Taylor) score after removing the dead stones.
+  an own one-point eye, to two passes), its point ends owned by the other colour more than
+  ``dead_threshold`` (0.7) of the time: the estimate GoGui and Sabaki expect from
+  ``final_status_list dead``. We do not detect seki: ``final_status_list seki`` is always
+  empty. ``final_score`` is the area (Tromp-Taylor) score after removing the dead stones.
 - ``kgs-genmove_cleanup``: ``genmove`` that never passes while a legal move exists that does
   not fill one of our own one-point eyes (and never resigns): the simplest honest cleanup.
 - ``time_settings``/``time_left`` are accepted and recorded, the playout budget stays fixed.
@@ -92,7 +92,8 @@ def non_eye_moves(board, color) -> list:
 
 
 def area_owner(stones: np.ndarray) -> np.ndarray:
-    """Tromp-Taylor owner of each point: its stone, or the only colour an empty region reaches."""
+    """Tromp-Taylor owner of each point: its stone, or the only colour an empty region reaches
+    (0: neither). Per point, which the kernel's ``area_score`` (a sum) does not give."""
     size = stones.shape[0]
     owner = stones.astype(np.int8).copy()
     seen = np.zeros_like(owner, dtype=bool)
