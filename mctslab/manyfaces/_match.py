@@ -6,6 +6,12 @@ the transformed board, the window's top-left), ``win[o, a, 0..2]`` are the black
 white and empty masks of the 8x8 window (bit ``8*i + j``); points off the board have
 all three bits. Colour 1 (``O`` = white) swaps the black and white masks.
 
+Patterns: ``pats = (masks[K, 3] uint64, meta[P, 8] int32, block_dr[K], block_dc[K],
+key_bits[4], bucket_start[3, 8, 257], bucket_items[M])`` with meta rows (height, width,
+orientation bits, edge bits, first block, end block); see
+:class:`mctslab.manyfaces.patterns.CompiledPatterns`. Every candidate list (hash bucket,
+all patterns, big patterns) is sorted by decreasing height.
+
 Matches are kept as bits: ``match_bits[2*o + colour, a, p >> 6]`` bit ``p & 63``, and
 ``match_count[2*o + colour, a]`` counts them (an anchor without matches is not scanned).
 
@@ -14,7 +20,8 @@ prefilter), ``early_exit`` (compare ``word_bits`` at a time, stop at the first f
 word), and, in :func:`update`, ``incremental`` (re-match only anchors whose pattern
 box contains a changed point; otherwise a full re-match).
 
-Counters (int64[N_COUNTERS]), cost model in basic operations: a word comparison is
+Counters (int64[N_COUNTERS]; ``matches`` counts the matches found by the call, in an
+incremental update only the re-found ones), cost model in basic operations: a word comparison is
 6 (3 AND, 2 OR, 1 compare), a hash key 8 (4 points x shift+and), a candidate's
 orientation/bounds/edge test 1, a window-mask bit update 4.
 """
@@ -86,13 +93,8 @@ def window_hash(win, o, a, key_bits, colour):
 
 
 @numba.njit(cache=True)
-def set_bit(match_bits, t, a, p, value):
-    word = p >> 6
-    bit = np.uint64(1) << np.uint64(p & 63)
-    if value:
-        match_bits[t, a, word] |= bit
-    else:
-        match_bits[t, a, word] &= ~bit
+def clear_bit(match_bits, t, a, p):
+    match_bits[t, a, p >> 6] &= ~(np.uint64(1) << np.uint64(p & 63))
 
 
 @numba.njit(cache=True, inline="always")
@@ -250,7 +252,7 @@ def rematch_near(n, q, o, colour, win, pats, all_patterns, big, max_h, max_w, ma
                     p = wd * 64 + int(np.log2(float(low)) + 0.5)
                     bits ^= low
                     if qr - ar < meta[p, 0] and qc - ac < meta[p, 1]:
-                        set_bit(match_bits, t, a, p, False)
+                        clear_bit(match_bits, t, a, p)
                         match_count[t, a] -= 1
             if near:
                 match_anchor(o, colour, ar, ac, n, win, pats, 0, all_patterns.shape[0],

@@ -21,9 +21,13 @@ Decisions
   mask. Matching for the other colour swaps the board's black and white masks
   (Fotland's colour transformation); patterns are never re-coloured.
 * Orientations: as in Fotland, the *board* is transformed (8 orientations), not the
-  patterns. A pattern is tried only in the orientations that give distinct
-  placements; these are found by comparing the transformed diagrams (edges
-  included), so a symmetric pattern is not reported twice. This is never fewer than
+  patterns: the matcher keeps the window masks of the 8 transformed boards (8 x 361 x 3
+  words, 8 x 64 bit updates per stone), so the pattern table stays one copy (1,275
+  blocks) and a match reads one window; precomputing 8 transformed pattern copies
+  would multiply the table and its hash chains by up to 8 for no fewer comparisons.
+  A pattern is tried only in the orientations that give distinct placements; these
+  are found by comparing the transformed diagrams (edges included), so a symmetric
+  pattern is not reported twice. This is never fewer than
   the file's symmetry code allows except for CC507 and CC509 (declared ``O``, 4
   distinct diagrams: we try all 4); 49 patterns declared ``8`` have symmetric diagrams
   and are tried in fewer orientations (tested). Before compiling, each edge pattern
@@ -37,11 +41,16 @@ Decisions
   masks suffice, as in the paper.
 * Patterns larger than 8x8 (rows or columns > 8; see :func:`size_report`) are split
   into several 8x8 blocks at offsets (0, 0), (0, 8), (8, 0), ...; a match needs every
-  block. None is dropped.
+  block. None is dropped: 978 of 994 (patterns.db), 226 of 228 (patterns2.db) and all
+  35 (conn.db) fit in one block; the other 18 (up to 8 x 12) take two.
+* The :class:`Matcher` (validation, arrays, results) lives here too, for want of an
+  ``api.py`` in this package so far.
 * Hash prefilter: an 8-bit key made of the state codes (empty 0, own 1, other 2,
   off-board 3) of 4 window points chosen greedily to make the expected candidate
   list short. A pattern sits in every bucket its key points allow (a don't-care
-  key point makes a chain of 3 or 4 buckets), one bucket table per orientation.
+  key point makes a chain of 3 or 4 buckets), one bucket table per orientation and
+  anchor class (interior, top row, top-left corner: edge patterns are listed only
+  where they can match).
 """
 
 from __future__ import annotations
@@ -397,7 +406,8 @@ def anchor_class_allows(p: Pattern, cls: int) -> bool:
     return True
 
 
-def compile_patterns(patterns: list[Pattern], key_bits: list[int] | None = None) -> CompiledPatterns:
+def compile_patterns(patterns: list[Pattern],
+                     key_bits: list[int] | None = None) -> CompiledPatterns:
     """Compile parsed patterns into the matcher's arrays (see the module docstring).
 
     ``CompiledPatterns.patterns`` holds the :func:`normalise`-d diagrams: matches are
@@ -421,7 +431,8 @@ def compile_patterns(patterns: list[Pattern], key_bits: list[int] | None = None)
     key_accept = np.array([[_accept_codes(p, b) for b in key_bits] for p in patterns], np.int8)
     buckets = [[[[] for _ in range(256)] for _ in range(8)] for _ in range(3)]
     for i, p in enumerate(patterns):
-        choices = [[c for c in range(4) if (key_accept[i, k] >> c) & 1] for k in range(len(key_bits))]
+        choices = [[c for c in range(4) if (key_accept[i, k] >> c) & 1]
+                   for k in range(len(key_bits))]
         hashes = [sum(c << (2 * k) for k, c in enumerate(combo))
                   for combo in itertools.product(*choices)]
         for cls in range(3):
@@ -455,7 +466,8 @@ def compile_patterns(patterns: list[Pattern], key_bits: list[int] | None = None)
         move_col=np.array([m[1] for m in moves], np.int32),
         key_bits=np.array(key_bits, np.int32), key_accept=key_accept,
         bucket_start=bucket_start, bucket_items=np.array(items, np.int32),
-        big=np.array(sorted((i for i, p in enumerate(patterns) if p.height > BLOCK or p.width > BLOCK),
+        big=np.array(sorted((i for i, p in enumerate(patterns)
+                             if p.height > BLOCK or p.width > BLOCK),
                             key=lambda i: -patterns[i].height), np.int32),
         by_height=np.array(sorted(range(len(patterns)), key=lambda i: -patterns[i].height),
                            np.int32))
