@@ -371,8 +371,13 @@ def decode(table: list, payload: bytes) -> JosekiDag:
             if not has_sib:
                 return
 
-    if payload:
-        read(0)
+    try:
+        if payload:
+            read(0)
+    except IndexError:
+        raise ValueError(f"joseki payload is truncated ({len(payload)} bytes)") from None
+    except KeyError as err:
+        raise ValueError(f"joseki payload: pointer {err} is not the offset of an edge") from None
     if pos != len(payload):
         raise ValueError(f"joseki payload has {len(payload) - pos} bytes after the last edge")
     return _from_lists(edges, [])

@@ -90,6 +90,8 @@ def test_encode_decode_round_trip_is_lossless(dag):
     assert not J.decode(table, bytes(broken)).same(dag)
     with pytest.raises(ValueError, match="after the last edge"):
         J.decode(table, payload + b"\x00")
+    with pytest.raises(ValueError, match="truncated"):
+        J.decode(table, payload[:-1])
 
 
 def test_bytes_per_move_is_measured(dag):
