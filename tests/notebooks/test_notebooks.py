@@ -3,6 +3,7 @@
 import ast
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -48,6 +49,56 @@ def test_notebook_is_thin_parameterised_and_stripped(path):
             assert not isinstance(node, FORBIDDEN), (
                 f"{path.name}: no {type(node).__name__} in notebooks (logic lives in mctslab): "
                 f"{cell.source[:80]!r}")
+
+
+_BENCH_LINK = re.compile(r"\[[^\]]*\]\((\.\./docs/bench/[^)#\s]+\.md)(?:#([^)\s]+))?\)")
+_RECORDED = re.compile(r"recorded (\d{4}-\d{2}-\d{2}), commit ([0-9a-f]{7,40})")
+
+
+def _anchors(markdown: Path) -> set[str]:
+    """GitHub's anchors of a Markdown file's headings."""
+    anchors = set()
+    for line in markdown.read_text().splitlines():
+        if line.startswith("#"):
+            title = line.lstrip("#").strip().lower()
+            anchors.add(re.sub(r"[^\w\- ]", "", title).replace(" ", "-"))
+    return anchors
+
+
+def _commit_known(commit: str):
+    """Whether git knows ``commit`` (None when this is no full git checkout)."""
+    try:
+        shallow = subprocess.run(["git", "rev-parse", "--is-shallow-repository"], cwd=ROOT,
+                                 capture_output=True, text=True, timeout=10)
+        if shallow.returncode or shallow.stdout.strip() != "false":
+            return None
+        return subprocess.run(["git", "cat-file", "-e", f"{commit}^{{commit}}"], cwd=ROOT,
+                              capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+def test_recorded_numbers_are_linked_with_date_and_commit(path):
+    """Numbers in a notebook come from its run; a longer recorded run lives in docs/bench/ and
+    is linked as "recorded <date>, commit <hash>: [docs/bench/x.md § ...](../docs/bench/x.md#...)"
+    (ARCHITECTURE, notebook checklist). Each such link must resolve to a file and heading."""
+    nb = nbformat.read(path, as_version=4)
+    for cell in (c for c in nb.cells if c.cell_type == "markdown"):
+        for line in cell.source.splitlines():
+            links = list(_BENCH_LINK.finditer(line))
+            bare = _BENCH_LINK.sub("", line)
+            assert not re.search(r"docs/bench/\w+\.md", bare), (
+                f"{path.name}: cite docs/bench as a dated link, not as text: {line[:120]!r}")
+            for link in links:
+                recorded = list(_RECORDED.finditer(line[:link.start()]))
+                assert recorded, f"{path.name}: no 'recorded <date>, commit <hash>' before {link[0]}"
+                target = (path.parent / link[1]).resolve()
+                assert target.is_file(), f"{path.name}: {link[1]} does not exist"
+                if link[2]:
+                    assert link[2] in _anchors(target), f"{path.name}: no heading #{link[2]} in {link[1]}"
+                assert _commit_known(recorded[-1][2]) in (True, None), (
+                    f"{path.name}: commit {recorded[-1][2]} is not in this repository")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
