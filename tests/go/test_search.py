@@ -138,3 +138,26 @@ def test_search_on_19x19_and_after_two_passes():
     board.play(WHITE, None)
     over = search(board, 20, seed=0)  # the game is over: nothing to expand, pass
     assert over.move is None and over.children == []
+
+
+def test_select_uct_agrees_with_the_shared_tree_select_max():
+    from mctslab.core.tree import tree_select_max
+    from mctslab.core.ucb import ucb_max
+
+    tree = ks.run_search(Board(9).state, 3000, seed=6).tree
+    checked = 0
+    for node in range(int(tree.sizes[0])):
+        if tree.node_first_edge[node] < 0 or tree.node_visits[node] < 2:
+            continue
+        ours, shared = ks.select_uct(tree, node, 1.5), tree_select_max(tree, node, 1.5)
+
+        def score(e, node=node):
+            child = tree.edge_child[e]
+            if child < 0:
+                return np.inf
+            v = tree.node_visits[child]
+            return ucb_max(tree.node_value_sum[child] / v, tree.node_visits[node], v, 1.5)
+
+        assert ours == shared or abs(score(ours) - score(shared)) < 1e-9
+        checked += 1
+    assert checked > 50
