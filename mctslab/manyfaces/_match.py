@@ -7,10 +7,11 @@ white and empty masks of the 8x8 window (bit ``8*i + j``); points off the board 
 all three bits. Colour 1 (``O`` = white) swaps the black and white masks.
 
 Patterns: ``pats = (masks[K, 3] uint64, meta[P, 8] int32, block_dr[K], block_dc[K],
-key_bits[4], bucket_start[3, 8, 257], bucket_items[M])`` with meta rows (height, width,
-orientation bits, edge bits, first block, end block); see
-:class:`mctslab.manyfaces.patterns.CompiledPatterns`. Every candidate list (hash bucket,
-all patterns, big patterns) is sorted by decreasing height.
+key_bits[4], bucket_start[3, 8, 257], bucket_info[M, 8], bucket_masks[M, 3])`` with
+meta rows (height, width, orientation bits, edge bits, first block, end block); see
+:class:`mctslab.manyfaces.patterns.CompiledPatterns`. A candidate list (the hash
+buckets, all patterns, the patterns bigger than 8x8) is a table of info rows (the
+pattern index, then its meta row) and first-block masks, sorted by decreasing height.
 
 Matches are kept as bits: ``match_bits[2*o + colour, a, p >> 6]`` bit ``p & 63``, and
 ``match_count[2*o + colour, a]`` counts them (an anchor without matches is not scanned).
@@ -98,13 +99,18 @@ def clear_bit(match_bits, t, a, p):
 
 
 @numba.njit(cache=True, inline="always")
-def match_anchor(o, colour, ar, ac, n, win, pats, cand_lo, cand_hi, cand, q_row, q_col,
-                 match_bits, match_count, use_hash, early_exit, word_bits, counters):
+def match_anchor(o, colour, ar, ac, n, win, pats, cand_lo, cand_hi, cand_info, cand_masks,
+                 q_row, q_col, match_bits, match_count, use_hash, early_exit, word_bits,
+                 counters):
     """Try the candidates at one (orientation, colour, anchor) and set their match bits.
-    With q_row >= 0 only patterns whose box contains transformed point (q_row, q_col)
-    are tried (incremental re-matching). A pattern needs its orientation bit, its box on
+
+    A candidate list is a row range of (info[M, 8] int32, first-block masks[M, 3]):
+    info rows are (pattern, height, width, orientation bits, edge bits, first block,
+    end block, 0), stored with the masks so that a bucket is read sequentially. With
+    q_row >= 0 only patterns whose box contains transformed point (q_row, q_col) are
+    tried (incremental re-matching). A pattern needs its orientation bit, its box on
     the board and its edge marks at the board edge (edge anchoring)."""
-    masks, meta, block_dr, block_dc, key_bits, bucket_start, bucket_items = pats
+    masks, meta, block_dr, block_dc, key_bits, bucket_start, bucket_info, bucket_masks = pats
     full = np.uint64(0xFFFFFFFFFFFFFFFF)
     nwords = 64 // word_bits
     wmask = (np.uint64(1) << np.uint64(word_bits % 64)) - np.uint64(1) if word_bits < 64 else full
@@ -121,28 +127,29 @@ def match_anchor(o, colour, ar, ac, n, win, pats, cand_lo, cand_hi, cand, q_row,
     ops = 0
     lo = cand_lo
     hi = cand_hi
-    items = cand
+    info = cand_info
+    imasks = cand_masks
     if use_hash:
         cls = 0 if ar > 0 else (1 if ac > 0 else 2)
         h = window_hash(win, o, a, key_bits, colour)
         lo = bucket_start[cls, o, h]
         hi = bucket_start[cls, o, h + 1]
-        items = bucket_items
+        info = bucket_info
+        imasks = bucket_masks
         counters[HASHES] += 1
         ops += HASH_OPS
     for i in range(lo, hi):
-        p = items[i]
         n_cand += 1
-        hp = meta[p, 0]
-        wp = meta[p, 1]
+        hp = info[i, 1]
+        wp = info[i, 2]
         if q_row >= 0:
             if q_row - ar >= hp:
                 break           # candidate lists are sorted by decreasing height
             if q_col - ac >= wp:
                 continue
-        if ar + hp > n or ac + wp > n or (meta[p, 2] >> o) & 1 == 0:
+        if ar + hp > n or ac + wp > n or (info[i, 3] >> o) & 1 == 0:
             continue
-        e = meta[p, 3]
+        e = info[i, 4]
         if e != 0:
             if (e & 1 and ar != 0) or (e & 2 and ar + hp != n):
                 continue
@@ -150,18 +157,15 @@ def match_anchor(o, colour, ar, ac, n, win, pats, cand_lo, cand_hi, cand, q_row,
                 continue
         n_comp += 1
         ok = True
-        k0 = meta[p, 4]
-        for k in range(k0, meta[p, 5]):
+        k0 = info[i, 5]
+        for k in range(k0, info[i, 6]):
             if k == k0:
-                b = b0
-                w = w0
-                em = e0
+                hit = (b0 & imasks[i, 0]) | (w0 & imasks[i, 1]) | (e0 & imasks[i, 2])
             else:
                 ak = (ar + block_dr[k]) * n + ac + block_dc[k]
-                em = win[o, ak, 2]
                 b = win[o, ak, 1] if swap else win[o, ak, 0]
                 w = win[o, ak, 0] if swap else win[o, ak, 1]
-            hit = (b & masks[k, 0]) | (w & masks[k, 1]) | (em & masks[k, 2])
+                hit = (b & masks[k, 0]) | (w & masks[k, 1]) | (win[o, ak, 2] & masks[k, 2])
             if early_exit:
                 for q in range(nwords):
                     n_words += 1
@@ -175,6 +179,7 @@ def match_anchor(o, colour, ar, ac, n, win, pats, cand_lo, cand_hi, cand, q_row,
                 if hit != full:
                     ok = False
         if ok:
+            p = info[i, 0]
             match_bits[t, a, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
             match_count[t, a] += 1
             n_match += 1
@@ -187,7 +192,7 @@ def match_anchor(o, colour, ar, ac, n, win, pats, cand_lo, cand_hi, cand, q_row,
 
 
 @numba.njit(cache=True)
-def match_full(n, win, pats, all_patterns, match_bits, match_count, use_hash, early_exit,
+def match_full(n, win, pats, all_info, all_masks, match_bits, match_count, use_hash, early_exit,
                word_bits, counters):
     """Match every pattern at every anchor, orientation and colour; match_bits is cleared."""
     match_bits[:] = 0
@@ -195,8 +200,8 @@ def match_full(n, win, pats, all_patterns, match_bits, match_count, use_hash, ea
     for o in range(8):
         for colour in range(2):
             for a in range(n * n):
-                match_anchor(o, colour, a // n, a % n, n, win, pats, 0, all_patterns.shape[0],
-                             all_patterns, -1, -1, match_bits, match_count, use_hash,
+                match_anchor(o, colour, a // n, a % n, n, win, pats, 0, all_info.shape[0],
+                             all_info, all_masks, -1, -1, match_bits, match_count, use_hash,
                              early_exit, word_bits, counters)
 
 
@@ -230,7 +235,8 @@ def update_windows(board, new_board, n, fwd, win, changed, counters):
 
 
 @numba.njit(cache=True)
-def rematch_near(n, q, o, colour, win, pats, all_patterns, big, max_h, max_w, match_bits,
+def rematch_near(n, q, o, colour, win, pats, all_info, all_masks, big_info, big_masks, max_h,
+                 max_w, match_bits,
                  match_count, use_hash, early_exit, word_bits, counters):
     """Re-match, for one orientation and colour, every (pattern, anchor) whose box
     contains transformed point q: anchors up to 7 rows/columns up-left with the usual
@@ -255,27 +261,29 @@ def rematch_near(n, q, o, colour, win, pats, all_patterns, big, max_h, max_w, ma
                         clear_bit(match_bits, t, a, p)
                         match_count[t, a] -= 1
             if near:
-                match_anchor(o, colour, ar, ac, n, win, pats, 0, all_patterns.shape[0],
-                             all_patterns, qr, qc, match_bits, match_count, use_hash,
+                match_anchor(o, colour, ar, ac, n, win, pats, 0, all_info.shape[0],
+                             all_info, all_masks, qr, qc, match_bits, match_count, use_hash,
                              early_exit, word_bits, counters)
-            elif big.shape[0] > 0:
-                match_anchor(o, colour, ar, ac, n, win, pats, 0, big.shape[0], big, qr, qc,
+            elif big_info.shape[0] > 0:
+                match_anchor(o, colour, ar, ac, n, win, pats, 0, big_info.shape[0], big_info,
+                             big_masks, qr, qc,
                              match_bits, match_count, False, early_exit, word_bits, counters)
 
 
 @numba.njit(cache=True)
-def update(board, new_board, n, fwd, win, pats, all_patterns, big, max_h, max_w, match_bits,
+def update(board, new_board, n, fwd, win, pats, all_info, all_masks, big_info, big_masks,
+           max_h, max_w, match_bits,
            match_count, changed, incremental, use_hash, early_exit, word_bits, counters):
     """Bring windows and matches from board to new_board (board updated in place)."""
     n_changed = update_windows(board, new_board, n, fwd, win, changed, counters)
     if not incremental:
-        match_full(n, win, pats, all_patterns, match_bits, match_count, use_hash, early_exit,
+        match_full(n, win, pats, all_info, all_masks, match_bits, match_count, use_hash, early_exit,
                    word_bits, counters)
         return n_changed
     for i in range(n_changed):
         for o in range(8):
             for colour in range(2):
-                rematch_near(n, fwd[o, changed[i]], o, colour, win, pats, all_patterns, big,
-                             max_h, max_w, match_bits, match_count, use_hash, early_exit,
+                rematch_near(n, fwd[o, changed[i]], o, colour, win, pats, all_info, all_masks,
+                             big_info, big_masks, max_h, max_w, match_bits, match_count, use_hash, early_exit,
                              word_bits, counters)
     return n_changed

@@ -521,14 +521,22 @@ class Matcher:
         self.word_bits = word_bits
         self.src, self.fwd = transform_tables(n)
         c = compiled
-        # one row per pattern (height, width, orientations, edges, first block, end block):
-        # a candidate's test reads one cache line
+        # candidate lists carry each pattern's meta row and first-block masks, so that
+        # walking a hash bucket reads memory sequentially (see _match.match_anchor)
         meta = np.zeros((c.n_patterns, 8), np.int32)
         meta[:, :6] = np.stack([c.height, c.width, c.orient, c.edges, c.block_start[:-1],
                                 c.block_start[1:]], axis=1)
+
+        def table(items):
+            info = np.zeros((len(items), 8), np.int32)
+            info[:, 0] = items
+            info[:, 1:7] = meta[items, :6]
+            return info, np.ascontiguousarray(c.masks[c.block_start[:-1][items]])
+
         self.pats = (c.masks, meta, c.block_dr, c.block_dc, c.key_bits, c.bucket_start,
-                     c.bucket_items)
-        self.all_patterns = c.by_height      # all patterns, by decreasing height
+                     *table(c.bucket_items))
+        self.all_info, self.all_masks = table(c.by_height)   # by decreasing height
+        self.big_info, self.big_masks = table(c.big)
         self.max_h, self.max_w = int(c.height.max()), int(c.width.max())
         self.board = np.zeros(n * n, np.int8)
         self.win = np.zeros((8, n * n, 3), np.uint64)
@@ -550,8 +558,8 @@ class Matcher:
         self.board[:] = self._check(board)
         self.counters[:] = 0
         self._k.build_windows(self.board, self.n, self.src, self.win)
-        self._k.match_full(self.n, self.win, self.pats, self.all_patterns, self.match_bits,
-                           self.match_count, self.use_hash, self.early_exit, self.word_bits,
+        self._k.match_full(self.n, self.win, self.pats, self.all_info, self.all_masks,
+                           self.match_bits, self.match_count, self.use_hash, self.early_exit, self.word_bits,
                            self.counters)
         return self.counter_dict()
 
@@ -560,10 +568,10 @@ class Matcher:
         new = self._check(board)
         self.counters[:] = 0
         self._k.update(self.board, new, self.n, self.fwd, self.win, self.pats,
-                       self.all_patterns, self.compiled.big, self.max_h, self.max_w,
-                       self.match_bits, self.match_count, self.changed, self.incremental,
-                       self.use_hash,
-                       self.early_exit, self.word_bits, self.counters)
+                       self.all_info, self.all_masks, self.big_info, self.big_masks,
+                       self.max_h, self.max_w, self.match_bits, self.match_count,
+                       self.changed, self.incremental, self.use_hash, self.early_exit,
+                       self.word_bits, self.counters)
         return self.counter_dict()
 
     def counter_dict(self) -> dict:
