@@ -25,7 +25,10 @@ Reading guide
     standard, ``j``/``s`` minor, ``T`` trick, ``t`` tenuki OK, ``0``/``A`` antisuji,
     anything else or no comment standard. Nodes without a move are skipped.
 * :func:`encode` / :func:`decode`: the compressed byte form; :func:`bytes_per_move`.
-* :func:`continuations`: the joseki moves from a corner position.
+* :func:`continuations`: the joseki moves from a corner position;
+  :func:`corner_stones` reads a corner of a board in corner-relative coordinates.
+  Of the board's 8 symmetries only the identity and the mirror along the diagonal
+  keep a corner in place, so with corner-relative points those 2 are all that is left.
 
 Encoding of one edge (depth-first; after an edge with has-child its child's edges
 follow, then its next sibling)::
@@ -53,7 +56,7 @@ from mctslab import data
 
 __all__ = ["JOSEKI_FILES", "TYPES", "JosekiDag", "Continuation", "sgf_census", "build_dag",
            "load_joseki", "encode", "decode", "bytes_per_move", "continuations", "replay",
-           "comment_type"]
+           "comment_type", "corner_stones", "CORNERS"]
 
 JOSEKI_FILES = ("gogo", "hoshi_keima", "hoshi_other", "komoku", "mokuhazushi", "sansan",
                 "takamoku")
@@ -488,6 +491,29 @@ def continuations(stones, to_move: str | None = None, dag: JosekiDag | None = No
         if out:
             break
     return out
+
+
+CORNERS = ("ur", "ul", "lr", "ll")
+
+
+def corner_stones(board, corner: str, extent: int = 12) -> list[tuple[int, int, str]]:
+    """Stones of an int8 board (row 0 at the top; 1 black, 2 white) within ``extent``
+    lines of a corner ('ur', 'ul', 'lr', 'll'), as corner-relative (x, y, colour) for
+    :func:`continuations` (x counts lines from the corner's side edge, y from its
+    top/bottom edge). The joseki files reach 11 lines out, hence extent 12; on 19x19
+    the regions of neighbouring corners then overlap, so pass a smaller extent to keep
+    a neighbouring corner's stones out."""
+    if corner not in CORNERS:
+        raise ValueError(f"corner must be one of {CORNERS}, not {corner!r}")
+    b = np.asarray(board)
+    n = b.shape[0]
+    out = []
+    for row, col in zip(*np.nonzero(b)):
+        x = n - 1 - col if corner[1] == "r" else col
+        y = row if corner[0] == "u" else n - 1 - row
+        if x < extent and y < extent:
+            out.append((int(x), int(y), "b" if b[row, col] == 1 else "w"))
+    return sorted(out)
 
 
 def _index(dag: JosekiDag) -> dict:

@@ -138,3 +138,19 @@ def test_continuations(dag):
     # the 3-3 invasion under the 4-4 stone is in the database
     hoshi = J.continuations([(3, 3, "b")], to_move="w", dag=dag)
     assert (2, 2) in {c.point for c in hoshi if c.colour == "w"}
+
+
+def test_corner_stones_read_each_corner_the_same_way(dag):
+    board = np.zeros((19, 19), np.int8)
+    board[3, 15] = 1          # upper right, 4-4 point (row 0 is the top)
+    board[2, 3] = 2           # upper left: 3-4 point, white
+    board[16, 16] = 1         # lower right: 3-3 point
+    board[9, 9] = 2           # tengen: 9 lines from every edge, in every 12-line corner
+    assert J.corner_stones(board, "ur") == [(3, 3, "b"), (9, 9, "w")]
+    assert J.corner_stones(board, "ul") == [(3, 2, "w"), (9, 9, "w")]
+    assert J.corner_stones(board, "lr") == [(2, 2, "b"), (9, 9, "w")]
+    assert J.corner_stones(board, "ll") == [(9, 9, "w")]
+    assert J.corner_stones(board, "ll", extent=9) == []
+    assert J.continuations(J.corner_stones(board, "ur", extent=6), dag=dag)
+    with pytest.raises(ValueError, match="corner"):
+        J.corner_stones(board, "top")
