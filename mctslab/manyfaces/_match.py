@@ -72,24 +72,15 @@ def build_windows(board, n, src, win):
 
 
 @numba.njit(cache=True, inline="always")
-def window_hash(win, o, a, key_bits, colour):
-    """8-bit key: 2-bit state code (empty 0, own 1, other 2, off-board 3) of 4 points."""
+def window_hash(own, other, key_bits):
+    """8-bit key: the 2-bit state code of 4 window points, from the window's own and
+    other masks (black and white, swapped for colour 1). The code is own | other << 1:
+    empty 0, own 1, other 2, and off the board 3 (both bits set there)."""
     h = 0
-    own = 1 if colour == 0 else 0
+    one = np.uint64(1)
     for k in range(key_bits.shape[0]):
         s = np.uint64(key_bits[k])
-        b = (win[o, a, 0] >> s) & np.uint64(1)
-        w = (win[o, a, 1] >> s) & np.uint64(1)
-        e = (win[o, a, 2] >> s) & np.uint64(1)
-        if b == 1 and w == 1:
-            code = 3
-        elif e == 1:
-            code = 0
-        elif (b == 1) == (own == 1):
-            code = 1
-        else:
-            code = 2
-        h |= code << (2 * k)
+        h |= int(((own >> s) & one) | (((other >> s) & one) << one)) << (2 * k)
     return h
 
 
@@ -131,7 +122,7 @@ def match_anchor(o, colour, ar, ac, n, win, pats, cand_lo, cand_hi, cand_info, c
     imasks = cand_masks
     if use_hash:
         cls = 0 if ar > 0 else (1 if ac > 0 else 2)
-        h = window_hash(win, o, a, key_bits, colour)
+        h = window_hash(b0, w0, key_bits)
         lo = bucket_start[cls, o, h]
         hi = bucket_start[cls, o, h + 1]
         info = bucket_info
