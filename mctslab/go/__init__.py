@@ -28,9 +28,16 @@ __all__ = ["EMPTY", "BLACK", "WHITE", "Board", "IllegalMove", "SearchResult", "s
 
 def warmup() -> None:
     """Compile (or load from numba's cache) every Go kernel on tiny inputs."""
-    board = Board(5)
+    from mctslab.go import _board
+
+    board = Board(5, superko=True)
     board.play(BLACK, (2, 2))
     board.legal_moves(WHITE)
     board.area_score()
     board.is_legal(WHITE, (2, 2))
+    board.copy().undo()
+    state = board.state
+    _board.full_hash(state)
+    _board.is_eye_like(state, board.point((0, 0)), BLACK)
+    _board.atari_liberty(state, board.point((2, 2)))
     search(board, 8, seed=0)

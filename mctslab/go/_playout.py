@@ -8,6 +8,10 @@
   weights; empty for ``LIGHT``).
 * The state-tabu hook (``tabu_mode``, issue 12): with ``tabu_mode != 0`` a candidate move may be
   rejected before it is played (:func:`tabu_rejects`, a stub that rejects nothing for now).
+* The kernels here run with ``_nrt=False`` (no reference counting: measured, it was two
+  thirds of the cost of a move), so nothing called from :func:`playout` may allocate an array;
+  a policy gets its tables through ``policy_data`` (any array or tuple of arrays: numba
+  compiles one specialisation per type) and its scratch preallocated.
 * :func:`playout` stops at two consecutive passes or after ``max_moves`` moves (3 N^2 by
   default) and writes the hash after each of its first ``len(hash_out)`` moves to ``hash_out``.
 """

@@ -57,7 +57,7 @@ def play_random_game(size: int, seed: int, length: int, check_every: int = 1):
     return board, hashes, kos
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(size=st.integers(5, 9), seed=st.integers(0, 2**32 - 1))
 def test_small_boards_match_the_reference(size, seed):
     play_random_game(size, seed, length=2 * size * size)
