@@ -275,7 +275,17 @@ class SearchResult:
 def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5,
            expansion_threshold: int = 1, root_select: str = "winrate", seed=None,
            komi: float | None = None, max_nodes: int | None = None) -> SearchResult:
-    """UCT from ``board`` for the side to move with ``playouts`` playouts (see ``_search``)."""
+    """UCT from ``board`` for the side to move with ``playouts`` playouts (see ``_search``).
+
+    ``policy``: a name in :data:`POLICIES`; ``c``: the exploration constant C of
+    ``X_u + C sqrt(2 ln n / n_u)``; ``expansion_threshold``: visits a leaf needs before it is
+    expanded (1 or 30 in the state-tabu paper); ``root_select``: the root move by best win rate
+    ("winrate") or most visits ("visits"); ``seed``: same seed, same result (None: fresh
+    entropy); ``komi``: defaults to the board's; ``max_nodes``: a node budget (default
+    ``playouts + 2``; the search stops early when it is used up). Win rates are for
+    ``board.to_move``. With ``board.superko`` the root moves that would repeat a position are
+    dropped (the tree itself uses simple ko only).
+    """
     from mctslab.go import _search
 
     if policy not in POLICIES:
@@ -297,6 +307,8 @@ def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5
                              policy=POLICIES[policy], komi=komi, seed=seed, max_nodes=max_nodes)
     seconds = time.perf_counter() - start
     children = [(board.move_of(p), int(v), float(wr)) for p, v, wr in run.children]
+    if board.superko:  # the tree knows simple ko only: drop root moves that repeat a position
+        children = [ch for ch in children if ch[0] is None or board.is_legal(board.to_move, ch[0])]
     children.sort(key=lambda item: -item[1])
     if not children:
         move, win_rate = None, run.root_win_rate

@@ -161,3 +161,18 @@ def test_select_uct_agrees_with_the_shared_tree_select_max():
         assert ours == shared or abs(score(ours) - score(shared)) < 1e-9
         checked += 1
     assert checked > 50
+
+
+def test_search_respects_superko_at_the_root():
+    # the position of test_board's superko case: White's retake at B1 repeats a position
+    from tests.go.test_board import ko_position
+
+    board = ko_position()
+    board.play(BLACK, None)  # out of turn: White still to move, the simple ko is over
+    assert board.to_move == WHITE and board.is_legal(WHITE, (0, 1))
+    board.superko = True
+    assert not board.is_legal(WHITE, (0, 1))
+    result = search(board, 2000, seed=1)
+    assert all(move != (0, 1) for move, _, _ in result.children) and result.move != (0, 1)
+    board.superko = False
+    assert any(move == (0, 1) for move, _, _ in search(board, 2000, seed=1).children)
