@@ -31,6 +31,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from mctslab.go.api import parse_vertex, vertex
+
 __all__ = [
     "EngineDied", "EngineFailure", "EngineGarbage", "EngineTimeout", "GameRecord", "GnuGoNotFound",
     "GtpEngine", "GtpError", "RefusedMove", "find_gnugo", "gnugo", "gnugo_argv", "play_game",
@@ -40,7 +42,6 @@ INSTALL_HINT = ("install it with 'sudo apt-get install gnugo' (Debian/Ubuntu, la
                 "/usr/games/gnugo), 'brew install gnu-go' (macOS), 'make setup' (as root), "
                 "or set MCTSLAB_GNUGO=/path/to/gnugo")
 CANDIDATES = ("/usr/games/gnugo", "/opt/homebrew/bin/gnugo", "/usr/local/bin/gnugo")
-COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"  # GTP skips I
 
 
 class GnuGoNotFound(FileNotFoundError):
@@ -110,7 +111,7 @@ def gnugo(*, timeout: float = 60.0, **settings) -> GtpEngine:
     return GtpEngine(gnugo_argv(**settings), timeout=timeout)
 
 
-def color_name(color) -> str:
+def gtp_color(color) -> str:
     """``"black"``/``"white"`` from 1/2 or any GTP spelling of a colour."""
     text = str(color).strip().lower()
     if text in ("1", "b", "black"):
@@ -118,29 +119,6 @@ def color_name(color) -> str:
     if text in ("2", "w", "white"):
         return "white"
     raise ValueError(f"not a colour: {color!r} (use 1/2, 'b'/'w' or 'black'/'white')")
-
-
-def format_vertex(move, size: int) -> str:
-    """``(row, col)`` -> ``"D4"`` (row 0 is the bottom); ``None`` -> ``"pass"``."""
-    if move is None:
-        return "pass"
-    row, col = move
-    if not (0 <= row < size and 0 <= col < size):
-        raise ValueError(f"vertex {move!r} is off a {size}x{size} board")
-    return f"{COLUMNS[col]}{row + 1}"
-
-
-def parse_vertex(text: str, size: int):
-    """``"D4"`` -> ``(3, 3)``, ``"pass"`` -> ``None``; ValueError naming a bad vertex."""
-    t = text.strip().upper()
-    if t == "PASS":
-        return None
-    m = re.fullmatch(r"([A-HJ-Z])(\d{1,2})", t)
-    if m:
-        col, row = COLUMNS.index(m.group(1)), int(m.group(2)) - 1
-        if col < size and 0 <= row < size:
-            return row, col
-    raise ValueError(f"bad vertex {text!r} for a {size}x{size} board")
 
 
 class GtpEngine:
@@ -243,8 +221,13 @@ class GtpEngine:
 
     # -- protocol -------------------------------------------------------------------------------
     def _fail(self, kind: type[EngineFailure], what: str) -> EngineFailure:
+        code = None
+        if self.process is not None:
+            try:  # an engine that closed its output is usually exiting: give it a moment
+                code = self.process.wait(timeout=2 if kind is EngineDied else 0)
+            except subprocess.TimeoutExpired:
+                pass
         tail = self.stderr_tail()
-        code = self.process.poll() if self.process is not None else None
         detail = f"GTP engine {os.path.basename(self.argv[0])!r} {what}"
         if code is not None:
             detail += f" (exit code {code})"
@@ -334,28 +317,28 @@ class GtpEngine:
 
     def play(self, color, move) -> None:
         """Play ``move`` ((row, col) or None) for ``color``; GtpError if the engine refuses it."""
-        self.send(f"play {color_name(color)} {format_vertex(move, self.size)}")
+        self.send(f"play {gtp_color(color)} {vertex(move, self.size)}")
 
     def genmove(self, color, timeout: float | None = None):
         """The engine's move for ``color`` (played on its board): (row, col), None for a pass,
         or the string ``"resign"``."""
-        reply = self.send(f"genmove {color_name(color)}", timeout=timeout)
+        reply = self.send(f"genmove {gtp_color(color)}", timeout=timeout)
         if reply.lower() == "resign":
             return "resign"
         return self._vertex(reply, "genmove")
 
     def all_legal(self, color) -> list[tuple[int, int]]:
         """GNU Go's ``all_legal``: every legal point for ``color`` (eyes included, no pass)."""
-        reply = self.send(f"all_legal {color_name(color)}")
+        reply = self.send(f"all_legal {gtp_color(color)}")
         return [self._vertex(v, "all_legal") for v in reply.split()]
 
     def list_stones(self, color) -> list[tuple[int, int]]:
-        reply = self.send(f"list_stones {color_name(color)}")
+        reply = self.send(f"list_stones {gtp_color(color)}")
         return [self._vertex(v, "list_stones") for v in reply.split()]
 
     def captures(self, color) -> int:
         """How many stones ``color`` has captured so far (GNU Go extension)."""
-        return int(self.send(f"captures {color_name(color)}"))
+        return int(self.send(f"captures {gtp_color(color)}"))
 
     def final_score(self, timeout: float | None = None) -> str:
         """The engine's score, e.g. ``"B+3.5"``, ``"W+0.5"`` or ``"0"``."""
@@ -425,7 +408,7 @@ def play_game(black: GtpEngine, white: GtpEngine, *, size: int = 19, komi: float
                 engine.play(color, move)
             except GtpError as exc:
                 raise RefusedMove(f"move {len(record.moves) + 1} ({'BW'[color - 1]} "
-                                  f"{format_vertex(move, size)}) was refused: "
+                                  f"{vertex(move, size)}) was refused: "
                                   f"{exc.message}") from None
         record.moves.append((color, move))
         passes = passes + 1 if move is None else 0

@@ -142,14 +142,11 @@ def test_find_gnugo_names_the_bad_setting_and_how_to_install(monkeypatch, tmp_pa
         gnugo.find_gnugo()
 
 
-def test_vertices_and_scores():
-    assert gnugo.format_vertex((0, 0), 19) == "A1"
-    assert gnugo.format_vertex((18, 8), 19) == "J19"  # I is skipped
-    assert gnugo.parse_vertex("j19", 19) == (18, 8)
-    assert gnugo.parse_vertex("PASS", 9) is None
-    for bad in ("I5", "K10", "A0", "Z1", ""):
-        with pytest.raises(ValueError, match="bad vertex"):
-            gnugo.parse_vertex(bad, 9)
+def test_colours_and_scores():
+    assert [gnugo.gtp_color(c) for c in (1, "B", "black", 2, "w", "WHITE")] == [
+        "black"] * 3 + ["white"] * 3
+    with pytest.raises(ValueError, match="not a colour"):
+        gnugo.gtp_color(3)
     assert gnugo.score_value("B+3.5") == 3.5 and gnugo.score_value("W+0.5") == -0.5
     assert gnugo.score_value("0") == 0.0
     with pytest.raises(ValueError):

@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 
 from mctslab.go import gnugo
-from mctslab.go.api import BLACK, WHITE, Board
+from mctslab.go.api import BLACK, WHITE, Board, vertex
 from mctslab.go.gtp import own_eye
 
 try:
@@ -88,7 +88,7 @@ def play_random_game(engine, size, komi, seed, legal_every):
         engine.play(color, move)
         new_total = engine.captures(color)
         assert new_total - captures[color] == len(captured), (
-            f"move {board.move_number} ({'BW'[color - 1]} {gnugo.format_vertex(move, size)}) "
+            f"move {board.move_number} ({'BW'[color - 1]} {vertex(move, size)}) "
             f"captured {len(captured)} here, {new_total - captures[color]} in GNU Go (seed {seed})")
         captures[color] = new_total
         if captured or board.move_number % legal_every == 0:
