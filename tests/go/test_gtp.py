@@ -169,6 +169,7 @@ def test_preprocessing_comments_tabs_control_characters_and_empty_lines():
     srv = server()
     assert srv.handle("") is None and srv.handle("   \t ") is None
     assert srv.handle("# just a comment") is None
+    assert srv.handle("\x7f\x00\x1b") is None  # only control characters: an empty line
     assert srv.handle("3\tname # trailing comment") == "=3 mctslab\n\n"
     assert srv.handle("4 na\x01me\x7f\r") == "=4 mctslab\n\n"  # control characters dropped
     assert srv.handle(b"5 play b \xff\xfe") == "?5 syntax error (invalid vertex)\n\n"
@@ -204,7 +205,7 @@ def test_fuzz_one_reply_per_non_empty_line_never_a_crash(lines):
     expected = 0
     for line in lines:
         text = "".join(ch for ch in line.decode("utf-8", "replace").split("#")[0]
-                       if ch >= " " or ch == "\t")
+                       if (ch >= " " and ch != "\x7f") or ch == "\t")  # DEL is a control
         expected += bool(text.split())
     assert len(replies) == expected and out.endswith("\n\n") == (expected > 0)
     for reply in replies:
