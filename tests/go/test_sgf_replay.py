@@ -79,7 +79,7 @@ def test_replay_a_spread_of_real_games():
 
 @pytest.mark.slow
 @pytest.mark.skipif(os.environ.get("MCTSLAB_FULL") != "1",
-                    reason="all 2,000 games take about a minute: set MCTSLAB_FULL=1 to run them")
+                    reason="all 2,000 games take 1-2 minutes: set MCTSLAB_FULL=1 to run them")
 def test_replay_all_real_games():
     root, paths = game_paths()
     moves = sum(replay(root / p) for p in paths)
