@@ -544,6 +544,7 @@ class Matcher:
         self.match_count = np.zeros((16, n * n), np.int32)
         self.changed = np.zeros(n * n, np.int32)
         self.counters = np.zeros(_match.N_COUNTERS, np.int64)
+        self._matched = False        # no board yet: the first update is a full match
 
     def _check(self, board) -> np.ndarray:
         b = np.ascontiguousarray(board, dtype=np.int8)
@@ -558,13 +559,17 @@ class Matcher:
         self.board[:] = self._check(board)
         self.counters[:] = 0
         self._k.build_windows(self.board, self.n, self.src, self.win)
+        self._matched = True
         self._k.match_full(self.n, self.win, self.pats, self.all_info, self.all_masks,
                            self.match_bits, self.match_count, self.use_hash, self.early_exit, self.word_bits,
                            self.counters)
         return self.counter_dict()
 
     def update(self, board) -> dict:
-        """Bring the matches to ``board`` (any number of changed points)."""
+        """Bring the matches to ``board`` (any number of changed points); a full match
+        when no board was set yet."""
+        if not self._matched:
+            return self.set_board(board)
         new = self._check(board)
         self.counters[:] = 0
         self._k.update(self.board, new, self.n, self.fwd, self.win, self.pats,

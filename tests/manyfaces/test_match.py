@@ -183,3 +183,33 @@ def test_incremental_updates_reach_the_far_blocks_of_wide_patterns():
         m.update(board)
         assert m.match_tuples() == naive_matches(compiled.patterns, board), value
     assert m.match_tuples() == before
+
+
+@pytest.mark.parametrize("name", ["gogo", "takamoku", "sansan", "mokuhazushi"])
+def test_gnu_gos_compiled_joseki_patterns_match_their_own_sgf_positions(name):
+    # End to end, independent of our joseki code: GNU Go 3.8 compiled each joseki node
+    # with a mark into a corner pattern (up to 14 x 11: two blocks down and across);
+    # replayed with sgfmill, the position before that node's move must match it in the
+    # upper-right corner with '*' on the move and O the player moving.
+    pats = P.parse_file(data.find(f"gnugo/joseki/compiled-3.8/{name}.db"))
+    compiled = P.compile_patterns(pats)
+    m = P.Matcher(compiled)
+    game = sgf.Sgf_game.from_bytes(data.find(f"gnugo/joseki/{name}.sgf").read_bytes())
+    stack = [(game.get_root(), boards.Board(19))]
+    k = 0
+    while stack:
+        node, board = stack.pop()
+        colour, move = node.get_move()
+        if move is not None and (node.has_property("MA") or node.has_property("SQ")):
+            arr = np.zeros((19, 19), np.int8)
+            for c, (r, col) in board.list_occupied_points():
+                arr[18 - r, col] = 1 if c == "b" else 2
+            m.update(arr)
+            found = {(x.move, x.colour) for x in m.matches() if x.pattern == k}
+            assert ((18 - move[0], move[1]), 0 if colour == "b" else 1) in found, pats[k].name
+            k += 1
+        if colour is not None and move is not None:
+            board = board.copy()
+            board.play(move[0], move[1], colour)
+        stack.extend((child, board) for child in reversed(list(node)))
+    assert k == len(pats)
