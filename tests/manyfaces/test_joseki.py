@@ -4,6 +4,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from sgfmill import boards, sgf
 
 from mctslab import data
 from mctslab.manyfaces import joseki as J
@@ -154,3 +155,33 @@ def test_corner_stones_read_each_corner_the_same_way(dag):
     assert J.continuations(J.corner_stones(board, "ur", extent=6), dag=dag)
     with pytest.raises(ValueError, match="corner"):
         J.corner_stones(board, "top")
+
+
+def test_every_pattern_node_is_a_continuation_with_gnu_gos_class(dag):
+    # the position before each marked SGF move, looked up in the DAG, offers that move
+    # with the class GNU Go 3.8 compiled for it (independent of our comment parsing)
+    letter = {"J": "standard", "U": "urgent", "j": "minor", "T": "trick", "t": "tenuki_ok",
+              "N": "antisuji"}
+    checked = 0
+    for name in J.JOSEKI_FILES:
+        classes = [letter[p.classes[2]] for p in
+                   P.parse_file(data.find(f"gnugo/joseki/compiled-3.8/{name}.db"))]
+        game = sgf.Sgf_game.from_bytes(data.find(f"gnugo/joseki/{name}.sgf").read_bytes())
+        stack = [(game.get_root(), boards.Board(19))]
+        k = 0
+        while stack:
+            node, board = stack.pop()
+            colour, move = node.get_move()
+            if move is not None and (node.has_property("MA") or node.has_property("SQ")):
+                stones = [(18 - c, 18 - r, col) for col, (r, c) in board.list_occupied_points()]
+                got = J.continuations(stones, dag=dag, swap_colours=False)
+                want = J.Continuation((18 - move[1], 18 - move[0]), colour, classes[k])
+                assert want in got, (name, k)
+                k += 1
+            if colour is not None and move is not None:
+                board = board.copy()
+                board.play(move[0], move[1], colour)
+            stack.extend((child, board) for child in reversed(list(node)))
+        assert k == len(classes)
+        checked += k
+    assert checked == 1622
