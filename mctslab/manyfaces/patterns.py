@@ -295,7 +295,8 @@ class CompiledPatterns:
     key_bits[4]: window bit positions of the hash key points;
     key_accept[P, 4]: 4-bit sets of the hash codes each key point accepts;
     bucket_start[3, 8, 257], bucket_items: per anchor class (:func:`anchor_class_allows`)
-    and orientation, the patterns of each hash.
+    and orientation, the patterns of each hash, by decreasing height; big: the
+    patterns of more than one block; by_height: all patterns by decreasing height.
     """
 
     patterns: list[Pattern]
@@ -504,9 +505,13 @@ class Match:
 class Matcher:
     """Fotland's matcher over an N x N board (int8, 0 empty 1 black 2 white).
 
-    ``set_board`` does a full match; ``play``/``update`` bring it to a new board
-    (re-matching near the changed points when ``incremental``). ``counters`` holds the
-    last call's operation counts (see :mod:`mctslab.manyfaces._match`)."""
+    ``set_board`` does a full match; ``update`` brings it to a new board (any number
+    of changed points, captures included), re-matching only the (pattern, anchor)
+    pairs whose box contains a changed point when ``incremental``. Both return the
+    call's operation counts (``counters``; see :mod:`mctslab.manyfaces._match`).
+    ``match_tuples()`` gives {(pattern, anchor_row, anchor_col, orientation, colour)}
+    with the anchor in the board transformed by orientation o; ``matches()`` adds the
+    move point ``*`` on the board. Patterns are ``compiled.patterns`` (normalised)."""
 
     def __init__(self, compiled: CompiledPatterns, n: int = 19, *, use_hash: bool = True,
                  incremental: bool = True, early_exit: bool = True, word_bits: int = 32):
