@@ -84,7 +84,8 @@ def _read(name: str):
 
 def sgf_census(name: str) -> dict:
     """Counts over one SGF file as in data/gnugo/README.md: nodes, moves, passes, leaves,
-    pattern nodes (a move and an MA/SQ mark) and the types of the pattern nodes."""
+    pattern nodes (a move and an MA/SQ mark), moves with a sibling / a child, and the
+    types of the pattern nodes."""
     c = Counter()
     types = Counter()
     stack = [_read(name).get_root()]
@@ -94,6 +95,9 @@ def sgf_census(name: str) -> dict:
         colour, move = node.get_move()
         if colour is not None:
             c["moves" if move is not None else "passes"] += 1
+        if move is not None:
+            c["moves_with_sibling"] += node.parent is not None and len(node.parent) > 1
+            c["moves_with_child"] += len(node) > 0
         if len(node) == 0:
             c["leaves"] += 1
         if colour is not None and move is not None and (node.has_property("MA")

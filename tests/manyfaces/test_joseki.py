@@ -31,8 +31,9 @@ def test_sgf_counts_agree_with_the_data_readme():
         assert got == expected, name
         total.update(dict(zip(("nodes", "moves", "passes", "patterns", "leaves"), got)))
         types.update(c["types"])
+        total.update({k: c[k] for k in ("moves_with_sibling", "moves_with_child")})
     assert dict(total) == {"nodes": 1991, "moves": 1911, "passes": 33, "patterns": 1622,
-                           "leaves": 332}
+                           "leaves": 332, "moves_with_sibling": 522, "moves_with_child": 1582}
     assert dict(types) == {"standard": 1121, "urgent": 246, "antisuji": 194, "minor": 46,
                            "tenuki_ok": 14, "trick": 1}
 
