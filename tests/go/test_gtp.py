@@ -224,6 +224,16 @@ def test_genmove_passes_its_settings_and_advances_the_seed():
     assert srv.board.moves == [(1, (0, 0)), (2, (0, 1))]
 
 
+def test_the_real_search_replays_a_game_exactly_with_the_same_seed():
+    def moves(seed):
+        srv = GtpServer(EngineSettings(size=9, playouts=100, seed=seed, resign=0),
+                        stdin=io.BytesIO(), stdout=io.BytesIO(), stderr=io.StringIO())
+        return session(srv, "genmove b\ngenmove w\ngenmove b\nplay w E5\ngenmove b")
+
+    first = moves(5)
+    assert first == moves(5) and all(reply.startswith("=") for reply in first)
+
+
 def test_genmove_out_of_turn_searches_for_the_colour_asked():
     api = make_stand_in()
     srv = server(api=api)
