@@ -449,3 +449,52 @@ def legal_points(st, color, out):
             out[n] = p
             n += 1
     return n
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _xor_string(next_stone, zobrist_color, g):
+    """XOR of the keys of every stone of string ``g`` (one colour's key row)."""
+    h = np.uint64(0)
+    s = g
+    while True:
+        h ^= zobrist_color[s]
+        s = next_stone[s]
+        if s == g:
+            break
+    return h
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def hash_after(col, group, next_stone, libs, lib_sum, lib_sumsq, info, hash_, zobrist, color, p):
+    """The Zobrist hash of the position after ``color`` plays the legal move ``p`` (PASS
+    allowed), without playing it: the stone's key, the keys of the enemy strings it captures
+    (neighbours in atari, each once) and the side-to-move key. The state-tabu paper's Eq. 3
+    with captures, which its 4-bit example leaves out."""
+    h = hash_[0]
+    if p != PASS:
+        h ^= zobrist[color, p]
+        enemy = 3 - color
+        w = info[I_WIDTH]
+        q0, q1, q2, q3 = p - 1, p + 1, p - w, p + w
+        g0 = group[q0] if col[q0] == enemy and _atari(libs, lib_sum, lib_sumsq, group[q0]) else -1
+        g1 = group[q1] if col[q1] == enemy and _atari(libs, lib_sum, lib_sumsq, group[q1]) else -1
+        g2 = group[q2] if col[q2] == enemy and _atari(libs, lib_sum, lib_sumsq, group[q2]) else -1
+        g3 = group[q3] if col[q3] == enemy and _atari(libs, lib_sum, lib_sumsq, group[q3]) else -1
+        if g0 >= 0:
+            h ^= _xor_string(next_stone, zobrist[enemy], g0)
+        if g1 >= 0 and g1 != g0:
+            h ^= _xor_string(next_stone, zobrist[enemy], g1)
+        if g2 >= 0 and g2 != g0 and g2 != g1:
+            h ^= _xor_string(next_stone, zobrist[enemy], g2)
+        if g3 >= 0 and g3 != g0 and g3 != g1 and g3 != g2:
+            h ^= _xor_string(next_stone, zobrist[enemy], g3)
+    if info[I_TO_MOVE] != 3 - color:
+        h ^= zobrist[0, 0]
+    return h
+
+
+@njit(cache=True, _nrt=False)
+def hash_after_move(st, color, p):
+    """:func:`hash_after` on a state (tests, Python callers)."""
+    return hash_after(st.color, st.group, st.next_stone, st.libs, st.lib_sum, st.lib_sumsq,
+                      st.info, st.hash, st.zobrist, color, p)

@@ -6,8 +6,12 @@
   single-point eye (michi / Pachi's light playout); no such point = pass. A heavier policy adds
   its branch here, calling a kernel of its own module with ``policy_data`` (e.g. pattern
   weights; empty for ``LIGHT``).
-* The state-tabu hook (``tabu_mode``, issue 12): with ``tabu_mode != 0`` a candidate move may be
-  rejected before it is played (:func:`tabu_rejects`, a stub that rejects nothing for now).
+* State and move tabu (the state-tabu paper, issue 12): at playout moves ``m < M`` the policy's
+  candidate is checked against the leaf's queue ``Q_m`` (:mod:`mctslab.go._tabu`) before it is
+  played: the key is the hash of the position it would give (:func:`_board.hash_after`,
+  captures included) or the move itself; a rejected candidate (a *tabu candidate*, counted in
+  ``tabu.stats[0]``) sends the policy back to draw again from the same position. The
+  batch-on-loss flush happens in the search, which knows the result.
 * The kernels here run with ``_nrt=False`` (no reference counting: measured, it was two
   thirds of the cost of a move), so nothing called from :func:`playout` may allocate an array;
   a policy gets its tables through ``policy_data`` (any array or tuple of arrays: numba
@@ -17,6 +21,8 @@
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -34,26 +40,35 @@ from ._board import (
     _check_neighbours,
     _eye_like,
     area_score,
+    hash_after,
     play_arrays,
 )
+from ._tabu import NONE as TABU_NONE
+from ._tabu import tabu_check, tabu_key
 
 LIGHT = 0
-TABU_NONE = 0
+TABU_STATE, TABU_MOVE = 0, 1  # what the queues hold (Tabu.config[3])
+
+
+class Tabu(NamedTuple):
+    """The tabu queues of one search (see :mod:`mctslab.go._tabu`), indexed by leaf node."""
+
+    queues: np.ndarray  # uint64[nodes, M, L]
+    heads: np.ndarray   # int32[nodes, M]
+    buf: np.ndarray     # uint64[M] batch-on-loss buffer of the current playout
+    config: np.ndarray  # int64[4]: update mode (_tabu.NONE / SEQUENTIAL / BATCH_ON_LOSS),
+    #                     size L_k, moves M, TABU_STATE or TABU_MOVE
+    stats: np.ndarray   # int64[1]: tabu candidates rejected
+
+
+def no_tabu() -> Tabu:
+    """A :class:`Tabu` that never rejects (mode NONE)."""
+    return Tabu(np.zeros((1, 1, 1), np.uint64), np.zeros((1, 1), np.int32),
+                np.zeros(1, np.uint64), np.zeros(4, np.int64), np.zeros(1, np.int64))
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def tabu_rejects(col, info, color, p, tabu_mode):
-    """Issue 12 hook: True to reject ``color`` playing ``p`` here (nothing rejected yet).
-
-    The per-leaf state-tabu queue check goes here (pass it the queue and the hash arrays when
-    it is written): the hash after the move is ``hash ^ zobrist[color, p] ^ zobrist[0, 0]``
-    (captures aside).
-    """
-    return False
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def choose_light_move(col, group, libs, lib_sum, lib_sumsq, empty, info, rng, color, tabu_mode):
+def choose_light_move(col, group, libs, lib_sum, lib_sumsq, empty, info, rng, color):
     """A random legal point that does not fill ``color``'s own eye, or PASS."""
     n = info[I_NUM_EMPTY]
     if n == 0:
@@ -65,8 +80,7 @@ def choose_light_move(col, group, libs, lib_sum, lib_sumsq, empty, info, rng, co
         p = np.int64(empty[i])
         if p != ko and not _eye_like(col, w, p, color) and \
                 _check_neighbours(col, group, libs, lib_sum, lib_sumsq, w, color, p) == OK:
-            if tabu_mode == TABU_NONE or not tabu_rejects(col, info, color, p, tabu_mode):
-                return p
+            return p
         i += 1
         if i == n:
             i = 0
@@ -74,11 +88,12 @@ def choose_light_move(col, group, libs, lib_sum, lib_sumsq, empty, info, rng, co
 
 
 @njit(cache=True, _nrt=False)
-def playout(st, rng, policy, policy_data, komi, max_moves, hash_out, tabu_mode):
+def playout(st, rng, policy, policy_data, komi, max_moves, hash_out, tabu, leaf):
     """Play ``st`` out in place; returns ``(area score minus komi, moves played)``.
 
     The state's arrays are unpacked once here (see the performance note in ``_board``); a
-    policy's move generator takes the arrays it needs.
+    policy's move generator takes the arrays it needs. ``tabu`` (a :class:`Tabu`) checks the
+    first ``M`` moves against the queues of node ``leaf``.
     """
     col, group, next_stone, stones = st.color, st.group, st.next_stone, st.stones
     libs, lib_sum, lib_sumsq, info = st.libs, st.lib_sum, st.lib_sumsq, st.info
@@ -86,12 +101,26 @@ def playout(st, rng, policy, policy_data, komi, max_moves, hash_out, tabu_mode):
         st.hash, st.zobrist
     moves = 0
     recorded = hash_out.shape[0]
+    tabu_mode, tabu_size, tabu_moves = tabu.config[0], tabu.config[1], tabu.config[2]
+    if tabu_mode == TABU_NONE or tabu_size <= 0:
+        tabu_moves = 0
     while info[I_PASSES] < 2 and moves < max_moves:
         color = info[I_TO_MOVE]
-        # Policy dispatch. A new policy adds its branch:
-        #   if policy == PATTERN: p = pattern_move(col, ..., rng, color, policy_data, tabu_mode)
-        p = choose_light_move(col, group, libs, lib_sum, lib_sumsq, empty, info, rng, color,
-                              tabu_mode)
+        while True:
+            # Policy dispatch. A new policy adds its branch:
+            #   if policy == PATTERN: p = pattern_move(col, ..., rng, color, policy_data)
+            p = choose_light_move(col, group, libs, lib_sum, lib_sumsq, empty, info, rng, color)
+            if moves >= tabu_moves:
+                break
+            if tabu.config[3] == TABU_STATE:
+                key = tabu_key(hash_after(col, group, next_stone, libs, lib_sum, lib_sumsq, info,
+                                          hash_, zobrist, color, p))
+            else:
+                key = tabu_key(p + 1)
+            if tabu_check(tabu.queues, tabu.heads, leaf, moves, key, tabu_size, tabu_mode,
+                          tabu.buf):
+                break
+            tabu.stats[0] += 1  # a tabu candidate: draw again from the same position
         play_arrays(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty,
                     empty_index, captured, info, hash_, zobrist, color, p)
         if moves < recorded:

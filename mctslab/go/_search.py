@@ -46,7 +46,8 @@ from ._board import (
     is_eye_like,
     play_unchecked,
 )
-from ._playout import TABU_NONE, playout
+from ._playout import TABU_NONE, Tabu, no_tabu, playout
+from ._tabu import BATCH_ON_LOSS, tabu_flush
 
 
 @njit(cache=True, _nrt=False)
@@ -134,9 +135,15 @@ def backup(tree, path, length, root_color, black_result):
 
 @njit(cache=True, _nrt=False)
 def uct_run(tree, root, scratch, rng, n_playouts, c, expansion_threshold, policy, policy_data,
-            komi, max_moves, tabu_mode, path, moves_buf, hash_out):
+            komi, max_moves, tabu, path, moves_buf, hash_out, hash_log, first):
     """Up to ``n_playouts`` UCT iterations from ``root`` on ``tree`` (node 0 = root, created by
-    the caller); returns the number done (fewer when the tree budget runs out)."""
+    the caller); returns the number done (fewer when the tree budget runs out).
+
+    ``tabu``: the leaves' tabu queues (:class:`_playout.Tabu`, indexed by node); with the
+    batch-on-loss update the buffer is flushed into the leaf's queues when the player who made
+    playout move 1 lost. ``hash_log[first + i, :]`` receives playout ``i``'s ``hash_out`` (the
+    positions after its first moves) when ``hash_log`` has rows.
+    """
     points = root.color.shape[0]
     root_color = root.info[I_TO_MOVE]
     done = 0
@@ -146,9 +153,19 @@ def uct_run(tree, root, scratch, rng, n_playouts, c, expansion_threshold, policy
             break
         copy_state(root, scratch)
         length = descend(tree, scratch, rng, c, expansion_threshold, path, moves_buf)
-        score, _ = playout(scratch, rng, policy, policy_data, komi, max_moves, hash_out,
-                           tabu_mode)
+        leaf = path[length - 1]
+        leaf_color = scratch.info[I_TO_MOVE]  # makes playout move 1
+        score, played = playout(scratch, rng, policy, policy_data, komi, max_moves, hash_out,
+                                tabu, leaf)
         result = 1.0 if score > 0 else (0.0 if score < 0 else 0.5)
+        if tabu.config[0] == BATCH_ON_LOSS:
+            lost = result < 0.5 if leaf_color == BLACK else result > 0.5
+            tabu_flush(tabu.queues, tabu.heads, leaf, tabu.buf, min(played, tabu.config[2]),
+                       tabu.config[1], lost)
+        if hash_log.shape[0] > 0:
+            row = first + done
+            for m in range(hash_log.shape[1]):
+                hash_log[row, m] = hash_out[m] if m < played else 0
         backup(tree, path, length, root_color, result)
         done += 1
     return done
@@ -160,12 +177,32 @@ class SearchRun(NamedTuple):
     root_win_rate: float
     nodes: int
     tree: object
+    tabu_candidates: int = 0  # candidates rejected by the tabu lists, all playouts
+    hashes: np.ndarray | None = None  # uint64[playouts, hash_moves] (see run_search)
+
+
+def make_tabu(nodes: int, mode: int, size: int, moves: int, kind: int) -> Tabu:
+    """Tabu queues for a search of at most ``nodes`` nodes (all NIL)."""
+    if mode == TABU_NONE or size <= 0:
+        return no_tabu()
+    from ._tabu import make_queues
+
+    queues, heads = make_queues(nodes, moves, size)
+    return Tabu(queues, heads, np.zeros(moves, np.uint64),
+                np.array([mode, size, moves, kind], np.int64), np.zeros(1, np.int64))
 
 
 def run_search(root, n_playouts, *, c=1.5, expansion_threshold=1, policy=0,
                policy_data=None, komi=6.5, seed=None, max_nodes=None, max_moves=None,
-               hash_out=None, tabu_mode=TABU_NONE, edges_per_node=8):
-    """Run UCT from ``root`` (a ``BoardState``), growing the edge arrays as needed."""
+               tabu_mode=TABU_NONE, tabu_size=0, tabu_moves=5, tabu_kind=0,
+               hash_moves=0, edges_per_node=8):
+    """Run UCT from ``root`` (a ``BoardState``), growing the edge arrays as needed.
+
+    ``tabu_*``: the leaves' tabu lists (mode ``_tabu.NONE`` / ``SEQUENTIAL`` / ``BATCH_ON_LOSS``,
+    size ``L_k``, moves ``M``, ``_playout.TABU_STATE`` or ``TABU_MOVE``). ``hash_moves > 0``
+    records the hash after each of every playout's first ``hash_moves`` moves
+    (``SearchRun.hashes``, ``uint64[playouts, hash_moves]``, 0 where the playout was shorter).
+    """
     points = root.color.shape[0]
     size = int(root.info[0])
     nodes_budget = n_playouts + 2 if max_nodes is None else max_nodes
@@ -176,12 +213,15 @@ def run_search(root, n_playouts, *, c=1.5, expansion_threshold=1, policy=0,
     path = np.zeros(nodes_budget + 1, np.int64)
     moves_buf = np.zeros(points + 1, np.int32)
     policy_data = np.zeros(0, np.float64) if policy_data is None else policy_data
-    hash_out = np.zeros(0, np.uint64) if hash_out is None else hash_out
+    hash_out = np.zeros(hash_moves, np.uint64)
+    hash_log = np.zeros((n_playouts if hash_moves else 0, hash_moves), np.uint64)
+    tabu = make_tabu(nodes_budget, tabu_mode, tabu_size, tabu_moves, tabu_kind)
     max_moves = 3 * size * size if max_moves is None else max_moves
     done = 0
     while done < n_playouts:
         step = uct_run(tree, root, scratch, rng, n_playouts - done, c, expansion_threshold,
-                       policy, policy_data, komi, max_moves, tabu_mode, path, moves_buf, hash_out)
+                       policy, policy_data, komi, max_moves, tabu, path, moves_buf, hash_out,
+                       hash_log, done)
         done += step
         if done < n_playouts:
             if tree.sizes[0] + 1 > tree.node_visits.shape[0]:
@@ -197,4 +237,5 @@ def run_search(root, n_playouts, *, c=1.5, expansion_threshold=1, policy=0,
                              float(tree.node_value_sum[child]) / visits))
     root_visits = int(tree.node_visits[0])
     root_win_rate = float(tree.node_value_sum[0]) / root_visits if root_visits else 0.5
-    return SearchRun(done, children, root_win_rate, int(tree.sizes[0]), tree)
+    return SearchRun(done, children, root_win_rate, int(tree.sizes[0]), tree,
+                     int(tabu.stats[0]), hash_log[:done])

@@ -270,17 +270,28 @@ class SearchResult:
     root_win_rate: float  # from the viewpoint of ``color``
     win_rate: float  # win rate of the chosen move for ``color`` (a resign signal)
     nodes: int = 0
+    tabu_size: int = 0  # L_k used by this search (0: no tabu)
+    tabu_candidates: int = 0  # candidate moves the tabu lists rejected, over all playouts
+    hashes: np.ndarray | None = None  # uint64[playouts, record_hashes] positions after the
+    #                                   first playout moves (0 = the playout ended before)
 
 
 def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5,
            expansion_threshold: int = 1, root_select: str = "winrate", seed=None,
-           komi: float | None = None, max_nodes: int | None = None) -> SearchResult:
+           komi: float | None = None, max_nodes: int | None = None, tabu=None,
+           record_hashes: int = 0) -> SearchResult:
     """UCT from ``board`` for the side to move with ``playouts`` playouts (see ``_search``).
 
     ``policy``: a name in :data:`POLICIES`; ``c``: the exploration constant C of
     ``X_u + C sqrt(2 ln n / n_u)``; ``expansion_threshold``: visits a leaf needs before it is
     expanded (1 or 30 in the state-tabu paper); ``root_select``: the root move by best win rate
-    ("winrate") or most visits ("visits"); ``seed``: same seed, same result (None: fresh
+    ("winrate", among the children with at least a tenth of the most-visited child's visits:
+    an unguarded maximum takes a child seen twice and won twice) or most visits ("visits",
+    ties by win rate); ``tabu``: a :class:`mctslab.go.tabu.TabuConfig` or a configuration name
+    (``"gTabu18-hash-win"``; its tabu lists only: playouts, C and threshold come from the
+    arguments), sized ``L_k`` by Eq. 8 for the move being searched; ``record_hashes``: keep
+    the hash after each of every playout's first ``record_hashes`` moves (the paper's Fig. 5);
+    ``seed``: same seed, same result (None: fresh
     entropy); ``komi``: defaults to the board's; ``max_nodes``: a node budget (default
     ``playouts + 2``; the search stops early when it is used up). Win rates are for
     ``board.to_move``. With ``board.superko`` the root moves that would repeat a position are
@@ -300,11 +311,27 @@ def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5
                          f"{expansion_threshold!r}")
     if not np.isfinite(c) or c < 0:
         raise ValueError(f"c must be a finite number >= 0, got {c!r}")
+    from mctslab.go import _playout
+    from mctslab.go.tabu import TabuConfig, parse_config, tabu_size
+
+    if isinstance(tabu, str):
+        tabu = parse_config(tabu)
+    if tabu is not None and not isinstance(tabu, TabuConfig):
+        raise ValueError(f"tabu must be a TabuConfig or a configuration name, got {tabu!r}")
+    if isinstance(record_hashes, bool) or not isinstance(record_hashes, (int, np.integer)) \
+            or record_hashes < 0:
+        raise ValueError(f"record_hashes must be a whole number >= 0, got {record_hashes!r}")
+    size_k = 0 if tabu is None or tabu.mode == 0 else tabu_size(
+        tabu.size, board.move_number + 1, board.size)
     komi = board.komi if komi is None else float(komi)
     start = time.perf_counter()
-    run = _search.run_search(board.state, int(playouts), c=float(c),
-                             expansion_threshold=int(expansion_threshold),
-                             policy=POLICIES[policy], komi=komi, seed=seed, max_nodes=max_nodes)
+    run = _search.run_search(
+        board.state, int(playouts), c=float(c), expansion_threshold=int(expansion_threshold),
+        policy=POLICIES[policy], komi=komi, seed=seed, max_nodes=max_nodes,
+        tabu_mode=0 if tabu is None else tabu.mode, tabu_size=size_k,
+        tabu_moves=5 if tabu is None else tabu.moves,
+        tabu_kind=_playout.TABU_MOVE if tabu is not None and tabu.kind == "move"
+        else _playout.TABU_STATE, hash_moves=int(record_hashes))
     seconds = time.perf_counter() - start
     children = [(board.move_of(p), int(v), float(wr)) for p, v, wr in run.children]
     if board.superko:  # the tree knows simple ko only: drop root moves that repeat a position
@@ -313,10 +340,13 @@ def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5
     if not children:
         move, win_rate = None, run.root_win_rate
     elif root_select == "visits":
-        move, _, win_rate = children[0]
+        move, _, win_rate = max(children, key=lambda item: (item[1], item[2]))
     else:
-        move, _, win_rate = max(children, key=lambda item: (item[2], item[1]))
+        floor = max(1, children[0][1] // 10)
+        move, _, win_rate = max((ch for ch in children if ch[1] >= floor),
+                                key=lambda item: (item[2], item[1]))
     return SearchResult(move=move, color=board.to_move, playouts=run.playouts, seconds=seconds,
                         playouts_per_s=run.playouts / seconds if seconds > 0 else float("inf"),
                         children=children, root_win_rate=run.root_win_rate, win_rate=win_rate,
-                        nodes=run.nodes)
+                        nodes=run.nodes, tabu_size=size_k, tabu_candidates=run.tabu_candidates,
+                        hashes=run.hashes if record_hashes else None)

@@ -109,3 +109,33 @@ def tree_memory_mb() -> dict:
             "detail": f"{run.nodes:,} nodes, {int(run.tree.sizes[1]):,} edges in use, tree "
                       f"arrays {tree_bytes / 1e6:.1f} MB allocated (edges grown by doubling); "
                       f"peak includes the copy made while growing"}
+
+
+@benchmark("go.state_tabu_overhead_pct", unit="% time per move vs gTabu0", goal=10,
+           higher_is_better=False)
+def state_tabu_overhead() -> dict:
+    """Extra time per move of gTabu18-hash and gTabu18-hash-win over gTabu0 (issue 12: at most
+    10%; the paper paid +200%): 8,000 playouts, expansion threshold 30, on the 42-move position
+    of a real 19x19 game; CPU time, best of 3 per configuration, the larger overhead of the two
+    state-tabu variants reported."""
+    from mctslab.go.api import Board, search
+    from mctslab.go.experiments import tabu_position
+
+    board: Board = tabu_position()
+    search(board, 100, expansion_threshold=30, seed=0, tabu="gTabu18-hash-win")  # compile
+
+    def best_cpu(tabu):
+        best = float("inf")
+        for seed in range(3):
+            cpu = time.process_time()
+            search(board, 8000, expansion_threshold=30, seed=seed, tabu=tabu)
+            best = min(best, time.process_time() - cpu)
+        return best
+
+    base = best_cpu("gTabu0")
+    seconds = {name: best_cpu(name) for name in ("gTabu18", "gTabu18-hash", "gTabu18-hash-win")}
+    overhead = {name: 100.0 * (s / base - 1.0) for name, s in seconds.items()}
+    worst = max(overhead["gTabu18-hash"], overhead["gTabu18-hash-win"])
+    detail = f"gTabu0 {base:.3f} s/move; " + ", ".join(
+        f"{name} {s:.3f} s ({overhead[name]:+.1f}%)" for name, s in seconds.items())
+    return {"value": worst, "detail": detail + f"; load {os.getloadavg()[0]:.1f}"}

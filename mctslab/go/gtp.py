@@ -134,12 +134,13 @@ def dead_stones(board, playouts: int = 64, threshold: float = 0.7, seed: int = 0
     rng = seed_state(seed)
     scratch = kb.clone_state(board.state)
     no_policy_data, no_hashes = np.zeros(0, np.float64), np.zeros(0, np.uint64)
+    no_tabu = _playout.no_tabu()
     other_owned = np.zeros(start.shape, dtype=np.int32)
     for _ in range(playouts):
         kb.copy_state(board.state, scratch)
         scratch.info[kb.I_PASSES] = 0  # after the game's two passes the playout must still run
         _playout.playout(scratch, rng, _playout.LIGHT, no_policy_data, 0.0, 3 * size * size,
-                         no_hashes, _playout.TABU_NONE)
+                         no_hashes, no_tabu, 0)
         owner = area_owner(scratch.color.reshape(width, width)[1:-1, 1:-1])
         other_owned += (start != 0) & (owner != 0) & (owner != start)
     dead = np.argwhere(other_owned > threshold * playouts)

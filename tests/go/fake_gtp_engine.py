@@ -1,6 +1,7 @@
 """A fake GTP engine that misbehaves on purpose, for the GTP client's failure tests.
 
     python fake_gtp_engine.py [--mode ok|crash|hang|garbage|wrong-id|exit-silently] [--after K]
+                              [--once FILE]
 
 It answers the first K commands like a tiny, rule-less engine (the board only records stones;
 ``genmove`` plays the first empty point), then misbehaves:
@@ -8,7 +9,8 @@ It answers the first K commands like a tiny, rule-less engine (the board only re
 stdout open and sleeps forever (ignoring SIGTERM, so only a process-group SIGKILL ends it),
 ``garbage`` writes bytes that are not a GTP reply, ``wrong-id`` answers with another id,
 ``exit-silently`` exits 0 without a word, ``refuse`` answers every later ``play`` with
-``? illegal move``. ``ok`` never misbehaves. Only the standard library.
+``? illegal move``. ``ok`` never misbehaves. With ``--once FILE`` it misbehaves only when FILE
+does not exist yet (and creates it), so a restarted engine behaves. Only the standard library.
 """
 
 import argparse
@@ -25,7 +27,13 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mode", default="ok")
     parser.add_argument("--after", type=int, default=0)
+    parser.add_argument("--once", default=None)
     args = parser.parse_args()
+    if args.once is not None:
+        if os.path.exists(args.once):
+            args.mode = "ok"
+        else:
+            open(args.once, "w").close()
     out = sys.stdout.buffer
     size, stones, handled = 19, {}, 0
     for raw in sys.stdin.buffer:

@@ -14,7 +14,7 @@ def finished_playout(size, seed, hash_slots=0):
     st = kb.new_state(size)
     hashes = np.zeros(hash_slots, np.uint64)
     score, moves = kp.playout(st, seed_state(seed), kp.LIGHT, np.zeros(0), 6.5,
-                              3 * size * size, hashes, kp.TABU_NONE)
+                              3 * size * size, hashes, kp.no_tabu(), 0)
     return st, score, moves, hashes
 
 
@@ -108,11 +108,11 @@ def test_tree_growth_does_not_change_the_search():
     assert small.children == large.children and small.nodes == large.nodes
 
 
-def test_tabu_hook_path_and_node_budget():
+def test_tabu_of_size_zero_changes_nothing_and_node_budget():
     board = Board(9)
     plain = ks.run_search(board.state, 200, seed=4)
-    hooked = ks.run_search(board.state, 200, seed=4, tabu_mode=1)
-    assert plain.children == hooked.children  # the stub rejects nothing
+    hooked = ks.run_search(board.state, 200, seed=4, tabu_mode=1, tabu_size=0)
+    assert plain.children == hooked.children and hooked.tabu_candidates == 0
     capped = ks.run_search(board.state, 200, seed=4, max_nodes=50)
     assert capped.nodes == 50 and capped.playouts < 200
 

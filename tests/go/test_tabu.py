@@ -145,3 +145,69 @@ def test_named_configurations_follow_table_1():
     for bad in ("gTabu", "gtabu18", "gTabu18-win", "gnugo"):
         with pytest.raises(ValueError, match="unknown engine configuration"):
             parse_config(bad)
+
+
+# -- the tabu lists inside the engine --------------------------------------------------------
+
+def _random_game(size, moves, seed):
+    from mctslab.go.api import Board
+
+    rng = np.random.default_rng(seed)
+    board = Board(size)
+    for _ in range(moves):
+        legal = board.legal_moves(board.to_move)
+        board.play(board.to_move, legal[rng.integers(len(legal))] if legal else None)
+    return board
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_hash_after_equals_the_hash_after_playing(seed):
+    from mctslab.go import _board as kb
+
+    board = _random_game(7, 60 + 10 * seed, seed)  # crowded: captures are common
+    color = board.to_move
+    for move in board.legal_moves(color) + [None]:
+        p = board.point(move) if move is not None else kb.PASS
+        predicted = kb.hash_after_move(board.state, color, p)
+        after = board.copy()
+        after.play(color, move)
+        assert predicted == after.hash, (move, str(board))
+
+
+def test_search_with_tabu_lists_rejects_and_records():
+    from mctslab.go.api import search
+
+    board = _random_game(9, 10, 1)
+    plain = search(board, 600, expansion_threshold=30, seed=5, record_hashes=5)
+    assert plain.tabu_candidates == 0 and plain.hashes.shape == (600, 5)
+    for name in ("gTabu18", "gTabu18-hash", "gTabu18-hash-win"):
+        result = search(board, 600, expansion_threshold=30, seed=5, tabu=name, record_hashes=5)
+        assert result.tabu_size == 18 and result.tabu_candidates > 0, name
+        assert result.hashes.shape == (600, 5) and result.move is not None
+    # same seed, same search
+    again = search(board, 600, expansion_threshold=30, seed=5, tabu="gTabu18-hash-win")
+    assert again.children == search(board, 600, expansion_threshold=30, seed=5,
+                                    tabu="gTabu18-hash-win").children
+
+
+def test_state_tabu_diversifies_the_first_playout_positions():
+    # Fig. 5's claim on a small case: with the sequential state tabu (L = 18) the 600 playouts'
+    # positions after playout moves 1..5 repeat less than without tabu (same seed, same board).
+    from mctslab.go.api import search
+
+    board = _random_game(9, 10, 2)
+
+    def duplicates(tabu):
+        hashes = search(board, 600, expansion_threshold=30, seed=7, tabu=tabu,
+                        record_hashes=5).hashes
+        _, counts = np.unique(hashes[hashes != 0], return_counts=True)
+        return int((counts - 1).sum())
+
+    assert duplicates("gTabu18-hash") < duplicates(None)
+
+
+def test_schedule_size_follows_the_game_move():
+    from mctslab.go.api import search
+
+    board = _random_game(9, 21, 3)  # move 22 on 9x9: floor(81/4) = 20 < 22 <= 54
+    assert search(board, 50, seed=1, tabu="gTabu18-hash").tabu_size == 12

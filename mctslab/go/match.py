@@ -1,0 +1,164 @@
+"""Games of our engine (in-process) against GNU Go 3.8 over GTP: the state-tabu paper's Table 2.
+
+One game (:func:`play_vs_gnugo`): our engine plays ``ours`` (Black or White) with a named
+configuration (Table 1: ``gnugo-uct``, ``gTabu0``, ``gTabu18``, ``gTabu18-hash``,
+``gTabu18-hash-win``, any ``gTabuL[-hash[-win]]``), GNU Go the other colour with
+``--level L --seed S --chinese-rules --komi K``. The game ends at two consecutive passes, a
+resignation or ``max_moves``. GNU Go referees (``final_score``: area scoring, dead stones as it
+judges them); our own Tromp-Taylor area score of the final board (every stone alive) is kept
+beside it and a disagreement on the winner is counted, not hidden.
+
+Failures: a GNU Go that crashes, stops answering within ``timeout`` or answers garbage
+(:class:`~mctslab.go.gnugo.EngineFailure`) is killed and the game is replayed from the start
+with a fresh GNU Go (our engine is seeded per move, so the replay is the same game up to the
+failure); ``restarts`` counts these. After ``max_restarts`` the game raises
+:class:`MatchError` naming the last failure; it is never scored silently.
+
+Our side: each move is one :func:`mctslab.go.api.search` (seed ``(seed, move number)``); the
+root move is the best win rate (the paper); we pass when the search finds nothing better than
+a pass, or when GNU Go has just passed and our area count already wins; we resign when the
+chosen move's win rate is below ``resign`` (0: never, the paper's games went to the end).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from . import gnugo, sgf
+from .api import BLACK, WHITE, Board, IllegalMove, search, vertex
+from .tabu import parse_config
+
+__all__ = ["EngineSettings", "MatchError", "play_vs_gnugo"]
+
+
+class MatchError(RuntimeError):
+    """A game that could not be played to its end (GNU Go kept failing, or a move was refused)."""
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    """Our engine: a Table 1 configuration and the search settings of every move."""
+
+    config: str = "gnugo-uct"
+    playouts: int = 8000
+    c: float = 1.5
+    expansion_threshold: int | None = None  # None: the configuration's (1 or 30)
+    policy: str = "light"
+    root_select: str = "winrate"
+    resign: float = 0.0
+
+    def tabu(self):
+        config = parse_config(self.config, playouts=self.playouts, c=self.c,
+                              expansion_threshold=self.expansion_threshold)
+        return config
+
+
+def _our_move(board: Board, settings: EngineSettings, tabu, seed: int, opponent_passed: bool):
+    result = search(board, settings.playouts, policy=settings.policy, c=settings.c,
+                    expansion_threshold=tabu.expansion_threshold,
+                    root_select=settings.root_select, tabu=tabu,
+                    seed=np.random.SeedSequence([seed, board.move_number]))
+    move = result.move
+    mine = board.to_move
+    if opponent_passed:
+        margin = board.area_score()
+        if (margin > 0) == (mine == BLACK) and margin != 0:
+            move = None  # the count already wins: end the game
+    if settings.resign > 0 and result.win_rate < settings.resign and \
+            board.move_number > board.size * board.size // 4:
+        move = "resign"
+    return move, result
+
+
+def _one_game(engine: gnugo.GtpEngine, settings: EngineSettings, ours: int, size: int,
+              komi: float, seed: int, max_moves: int, genmove_timeout: float) -> dict:
+    tabu = settings.tabu()
+    engine.boardsize(size)
+    engine.clear_board()
+    engine.komi(komi)
+    board = Board(size, komi=komi)
+    think = {BLACK: 0.0, WHITE: 0.0}
+    candidates = 0
+    end, result = "max moves", None
+    passes = 0
+    while board.move_number < max_moves:
+        color = board.to_move
+        start = time.perf_counter()
+        if color == ours:
+            move, found = _our_move(board, settings, tabu, seed, passes == 1)
+            candidates += found.tabu_candidates
+        else:
+            move = engine.genmove(color, timeout=genmove_timeout)
+        think[color] += time.perf_counter() - start
+        if move == "resign":
+            end, result = "resign", f"{'WB'[color - 1]}+R"
+            break
+        try:
+            if color == ours:
+                engine.play(color, move)
+            board.play(color, move)
+        except (gnugo.GtpError, IllegalMove) as exc:
+            who = "GNU Go refused ours" if color == ours else "GNU Go played an illegal move"
+            raise MatchError(f"move {board.move_number + 1} ({'BW'[color - 1]} "
+                             f"{vertex(move, size)}): {who}: {exc}") from None
+        passes = passes + 1 if move is None else 0
+        if passes == 2:
+            end = "passes"
+            break
+    gnugo_score = None if end == "resign" else engine.final_score(timeout=genmove_timeout)
+    area = board.area_score()
+    if result is None:
+        value = gnugo.score_value(gnugo_score)
+        result = "0" if value == 0 else f"{'B' if value > 0 else 'W'}+{abs(value):g}"
+    winner = result[0] if result[0] in "BW" else None
+    ours_letter = "BW"[ours - 1]
+    return dict(result=result, end=end, winner=winner, ours_won=winner == ours_letter,
+                gnugo_score=gnugo_score, area_score=area,
+                area_agrees=None if end == "resign" else (area > 0) == (winner == "B"),
+                moves=board.move_number, think_ours=think[ours], think_gnugo=think[3 - ours],
+                tabu_candidates=candidates, record=[(c, m) for c, m in board.moves])
+
+
+def play_vs_gnugo(settings: EngineSettings, *, ours: int, size: int = 19, komi: float = 6.5,
+                  gnugo_level: int = 10, gnugo_seed: int = 0, seed: int = 0,
+                  max_moves: int | None = None, timeout: float = 120.0,
+                  max_restarts: int = 3, sgf_path: str | Path | None = None,
+                  argv: list[str] | None = None) -> dict:
+    """Play one game; returns its result dict (see the module docstring), with ``restarts``
+    and, when ``sgf_path`` is given, the game saved there with every setting in its root.
+
+    ``argv`` replaces GNU Go's command line (tests use a misbehaving fake engine)."""
+    if ours not in (BLACK, WHITE):
+        raise ValueError(f"ours must be BLACK (1) or WHITE (2), got {ours!r}")
+    settings.tabu()  # a bad configuration name fails here, before GNU Go starts
+    max_moves = 3 * size * size if max_moves is None else max_moves
+    argv = argv or gnugo.gnugo_argv(level=gnugo_level, seed=gnugo_seed, komi=komi, size=size)
+    failures = []
+    for _ in range(max_restarts + 1):
+        try:
+            with gnugo.GtpEngine(argv, timeout=timeout) as engine:
+                game = _one_game(engine, settings, ours, size, komi, seed, max_moves, timeout)
+                version = engine.send("version")
+            break
+        except gnugo.EngineFailure as exc:
+            failures.append(str(exc))
+    else:
+        raise MatchError(f"GNU Go failed {len(failures)} times in a row; the last: "
+                         f"{failures[-1]}")
+    game.update(restarts=len(failures), failures=failures, gnugo_version=version)
+    if sgf_path is not None:
+        names = {ours: f"mctslab {settings.config}", 3 - ours: f"GNU Go {version} level "
+                 f"{gnugo_level}"}
+        sgf.save_game(sgf_path, size, komi, game["record"], result=game["result"],
+                      root_props={"PB": names[BLACK], "PW": names[WHITE]},
+                      settings={**asdict(settings), "gnugo_level": gnugo_level,
+                                "gnugo_seed": gnugo_seed, "seed": seed, "ours": "BW"[ours - 1],
+                                "restarts": len(failures), "gnugo_score": game["gnugo_score"],
+                                "area_score": game["area_score"]})
+        game["sgf"] = str(sgf_path)
+    game["record"] = [(c, None if m is None else list(m)) for c, m in game["record"]]
+    return game

@@ -1,0 +1,76 @@
+"""Games against GNU Go (issue 12): one real game on a small board, and a GNU Go that crashes,
+hangs or answers garbage (a fake GTP engine) is restarted and the game replayed, never scored
+silently."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from mctslab.go import gnugo, sgf
+from mctslab.go.api import BLACK, WHITE, Board
+from mctslab.go.match import EngineSettings, MatchError, play_vs_gnugo
+
+FAKE = Path(__file__).with_name("fake_gtp_engine.py")
+SMALL = EngineSettings(config="gTabu18-hash-win", playouts=60)
+
+
+def fake(mode="ok", after=0, once=None):
+    argv = [sys.executable, str(FAKE), "--mode", mode, "--after", str(after)]
+    return argv + (["--once", str(once)] if once else [])
+
+
+def test_a_game_against_the_fake_engine_is_recorded_and_saved(tmp_path):
+    game = play_vs_gnugo(SMALL, ours=BLACK, size=9, max_moves=12, argv=fake(),
+                         sgf_path=tmp_path / "g.sgf", seed=3)
+    assert game["end"] == "max moves" and game["moves"] == 12 and game["restarts"] == 0
+    assert game["result"] == "W+6.5" and game["winner"] == "W" and not game["ours_won"]
+    assert game["think_ours"] > 0 and game["gnugo_version"] == "0.1"
+    board, _ = sgf.load(tmp_path / "g.sgf")
+    assert board.move_number == 12
+    assert [list(m) if m else None for _, m in board.moves] == [m for _, m in game["record"]]
+    assert "gTabu18-hash-win" in (tmp_path / "g.sgf").read_text()
+
+
+@pytest.mark.parametrize("mode", ["crash", "hang", "garbage", "exit-silently"])
+def test_a_failing_engine_is_restarted_and_the_game_replayed(tmp_path, mode):
+    once = tmp_path / "failed-once"
+    clean = play_vs_gnugo(SMALL, ours=WHITE, size=9, max_moves=10, argv=fake(), seed=4)
+    game = play_vs_gnugo(SMALL, ours=WHITE, size=9, max_moves=10, seed=4, timeout=3,
+                         argv=fake(mode, after=8, once=once))
+    assert once.exists() and game["restarts"] == 1 and len(game["failures"]) == 1
+    assert game["record"] == clean["record"]  # the replay is the same game from the start
+
+
+def test_an_engine_that_keeps_failing_is_an_error_not_a_result():
+    with pytest.raises(MatchError, match="failed 2 times"):
+        play_vs_gnugo(SMALL, ours=BLACK, size=9, max_moves=10, max_restarts=1,
+                      argv=fake("crash", after=6))
+
+
+def test_a_refused_move_is_named():
+    with pytest.raises(MatchError, match="refused"):
+        play_vs_gnugo(SMALL, ours=BLACK, size=9, max_moves=10, argv=fake("refuse", after=5))
+
+
+def test_bad_settings_fail_before_any_engine_starts():
+    with pytest.raises(ValueError, match="unknown engine configuration"):
+        play_vs_gnugo(EngineSettings(config="gTabuX"), ours=BLACK, argv=["/nonexistent"])
+    with pytest.raises(ValueError, match="ours"):
+        play_vs_gnugo(SMALL, ours=3, argv=["/nonexistent"])
+
+
+def test_a_real_game_against_gnugo_on_9x9(tmp_path):
+    try:
+        gnugo.find_gnugo()
+    except gnugo.GnuGoNotFound as exc:
+        pytest.skip(f"GNU Go is not installed: {exc}")
+    game = play_vs_gnugo(EngineSettings(config="gTabu18-hash", playouts=200), ours=BLACK,
+                         size=9, gnugo_level=0, gnugo_seed=1, seed=1,
+                         sgf_path=tmp_path / "real.sgf")
+    assert game["end"] in ("passes", "resign") and game["restarts"] == 0
+    assert game["winner"] in ("B", "W") and game["gnugo_version"].startswith("3.8")
+    # the referee's score and ours are both recorded; every move replays on our board
+    board = Board.from_moves(9, [(c, tuple(m) if m else None) for c, m in game["record"]])
+    assert board.move_number == game["moves"] and game["tabu_candidates"] >= 0
+    assert game["area_agrees"] in (True, False) or game["end"] == "resign"
