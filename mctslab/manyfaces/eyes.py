@@ -1,0 +1,276 @@
+"""Eye shapes (Fotland 1993, "Eye shape"): points, vital points, type, min/typ/max eyes.
+
+An **eye space** of colour c is a region of at most :data:`MAX_EYE` points, 4-connected,
+made of empty points and opponent stones, bounded only by c's stones and the edge (found
+by :func:`mctslab.manyfaces._knowledge.eye_regions`). Opponent stones inside are taken
+as dead (they sit in a space too small to live); such a space is a *dead-group eye*.
+
+Eye value: our reading of "classify first, then analyse" is a small local game on the
+space (:func:`eye_value`), not a lookup of GNU Go's database; the database is what we
+check it against (:func:`compare_with_db`). The owner (defender) plays a point to fill it;
+the opponent (attacker) plays a point to occupy it (a move whose stones would have no
+empty point left in the space is suicide and not allowed); a defender move that takes
+an attacker group's last empty point captures it (the points are empty again). When play
+stops, the space gives one eye per 4-connected piece left after removing the defender's
+stones (attacker stones inside a piece are captured later), capped at 2. The four
+GNU Go digits (``eyes.db``) are then: a = attacker moves, attacker moves again, defender
+answers; b = attacker moves, defender answers; c = defender moves, attacker answers;
+d = defender moves twice (either side may pass). Fotland's counts in **eighths**:
+``min = 8a`` (the opponent moves twice), ``typ = 4 (b + c)`` (half way between who moves
+first: a half eye 0011 is 4), ``max = 8c`` (the owner moves first). GNU Go's ``eval_eye``
+prints ``b c`` (its min_eyes / max_eyes), which is what
+:func:`mctslab.manyfaces.regression.agreement` compares.
+
+Vital points: when b < c, the defender's first moves that reach c (the attacker's
+killing points are the same points in every shape of up to 6 points).
+
+A single-point space is judged by its diagonals too (false eyes, as
+:func:`mctslab.go._board.is_eye_like`): in the middle, two opponent diagonals make it
+false (0000) and one makes it a half eye (0011) when another diagonal is still empty;
+at the edge one opponent diagonal makes it false.
+
+Types (Fotland's list): ``single`` (1 point), ``two`` (2 points), ``line`` (3 or more
+points in a chain, each with at most 2 neighbours in the space: Fotland's closed line
+eye; his open-ended line eyes are potential eyes in open areas, which this closed-space
+definition does not produce), ``big`` (any other shape), ``dead_group`` (holds opponent
+stones).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from mctslab import data
+
+__all__ = ["MAX_EYE", "EyeValue", "eye_value", "shape_type", "parse_eyes_db", "DbShape",
+           "compare_with_db"]
+
+MAX_EYE = 10
+TYPES = ("single", "two", "line", "big", "dead_group")
+
+
+@dataclass(frozen=True)
+class EyeValue:
+    a: int
+    b: int
+    c: int
+    d: int
+    vital: tuple = ()          # points (as given) that are vital
+
+    @property
+    def digits(self) -> str:
+        return f"{self.a}{self.b}{self.c}{self.d}"
+
+    @property
+    def eighths(self) -> tuple[int, int, int]:
+        """(min, typ, max) in eighths of an eye."""
+        return 8 * self.a, 4 * (self.b + self.c), 8 * self.c
+
+
+def _pieces(points: frozenset, removed: frozenset) -> int:
+    """4-connected pieces of ``points - removed`` (points are (row, col))."""
+    left = set(points - removed)
+    n = 0
+    while left:
+        n += 1
+        stack = [left.pop()]
+        while stack:
+            r, c = stack.pop()
+            for q in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if q in left:
+                    left.remove(q)
+                    stack.append(q)
+    return n
+
+
+def _group_of(p, stones: frozenset) -> set:
+    out, stack = {p}, [p]
+    while stack:
+        r, c = stack.pop()
+        for q in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if q in stones and q not in out:
+                out.add(q)
+                stack.append(q)
+    return out
+
+
+def _has_liberty(group: set, empty: frozenset) -> bool:
+    return any(q in empty for r, c in group for q in ((r + 1, c), (r - 1, c), (r, c + 1),
+                                                      (r, c - 1)))
+
+
+class _Game:
+    def __init__(self, points: frozenset):
+        self.points = points
+
+    def static(self, dfn: frozenset) -> int:
+        return min(2, _pieces(self.points, dfn))
+
+    def empty(self, dfn, att):
+        return self.points - dfn - att
+
+    def attacker_moves(self, dfn, att):
+        empty = self.empty(dfn, att)
+        out = []
+        for p in sorted(empty):
+            new_att = att | {p}
+            if _has_liberty(_group_of(p, new_att), empty - {p}):
+                out.append(new_att)
+        return out
+
+    def defender_moves(self, dfn, att):
+        out = []
+        for p in sorted(self.empty(dfn, att)):
+            new_dfn = dfn | {p}
+            empty = self.points - new_dfn - att
+            captured = set()
+            for s in att:
+                if s not in captured:
+                    g = _group_of(s, att)
+                    if not _has_liberty(g, empty):
+                        captured |= g
+            out.append((p, new_dfn, att - captured))
+        return out
+
+
+def _best_defence(game, dfn, att) -> int:
+    best = game.static(dfn)
+    for _, nd, _na in game.defender_moves(dfn, att):
+        best = max(best, game.static(nd))
+    return best
+
+
+@functools.lru_cache(maxsize=65536)
+def _value(points: frozenset, dead: frozenset) -> EyeValue:
+    game = _Game(points)
+    none = frozenset()
+    # b: attacker first (or passes), defender answers
+    b = _best_defence(game, none, dead)
+    for att in game.attacker_moves(none, dead):
+        b = min(b, _best_defence(game, none, att))
+    # a: the attacker moves twice, then the defender answers
+    a = b
+    for att in game.attacker_moves(none, dead):
+        for att2 in game.attacker_moves(none, att):
+            a = min(a, _best_defence(game, none, att2))
+    # c: defender first; an attacker answer cannot undo a split (the count only depends on
+    # the defender's stones), so c is the best count after one defender move
+    c = game.static(none)
+    firsts = []
+    for p, nd, _na in game.defender_moves(none, dead):
+        worst = game.static(nd)
+        firsts.append((worst, p))
+        c = max(c, worst)
+    # d: the defender moves twice
+    d = c
+    for _, nd, na in game.defender_moves(none, dead):
+        for _, nd2, _ in game.defender_moves(nd, na):
+            d = max(d, game.static(nd2))
+    vital = tuple(sorted(p for v, p in firsts if v == c)) if b < c else ()
+    return EyeValue(a, b, c, d, vital)
+
+
+def eye_value(points, dead=(), diagonals: tuple[int, int, bool] | None = None) -> EyeValue:
+    """The eye value of a space: ``points`` (row, col) of the whole space, ``dead`` those
+    holding opponent stones. For a single empty point, ``diagonals`` = (opponent stones
+    on its diagonals, empty diagonals, at the edge) decides false and half eyes."""
+    pts = frozenset(points)
+    dead = frozenset(dead)
+    if not pts:
+        raise ValueError("an eye space has at least one point")
+    if len(pts) == 1 and not dead and diagonals is not None:
+        bad, empty_diag, edge = diagonals
+        if bad >= (1 if edge else 2):
+            return EyeValue(0, 0, 0, 0)
+        if bad == 1 and empty_diag > 0:
+            return EyeValue(0, 0, 1, 1, tuple(pts))
+        return EyeValue(1, 1, 1, 1)
+    # translate so that the cache sees each shape once
+    r0 = min(r for r, _ in pts)
+    c0 = min(c for _, c in pts)
+    key = frozenset((r - r0, c - c0) for r, c in pts)
+    kdead = frozenset((r - r0, c - c0) for r, c in dead)
+    v = _value(key, kdead)
+    return EyeValue(v.a, v.b, v.c, v.d, tuple((r + r0, c + c0) for r, c in v.vital))
+
+
+def shape_type(points, dead=()) -> str:
+    pts = set(points)
+    if dead:
+        return "dead_group"
+    if len(pts) == 1:
+        return "single"
+    if len(pts) == 2:
+        return "two"
+    degrees = [sum(q in pts for q in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)))
+               for r, c in pts]
+    if max(degrees) <= 2 and degrees.count(1) == 2:
+        return "line"
+    return "big"
+
+
+# ----------------------------------------------------------------- GNU Go's eyes.db
+@dataclass(frozen=True)
+class DbShape:
+    name: str
+    points: tuple          # (row, col) of every eye-space point
+    symbols: tuple         # the diagram character of each point
+    value: str             # the four digits
+    edges: bool            # the diagram has edge marks
+
+    @property
+    def marginal(self) -> bool:
+        return any(s in "!@()$" for s in self.symbols)
+
+    @property
+    def dead(self) -> tuple:
+        return tuple(p for p, s in zip(self.points, self.symbols) if s == "X")
+
+    @property
+    def key_points(self) -> tuple:
+        return tuple(p for p, s in zip(self.points, self.symbols) if s in "*<>@()")
+
+
+def parse_eyes_db(path=None) -> list[DbShape]:
+    """Every shape of GNU Go's ``eyes.db`` (mkeyes format, see data/gnugo/README.md)."""
+    path = data.find("gnugo/patterns/eyes.db") if path is None else path
+    text = open(path, encoding="latin-1").read()
+    shapes = []
+    for block in re.split(r"\n(?=Pattern )", text)[1:]:
+        lines = block.splitlines()
+        name = lines[0].split()[1]
+        value = next(ln[1:5] for ln in lines if ln.startswith(":"))
+        rows = [ln for ln in lines[1:] if ln and not ln.startswith(("#", ":"))]
+        pts, syms = [], []
+        for i, row in enumerate(rows):
+            for j, ch in enumerate(row):
+                if ch in ".*<>!@()$Xx":
+                    pts.append((i, j))
+                    syms.append(ch)
+        edges = any(ch in "|-+" for row in rows for ch in row)
+        shapes.append(DbShape(name, tuple(pts), tuple(syms), value, edges))
+    return shapes
+
+
+def compare_with_db(shapes: list[DbShape] | None = None) -> list[dict]:
+    """Our :func:`eye_value` on every eyes.db shape that has no marginal points (their
+    value depends on the surrounding position, which the shape alone does not give):
+    ``x`` (empty or dead stone) is read as empty. One row per shape: name, size, edge,
+    dead stones, GNU Go's digits, ours, and whether b, c (GNU Go's min/max) and all four
+    digits agree."""
+    shapes = parse_eyes_db() if shapes is None else shapes
+    rows = []
+    for s in shapes:
+        if s.marginal:
+            continue
+        v = eye_value(s.points, s.dead)
+        gnu = tuple(int(ch) for ch in s.value)
+        ours = (v.a, v.b, v.c, v.d)
+        key = set(s.key_points)
+        rows.append(dict(name=s.name, size=len(s.points), edge=s.edges, dead=len(s.dead),
+                         gnugo=s.value, ours=v.digits, min_max_agree=gnu[1:3] == ours[1:3],
+                         all_agree=gnu == ours,
+                         vital_agree=(not key and not v.vital) or bool(set(v.vital) & key)))
+    return rows

@@ -1,0 +1,144 @@
+"""Plain-Python twins of :mod:`mctslab.manyfaces._knowledge` for the tests.
+
+Each function reads a board as a dict ``{(row, col): colour}`` of an N x N board (0 empty,
+1 black, 2 white; off-board points are absent) and returns plain Python data, computed the
+obvious way: no rays kept between calls, no sorting tricks, no scratch arrays.
+"""
+
+from __future__ import annotations
+
+from mctslab.manyfaces._knowledge import (
+    HANE,
+    KNIGHT,
+    LARGE_KNIGHT,
+    ONE_POINT,
+    THREE_POINT,
+    TWO_POINT,
+)
+
+DIRS = ((0, 1), (0, -1), (1, 0), (-1, 0))      # the kernels' (+1, -1, +w, -w)
+
+
+def grid_of(stones, size: int) -> dict:
+    """{(r, c): colour} for every on-board point of an int8[size, size] array."""
+    return {(r, c): int(stones[r][c]) for r in range(size) for c in range(size)}
+
+
+def neighbours(p):
+    return [(p[0] + dr, p[1] + dc) for dr, dc in DIRS]
+
+
+def neighbour_counts(grid) -> dict:
+    """{point: (empty, black, white) neighbours}."""
+    out = {}
+    for p in grid:
+        counts = [0, 0, 0]
+        for q in neighbours(p):
+            if q in grid:
+                counts[grid[q]] += 1
+        out[p] = tuple(counts)
+    return out
+
+
+def strings(grid) -> dict:
+    """{stone point: frozenset of its string's points}."""
+    out = {}
+    for p, c in grid.items():
+        if c == 0 or p in out:
+            continue
+        members, stack = {p}, [p]
+        while stack:
+            s = stack.pop()
+            for q in neighbours(s):
+                if grid.get(q) == c and q not in members:
+                    members.add(q)
+                    stack.append(q)
+        fs = frozenset(members)
+        for s in members:
+            out[s] = fs
+    return out
+
+
+def rays(grid) -> dict:
+    """{(empty point, direction index): (stone point, distance)} within 3 points."""
+    out = {}
+    for p, c in grid.items():
+        if c != 0:
+            continue
+        for d, (dr, dc) in enumerate(DIRS):
+            for k in range(1, 4):
+                q = (p[0] + k * dr, p[1] + k * dc)
+                if q not in grid:
+                    break
+                if grid[q] != 0:
+                    out[(p, d)] = (q, k)
+                    break
+    return out
+
+
+def connection_records(grid) -> set:
+    """{(L, a, q, k, relation)} as :func:`~mctslab.manyfaces._knowledge.connection_records`."""
+    strs = strings(grid)
+    out = set()
+    for (p, d), (q, k) in rays(grid).items():
+        for dr, dc in DIRS:
+            a = (p[0] + dr, p[1] + dc)
+            if grid.get(a, 0) == 0 or grid[q] != grid[a] or strs[q] == strs[a]:
+                continue
+            opposite = DIRS[d] == (-dr, -dc)
+            rel = {1: (ONE_POINT, HANE), 2: (TWO_POINT, KNIGHT),
+                   3: (THREE_POINT, LARGE_KNIGHT)}[k][0 if opposite else 1]
+            out.add((p, a, q, k, rel))
+    return out
+
+
+def distinct_liberties(grid) -> dict:
+    """{frozenset string: number of distinct liberties}."""
+    out = {}
+    for s in set(strings(grid).values()):
+        out[s] = len({q for p in s for q in neighbours(p) if grid.get(q) == 0})
+    return out
+
+
+def regions(grid, owner: int) -> list[frozenset]:
+    """Components of points that are empty or hold ``3 - owner``'s stones."""
+    seen, out = set(), []
+    for p, c in grid.items():
+        if c == owner or p in seen:
+            continue
+        members, stack = {p}, [p]
+        seen.add(p)
+        while stack:
+            s = stack.pop()
+            for q in neighbours(s):
+                if q in grid and grid[q] != owner and q not in seen:
+                    seen.add(q)
+                    members.add(q)
+                    stack.append(q)
+        out.append(frozenset(members))
+    return out
+
+
+def influence(grid, values: dict, power: float = 1.0) -> tuple[dict, dict]:
+    """(black, white): per empty point, the sum over stones s of |values[s]| / d**power with
+    d the breadth-first path length from s through empty points."""
+    black = {p: 0.0 for p, c in grid.items() if c == 0}
+    white = dict(black)
+    for s, v in values.items():
+        if v == 0:
+            continue
+        dist = {}
+        frontier = [q for q in neighbours(s) if grid.get(q) == 0]
+        for q in frontier:
+            dist[q] = 1
+        i = 0
+        while i < len(frontier):
+            p = frontier[i]
+            i += 1
+            for q in neighbours(p):
+                if grid.get(q) == 0 and q not in dist:
+                    dist[q] = dist[p] + 1
+                    frontier.append(q)
+        for p, d in dist.items():
+            (black if v > 0 else white)[p] += abs(v) / d ** power
+    return black, white

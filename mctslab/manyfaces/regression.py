@@ -1,0 +1,180 @@
+"""GNU Go's regression suites (``data/gnugo/regression``) against our knowledge structures.
+
+A suite is a GTP script (format in ``data/gnugo/regression/README.md``): ``loadsgf FILE [N]``,
+``trymove`` / ``popgo`` / ``play``, and numbered tests followed by ``#? [EXPECTED]`` (a
+regular expression; ``*`` after it: GNU Go itself fails the test). We answer:
+
+* ``eval_eye V`` (optics.tst): ``b c`` of the eye space holding V (GNU Go's min_eyes /
+  max_eyes, see :mod:`mctslab.manyfaces.eyes`), ``-1`` when V is in no eye space of ours;
+  agreement compares the two numbers only (not GNU Go's attack/defence points).
+* ``connect A B`` - 1 when A and B are in one of our groups or their strings share a
+  connection of strength shared, aji or solid (one move connects), else 0;
+  ``disconnect A B`` - 1 when they are in different groups and no aji or solid
+  connection joins their strings (one opponent move separates them), else 0;
+  ``same_dragon A B`` - 1 when they are in one group. Agreement: our 0/1 against whether
+  GNU Go's expected answer is a failure (its regular expression accepts ``0``) or a
+  success (codes 1-3: we do not distinguish ko results).
+"""
+
+from __future__ import annotations
+
+import re
+
+from mctslab import data
+from mctslab.go.api import BLACK, WHITE, Board, IllegalMove, parse_vertex
+
+__all__ = ["SUITES", "read_suite", "load_position", "position", "answer", "agreement"]
+
+SUITES = {"optics": ("eval_eye",), "connect": ("connect", "disconnect"),
+          "connection": ("connect", "disconnect", "same_dragon")}
+_TEST = re.compile(r"^(\d+)\s+(\S+)\s*(.*)$")
+_ANSWER = re.compile(r"^#\?\s*\[(.*)\](\*?)")
+
+
+def read_suite(name: str) -> list[dict]:
+    """The tests of ``<name>.tst`` whose command we answer: id, command, arguments, the
+    position (file, move number, extra moves), GNU Go's expected answer and its known
+    failure flag."""
+    path = data.find(f"gnugo/regression/{name}.tst")
+    commands = SUITES[name]
+    cases, pending = [], None
+    current, extra = None, []
+    for raw in path.read_text().splitlines():
+        line = raw.split("#")[0].strip() if not raw.startswith("#?") else raw.strip()
+        if not line:
+            continue
+        words = line.split()
+        if words[0] == "loadsgf":
+            current = (words[1], int(words[2]) if len(words) > 2 else None)
+            extra = []
+            continue
+        if words[0] in ("trymove", "play"):
+            extra.append((words[1], words[2]))
+            continue
+        if words[0] == "popgo":
+            extra.pop()
+            continue
+        m = _TEST.match(line)
+        if m and m.group(2) in commands:
+            pending = dict(id=int(m.group(1)), command=m.group(2), args=m.group(3).split(),
+                           file=current[0], move=current[1], extra=tuple(extra))
+            continue
+        a = _ANSWER.match(line)
+        if a and pending is not None:
+            pending.update(expected=a.group(1), gnugo_fails=bool(a.group(2)))
+            cases.append(pending)
+            pending = None
+    return cases
+
+
+def load_position(relpath: str, move_number: int | None = None) -> Board:
+    """A regression SGF (setup stones in any node, then moves) as a Board; ``move_number``
+    is GNU Go's ``loadsgf FILE N``: stop before move N."""
+    from sgfmill import sgf
+
+    path = data.find(f"gnugo/regression/{relpath}")
+    game = sgf.Sgf_game.from_bytes(path.read_bytes())
+    size = game.get_size()
+    board = Board(size)
+    moves = 0
+    for node in game.get_main_sequence():
+        b, w, e = node.get_setup_stones()
+        if b or w or e:
+            arr = board.stones()
+            stones = {(r, c): int(arr[r, c]) for r in range(size) for c in range(size)
+                      if arr[r, c]}
+            for p in e:
+                stones.pop(p, None)
+            stones.update({p: BLACK for p in b})
+            stones.update({p: WHITE for p in w})
+            board = _rebuild(size, stones)
+        colour, move = node.get_move()
+        if colour is not None:
+            moves += 1
+            if move_number is not None and moves >= move_number:
+                break
+            if move is not None:
+                try:
+                    board.play(BLACK if colour == "b" else WHITE, move)
+                except IllegalMove:
+                    continue
+    return board
+
+
+def _rebuild(size, stones) -> Board:
+    board = Board(size)
+    for p, colour in sorted(stones.items(), key=lambda kv: kv[1]):
+        try:
+            board.play(colour, p)
+        except IllegalMove:
+            pass   # a setup stone without liberties
+    return board
+
+
+def position(case: dict) -> Board:
+    board = load_position(case["file"], case["move"])
+    for colour, vertex in case["extra"]:
+        c = BLACK if colour.lower().startswith("b") else WHITE
+        board.play(c, parse_vertex(vertex, board.size))
+    return board
+
+
+def answer(case: dict, know) -> str:
+    """Our answer to one test on ``know`` (a Knowledge of the test's position)."""
+    board = know.board
+    points = [board.point(parse_vertex(v, board.size)) for v in case["args"][:2]]
+    if case["command"] == "eval_eye":
+        for sp in know.eye_spaces():
+            if points[0] in sp.points:
+                return f"{sp.value.b} {sp.value.c}"
+        return "-1"
+    st = board.state
+    strings = [int(st.group[p]) for p in points]
+    if min(st.color[p] for p in points) == 0:
+        return "?"         # a vertex without a stone
+    group_of = {s: id(g) for g in know.groups() for s in g.strings}
+    same = group_of[strings[0]] == group_of[strings[1]]
+    pair = {tuple(sorted(strings))}
+    strengths = {c.strength for c in know.connections() if (min(c.a, c.b), max(c.a, c.b))
+                 in pair}
+    if case["command"] == "same_dragon":
+        return "1" if same else "0"
+    if case["command"] == "connect":
+        return "1" if same or strengths & {"shared", "aji", "solid"} else "0"
+    return "1" if not same and not strengths & {"aji", "solid"} else "0"
+
+
+def _expects_success(case) -> bool:
+    pattern = case["expected"].strip()
+    negate = pattern.startswith("!")
+    pattern = pattern.lstrip("!")
+    accepts_zero = re.fullmatch(pattern, "0") is not None
+    return accepts_zero == negate
+
+
+def agreement(name: str) -> list[dict]:
+    """One row per test of suite ``name``: id, command, GNU Go's expected answer, ours,
+    whether they agree, and whether GNU Go itself fails the test."""
+    from mctslab.manyfaces.knowledge import Knowledge
+
+    rows = []
+    cache: dict = {}
+    for case in read_suite(name):
+        key = (case["file"], case["move"], case["extra"])
+        if key not in cache:
+            cache.clear()
+            cache[key] = Knowledge(position(case))
+        know = cache[key]
+        ours = answer(case, know)
+        if case["command"] == "eval_eye":
+            nums = case["expected"].split()
+            want = " ".join(nums[:2]) if len(nums) >= 2 else case["expected"].strip()
+            agree = ours == want
+        else:
+            want = "1" if _expects_success(case) else "0"
+            agree = ours == want
+        rows.append(dict(suite=name, id=case["id"], command=case["command"],
+                         args=" ".join(case["args"]), expected=case["expected"],
+                         gnugo_answer=want, ours=ours, agree=agree,
+                         gnugo_fails=case["gnugo_fails"]))
+    return rows
