@@ -103,12 +103,57 @@ def _gtp(args) -> int:
     if not 0 <= args.resign < 1:
         raise ValueError(f"--resign must be in [0, 1), got {args.resign}")
     api.Board(args.size)  # ValueError for a size outside 5..25, before serving
+    threshold, tabu = 1, None
+    if args.config:
+        from mctslab.go.tabu import parse_config
+
+        threshold, tabu = parse_config(args.config).expansion_threshold, args.config
     settings = gtp.EngineSettings(
         size=args.size, komi=args.komi, playouts=args.playouts, policy=args.policy,
         seed=args.seed, resign=args.resign, c=args.c, root_select=args.root_select,
-        superko=args.superko, dead_playouts=args.dead_playouts)
+        superko=args.superko, dead_playouts=args.dead_playouts, expansion_threshold=threshold,
+        tabu=tabu)
     warmup()  # compile (or load) the kernels now, not during the first genmove
     return gtp.main(settings, stdin=sys.stdin.buffer, stdout=sys.stdout.buffer)
+
+
+def _match(args) -> int:
+    from pathlib import Path
+
+    from mctslab.core.executor import run_tasks
+    from mctslab.core.stats import binomial_test
+    from mctslab.core.store import write_json
+    from mctslab.go import experiments, gnugo
+
+    cfg = experiments.config("paper", configs=(args.config,), games_per_color=1,
+                             board_size=args.size, playouts=args.playouts, komi=args.komi,
+                             policy=args.policy, c=args.c, resign=args.resign,
+                             timeout=args.timeout, gnugo_level=args.gnugo_level)
+    gnugo.find_gnugo()  # a clear error naming how to install GNU Go, before anything runs
+    params = [experiments.game_params(cfg, args.config, "BW"[i % 2], args.gnugo_level)
+              for i in range(args.games)]
+    tasks = experiments.make_tasks("mctslab.go.experiments:game_task", params, seed=args.seed)
+    out = Path(args.out)
+    results = run_tasks(f"go_match_{args.config}", tasks, workers=args.workers,
+                        scheduler=args.scheduler, out=out)
+    games = out / "games"
+    games.mkdir(parents=True, exist_ok=True)
+    for i, result in enumerate(results):
+        (games / f"{i:04d}-{params[i]['ours']}.sgf").write_text(result["sgf"])
+    summary = {"config": args.config, "gnugo_level": args.gnugo_level, "size": args.size,
+               "playouts": args.playouts, "games": len(results)}
+    for letter, name in (("B", "as Black"), ("W", "as White")):
+        chosen = [r for r, p in zip(results, params) if p["ours"] == letter]
+        summary[name] = f"{sum(r['ours_won'] for r in chosen)}/{len(chosen)}"
+    wins = sum(r["ours_won"] for r in results)
+    test = binomial_test(wins, len(results))
+    summary.update(wins=wins, rate=wins / len(results), p_value=test.pvalue,
+                   ci95=[test.ci_low, test.ci_high],
+                   restarts=sum(r["restarts"] for r in results),
+                   area_score_disagrees=sum(r["area_agrees"] is False for r in results))
+    write_json(out / "summary.json", summary)
+    print(json.dumps(summary, indent=1))
+    return 0
 
 
 def _playouts(text: str) -> int:
@@ -146,7 +191,32 @@ def add_parser(subparsers) -> None:
     p.add_argument("--superko", action="store_true", help="positional superko for play")
     p.add_argument("--dead-playouts", type=int, default=200,
                    help="playouts behind final_status_list dead / final_score")
+    p.add_argument("--config", default=None,
+                   help="a state-tabu paper engine (gnugo-uct, gTabu0, gTabu18, gTabu18-hash, "
+                        "gTabu18-hash-win, any gTabuL[-hash[-win]]): its tabu lists and "
+                        "expansion threshold")
     p.set_defaults(func=_gtp)
+
+    p = verbs.add_parser("match", help="games against GNU Go 3.8 over GTP (state-tabu paper)")
+    p.add_argument("--config", required=True, help="our engine: gnugo-uct, gTabuL[-hash[-win]]")
+    p.add_argument("--opponent", default="gnugo", choices=["gnugo"], help="the opponent")
+    p.add_argument("--gnugo-level", type=int, default=10, help="GNU Go --level (0..10)")
+    p.add_argument("--games", type=_playouts, required=True,
+                   help="games in all (colours alternate, ours Black first)")
+    p.add_argument("--playouts", type=_playouts, default=8000, help="our playouts per move")
+    p.add_argument("--size", type=int, default=19, help="board size")
+    p.add_argument("--komi", type=float, default=6.5)
+    p.add_argument("--seed", type=int, default=0, help="match seed (per-game seeds spawned)")
+    p.add_argument("--policy", default="light", help="our playout policy")
+    p.add_argument("--c", type=float, default=1.5, help="UCT exploration constant C")
+    p.add_argument("--resign", type=float, default=0.0, help="our resign threshold (0: never)")
+    p.add_argument("--timeout", type=float, default=300.0,
+                   help="seconds GNU Go may take per reply before it is restarted")
+    p.add_argument("--workers", type=int, default=None, help="local worker processes")
+    p.add_argument("--scheduler", default=None, help="Dask scheduler address")
+    p.add_argument("--out", required=True,
+                   help="folder for the SGF of every game, summary.json and the result store")
+    p.set_defaults(func=_match)
 
     p = verbs.add_parser("search", help="one UCT search: move, root children, playouts/s")
     p.add_argument("position", metavar="POSITION",

@@ -41,7 +41,7 @@ from mctslab.go.tabu import PAPER_CONFIGS, candidate_bound, parse_config
 
 __all__ = ["Config", "SCALES", "config", "tabu_position", "game_task", "duplicates_task",
            "candidates_task", "calibration_tasks", "match_tasks", "duplicate_tasks",
-           "candidate_tasks", "Played", "calibrate", "play_matches", "duplicates", "candidates",
+           "candidate_tasks", "game_params", "make_tasks", "Played", "calibrate", "play_matches", "duplicates", "candidates",
            "duplicates_table", "calibration_table", "chosen_level", "table2", "table3",
            "table4", "thinking_table", "games_sgf", "PAPER_TABLE2", "PAPER_TABLE3",
            "PAPER_TABLE4", "PAPER_FIG6"]
@@ -200,7 +200,8 @@ def candidates_task(params: dict, seed) -> dict:
 
 
 # -- task lists ------------------------------------------------------------------------------
-def _game_params(cfg: Config, name: str, ours: str, level: int) -> dict:
+def game_params(cfg: Config, name: str, ours: str, level: int) -> dict:
+    """A game task's parameters."""
     return dict(config=name, ours=ours, size=cfg.board_size, komi=cfg.komi,
                 playouts=cfg.playouts, c=cfg.c, policy=cfg.policy, resign=cfg.resign,
                 gnugo_level=level, timeout=cfg.timeout)
@@ -208,7 +209,7 @@ def _game_params(cfg: Config, name: str, ours: str, level: int) -> dict:
 
 def _games(cfg, names, levels, games, seed):
     # game i of (engine, level): colours alternate, so adding games keeps the earlier seeds
-    params = [_game_params(cfg, name, "BW"[i % 2], level)
+    params = [game_params(cfg, name, "BW"[i % 2], level)
               for name in names for level in levels for i in range(2 * games)]
     return make_tasks("mctslab.go.experiments:game_task", params, seed=seed)
 

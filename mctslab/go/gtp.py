@@ -68,6 +68,7 @@ class EngineSettings:
     superko: bool = False
     dead_playouts: int = 200     # playouts behind final_status_list dead
     dead_threshold: float = 0.7  # owned by the other colour in more than this share: dead
+    tabu: str | None = None      # a state-tabu configuration name (gTabu18-hash-win...)
 
 
 def _api(api):
@@ -366,9 +367,10 @@ class GtpServer:
                 return None
         seed = None if s.seed is None else s.seed + self.searches
         self.searches += 1
+        extra = {"tabu": s.tabu} if s.tabu else {}
         result = self.api.search(board, s.playouts, policy=s.policy, c=s.c, seed=seed,
                                  komi=self.komi, root_select=s.root_select,
-                                 expansion_threshold=s.expansion_threshold)
+                                 expansion_threshold=s.expansion_threshold, **extra)
         self.log(f"genmove {'BW'[color - 1]}: {self.api.vertex(result.move, self.size)} "
                  f"win rate {result.root_win_rate:.3f}, {result.playouts} playouts, "
                  f"{result.playouts_per_s:,.0f}/s")

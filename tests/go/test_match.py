@@ -74,3 +74,34 @@ def test_a_real_game_against_gnugo_on_9x9(tmp_path):
     board = Board.from_moves(9, [(c, tuple(m) if m else None) for c, m in game["record"]])
     assert board.move_number == game["moves"] and game["tabu_candidates"] >= 0
     assert game["area_agrees"] in (True, False) or game["end"] == "resign"
+
+
+def test_match_command_plays_stores_and_resumes(tmp_path, capsys):
+    import json
+
+    from mctslab import cli
+
+    try:
+        gnugo.find_gnugo()
+    except gnugo.GnuGoNotFound as exc:
+        pytest.skip(f"GNU Go is not installed: {exc}")
+    argv = ["go", "match", "--config", "gTabu18-hash-win", "--gnugo-level", "0", "--games", "2",
+            "--playouts", "30", "--size", "9", "--workers", "1", "--out", str(tmp_path)]
+    assert cli.main(argv) == 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["games"] == 2 and summary["as Black"].endswith("/1")
+    assert sorted(p.name for p in (tmp_path / "games").iterdir()) == ["0000-B.sgf", "0001-W.sgf"]
+    stored = next((tmp_path / "data" / "results").glob("go_match_*/results.jsonl"))
+    lines = stored.read_text().splitlines()
+    assert len(lines) == 2
+    assert cli.main(argv) == 0  # a second run is served from the store: nothing is replayed
+    assert stored.read_text().splitlines() == lines
+    assert json.loads((tmp_path / "summary.json").read_text()) == summary
+
+
+def test_match_command_rejects_an_unknown_configuration(tmp_path, capsys):
+    from mctslab import cli
+
+    assert cli.main(["go", "match", "--config", "gTabuX", "--games", "1",
+                     "--out", str(tmp_path)]) == 2
+    assert "unknown engine configuration" in capsys.readouterr().err
