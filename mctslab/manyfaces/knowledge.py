@@ -47,12 +47,13 @@ atari otherwise; **safe** - two or more liberties.
 Groups: strings joined by solid or aji connections and by sharing an eye space. Per group:
 distinct liberties, escape points (liberties with two or more empty neighbours and no
 enemy neighbour, by what their rays meet first: friend, enemy, open), eyes (sum of its
-eye spaces' typ eighths; an enclosed region bigger than an eye space counts 16), eye
+eye spaces' typ eighths; a region bigger than an eye space, bounded by the group's colour
+only and at most a quarter of it opponent stones, counts 16), eye
 potential in eighths (vital point gains max - typ over its spaces, 8 per adjacent enemy
 string captured or threatened up to 16, 4 per shared or cuttable link to another group up
 to 8, 2 per escape point up to 16) and a strength class: **alive** (eyes >= 16),
-**strong** (eyes + potential >= 24), **unsettled** (>= 12), **weak** (>= 4), **dead**
-(below, or every string captured).
+**strong** (eyes + potential >= 24), **unsettled** (>= 12), **weak** (>= 4, or five or
+more liberties), **dead** (below, or every string captured).
 
 Influence: each stone radiates ``STRENGTH_VALUE[class]`` / d (d = path length through
 empty points; stones block); dead stones radiate for the other side. Per empty point
@@ -272,10 +273,11 @@ class Knowledge:
             bounds = np.flatnonzero(np.diff(labs)) + 1
             for region in np.split(pts, bounds) if len(pts) else []:
                 out.append(self._eye_space(owner, region, color))
-            # big regions holding no opponent stone: enclosed territory (two eyes)
+            # big regions where opponent stones fill at most a quarter of the points:
+            # enclosed territory (two eyes)
             for r in np.nonzero(sizes > eyes_module.MAX_EYE)[0]:
                 members = np.nonzero(label == r)[0]
-                if not (color[members] == 3 - owner).any():
+                if 4 * (color[members] == 3 - owner).sum() <= len(members):
                     self._big[owner].append(members)
         return out
 
@@ -452,7 +454,7 @@ class Knowledge:
                 cls = "strong"
             elif total >= 12:
                 cls = "unsettled"
-            elif total >= 4:
+            elif total >= 4 or libs[0][root] >= 5:
                 cls = "weak"
             else:
                 cls = "dead"
