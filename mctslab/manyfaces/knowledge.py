@@ -44,13 +44,15 @@ extending on the last liberty (to two or more liberties, counting the liberties 
 strings it joins) nor capturing an adjacent string in atari saves it; **threatened** - in
 atari otherwise; **safe** - two or more liberties.
 
-Groups: strings joined by solid or aji connections and by sharing an eye space. Per group:
+Groups: strings joined by strong connections - those one move connects: shared, aji or solid
+(a one-point jump is shared unless the opponent cannot play between) - and by sharing an
+eye space. Per group:
 distinct liberties, escape points (liberties with two or more empty neighbours and no
 enemy neighbour, by what their rays meet first: friend, enemy, open), eyes (sum of its
-eye spaces' typ eighths; a region bigger than an eye space, bounded by the group's colour
-only and at most a quarter of it opponent stones, counts 16), eye
+eye spaces' typ eighths; a region of 11 to ``BIG_REGION_MAX`` (80) points bounded by the
+group's colour only, at most an eighth of it opponent stones, counts 16), eye
 potential in eighths (vital point gains max - typ over its spaces, 8 per adjacent enemy
-string captured or threatened up to 16, 4 per shared or cuttable link to another group up
+string captured or threatened up to 16, 4 per cuttable link to another group up
 to 8, 2 per escape point up to 16) and a strength class: **alive** (eyes >= 16),
 **strong** (eyes + potential >= 24), **unsettled** (>= 12), **weak** (>= 4, or five or
 more liberties), **dead** (below, or every string captured).
@@ -87,6 +89,7 @@ STRENGTH_VALUE = {"alive": 1.0, "strong": 0.85, "unsettled": 0.6, "weak": 0.35, 
 INFLUENCE_DAMPING = 1.0
 TERRITORY_THRESHOLD = 0.5
 BIG_REGION_EIGHTHS = 16
+BIG_REGION_MAX = 80
 SECONDS_OF = {"string_libs": "liberties"}
 COMPONENTS = ("board", "incremental", "liberties", "connections", "eyes", "tactical",
               "groups", "influence")
@@ -273,11 +276,11 @@ class Knowledge:
             bounds = np.flatnonzero(np.diff(labs)) + 1
             for region in np.split(pts, bounds) if len(pts) else []:
                 out.append(self._eye_space(owner, region, color))
-            # big regions where opponent stones fill at most a quarter of the points:
-            # enclosed territory (two eyes)
-            for r in np.nonzero(sizes > eyes_module.MAX_EYE)[0]:
+            # enclosed areas bigger than an eye space (up to BIG_REGION_MAX points, at most
+            # an eighth of them opponent stones): territory, two eyes
+            for r in np.nonzero((sizes > eyes_module.MAX_EYE) & (sizes <= BIG_REGION_MAX))[0]:
                 members = np.nonzero(label == r)[0]
-                if 4 * (color[members] == 3 - owner).sum() <= len(members):
+                if 8 * (color[members] == 3 - owner).sum() <= len(members):
                     self._big[owner].append(members)
         return out
 
@@ -373,7 +376,7 @@ class Knowledge:
                 parent[max(rx, ry)] = min(rx, ry)
 
         for r in conns:
-            if r[3] >= kk.AJI:
+            if r[3] >= kk.SHARED:
                 union(int(r[0]), int(r[1]))
         space_strings = []
         for sp in spaces:
@@ -434,7 +437,7 @@ class Knowledge:
                 capture_gain[r] += 8
         connect_gain = dict.fromkeys(roots, 0)
         for r in conns:
-            if r[3] in (kk.SHARED, kk.CUTTABLE):
+            if r[3] == kk.CUTTABLE:
                 ra, rb = find(int(r[0])), find(int(r[1]))
                 if ra != rb:
                     connect_gain[ra] += 4
