@@ -9,6 +9,12 @@ Notebook ``manyfaces_knowledge``; brief ``docs/papers/many-faces-knowledge.md``.
 * ``reference`` - the naive matcher the tests compare against.
 * ``joseki`` - GNU Go's joseki SGF trees as a DAG (corner-relative, canonical
   orientation, transpositions merged) and its compressed 1-byte-per-move encoding.
+* ``knowledge`` (kernels in ``_knowledge``, plain twins in ``knowledge_reference``) - the
+  dynamic knowledge on the shared Go board: neighbour counts, connections, eye spaces
+  (``eyes``), tactical status, groups, influence, territory, the consistency checker.
+* ``regression`` - GNU Go's optics / connect / connection suites against our structures.
+* ``experiments``, ``cli``, ``bench`` - notebook ``manyfaces_knowledge``, ``mctslab
+  manyfaces``, ``mctslab bench manyfaces``.
 """
 
 from mctslab.manyfaces.joseki import (
@@ -21,6 +27,7 @@ from mctslab.manyfaces.joseki import (
     encode,
     load_joseki,
 )
+from mctslab.manyfaces.knowledge import Knowledge, check
 from mctslab.manyfaces.patterns import (
     CompiledPatterns,
     Matcher,
@@ -34,7 +41,7 @@ from mctslab.manyfaces.patterns import (
 
 __all__ = ["CompiledPatterns", "Matcher", "Pattern", "compile_patterns", "load", "load_default",
            "parse_file", "parse_text", "Continuation", "JosekiDag", "build_dag", "bytes_per_move",
-           "continuations", "decode", "encode", "load_joseki", "warmup"]
+           "continuations", "decode", "encode", "load_joseki", "Knowledge", "check", "warmup"]
 
 
 def warmup() -> None:
@@ -52,3 +59,14 @@ def warmup() -> None:
             m.update(board)
             board[4, 4] = 0
             m.update(board)
+    from mctslab.go.api import BLACK, WHITE, Board
+    from mctslab.manyfaces.knowledge import enclosed_field
+
+    know = Knowledge(Board(9))
+    for color, move in ((BLACK, (0, 1)), (WHITE, (0, 0)), (BLACK, (1, 0)), (WHITE, (4, 4)),
+                        (BLACK, (2, 2)), (WHITE, (4, 6))):     # a capture at move 3
+        know.play(color, move)
+    know.connections()
+    know.territory()
+    check(know)
+    enclosed_field(3, 2.0)
