@@ -24,10 +24,10 @@ prints ``b c`` (its min_eyes / max_eyes), which is what
 Vital points: when b < c, the defender's first moves that reach c (the attacker's
 killing points are the same points in every shape of up to 6 points).
 
-A single-point space is judged by its diagonals too (false eyes, as
-:func:`mctslab.go._board.is_eye_like`): in the middle, two opponent diagonals make it
-false (0000) and one makes it a half eye (0011) when another diagonal is still empty;
-at the edge one opponent diagonal makes it false.
+A single-point space is judged by its diagonals too (false eyes, GNU Go's topology in
+halves): an opponent stone on a diagonal counts 2, an empty diagonal the opponent could
+play without being captured at once counts 1; in the middle a total of 4 makes the eye
+false (0000) and 3 a half eye (0011); at the edge (and in the corner) 2 and 1.
 
 Types (Fotland's list): ``single`` (1 point), ``two`` (2 points), ``line`` (3 or more
 points in a chain, each with at most 2 neighbours in the space: Fotland's closed line
@@ -175,16 +175,20 @@ def _value(points: frozenset, dead: frozenset) -> EyeValue:
 def eye_value(points, dead=(), diagonals: tuple[int, int, bool] | None = None) -> EyeValue:
     """The eye value of a space: ``points`` (row, col) of the whole space, ``dead`` those
     holding opponent stones. For a single empty point, ``diagonals`` = (opponent stones
-    on its diagonals, empty diagonals, at the edge) decides false and half eyes."""
+    on its diagonals, empty diagonals the opponent can take, at the edge) decides false
+    and half eyes."""
     pts = frozenset(points)
     dead = frozenset(dead)
     if not pts:
         raise ValueError("an eye space has at least one point")
     if len(pts) == 1 and not dead and diagonals is not None:
-        bad, empty_diag, edge = diagonals
-        if bad >= (1 if edge else 2):
+        bad, contested, edge = diagonals
+        # GNU Go's topology in halves: an opponent diagonal 2, one he can take 1
+        total = 2 * bad + contested
+        false_at = 2 if edge else 4
+        if total >= false_at:
             return EyeValue(0, 0, 0, 0)
-        if bad == 1 and empty_diag > 0:
+        if total == false_at - 1:
             return EyeValue(0, 0, 1, 1, tuple(pts))
         return EyeValue(1, 1, 1, 1)
     # translate so that the cache sees each shape once

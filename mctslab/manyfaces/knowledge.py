@@ -294,13 +294,15 @@ class Knowledge:
             p = points[0]
             bad = empty = 0
             edge = False
+            libs = self.string_liberties()
             for q in (p + w + 1, p + w - 1, p - w + 1, p - w - 1):
                 c = color[q]
                 if c == kb.BORDER:
                     edge = True
                 elif c == 3 - owner:
                     bad += 1
-                elif c == kb.EMPTY:
+                elif c == kb.EMPTY and kk._safe_for(color, self.board.state.group, w, libs, q,
+                                                    3 - owner):
                     empty += 1
             diag = (bad, empty, edge)
         value = eyes_module.eye_value(rc, [divmod(p, w) for p in dead], diag)

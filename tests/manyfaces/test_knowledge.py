@@ -165,6 +165,9 @@ def test_eye_values_of_known_shapes():
     assert eyes.eye_value([(0, 0)], diagonals=(2, 0, False)).digits == "0000"
     assert eyes.eye_value([(0, 0)], diagonals=(1, 1, False)).digits == "0011"
     assert eyes.eye_value([(0, 0)], diagonals=(1, 0, True)).digits == "0000"
+    assert eyes.eye_value([(0, 0)], diagonals=(0, 1, True)).digits == "0011"
+    assert eyes.eye_value([(0, 0)], diagonals=(0, 2, False)).digits == "1111"
+    assert eyes.eye_value([(0, 0)], diagonals=(1, 0, False)).digits == "1111"
     assert eyes.shape_type([(0, 0), (0, 1), (1, 1)]) == "line"
     assert eyes.shape_type([(0, 0), (0, 1), (1, 0), (1, 1)]) == "big"
 
@@ -267,5 +270,5 @@ def test_regression_suites_are_read_and_answered_as_recorded():
     assert any(c["extra"] for c in connection)       # trymove positions are kept
     # agreement counts recorded in docs/bench/manyfaces.md
     rows = regression.agreement("optics")
-    assert sum(r["agree"] for r in rows) == 41
+    assert sum(r["agree"] for r in rows) == 46
     assert {r["ours"] for r in rows if r["id"] == 101} == {"1 1"}
