@@ -142,3 +142,98 @@ def influence(grid, values: dict, power: float = 1.0) -> tuple[dict, dict]:
         for p, d in dist.items():
             (black if v > 0 else white)[p] += abs(v) / d ** power
     return black, white
+
+
+def cut_records(grid) -> set:
+    """{(a, q, relation)}: stones of one colour in different strings, diagonal with both
+    crossing points held by the opponent (HANE), or two apart on a line with an opponent
+    stone between (ONE_POINT); a is the lower (then left) stone of the pair."""
+    strs = strings(grid)
+    out = set()
+    for a, c in grid.items():
+        if c == 0:
+            continue
+        enemy = 3 - c
+        for dc in (1, -1):
+            q = (a[0] + 1, a[1] + dc)
+            if grid.get(q) == c and strs[q] != strs[a] and grid.get((a[0], a[1] + dc)) == enemy \
+                    and grid.get((a[0] + 1, a[1])) == enemy:
+                out.add((a, q, HANE))
+        for dr, dc in ((0, 1), (1, 0)):
+            q = (a[0] + 2 * dr, a[1] + 2 * dc)
+            if grid.get(q) == c and strs[q] != strs[a] and grid.get((a[0] + dr, a[1] + dc)) == enemy:
+                out.add((a, q, ONE_POINT))
+    return out
+
+
+def _opponent_can_play(grid, point, player, libs, strs) -> bool:
+    """The kernels' ``_safe_for``: ``player`` at ``point`` captures a neighbour in atari or
+    has two or more liberties, counting each neighbouring own stone's string's other
+    liberties (once per neighbouring stone, as the kernel does)."""
+    total = 0
+    for q in neighbours(point):
+        c = grid.get(q)
+        if c == 0:
+            total += 1
+        elif c == player:
+            total += libs[strs[q]] - 1
+        elif c == 3 - player and libs[strs[q]] == 1:
+            return True
+    return total >= 2
+
+
+def connections(grid) -> dict:
+    """{(string, string): (type, strength, n1, n2, n3)} with the strings as frozensets,
+    following :mod:`mctslab.manyfaces.knowledge`'s definitions literally."""
+    from mctslab.manyfaces._knowledge import (
+        AJI,
+        CUT,
+        CUTTABLE,
+        HALF_KNIGHT,
+        HALF_LARGE_KNIGHT,
+        MULTIPLE,
+        SHARED,
+        SOLID,
+    )
+
+    strs = strings(grid)
+    libs = distinct_liberties(grid)
+    by_pair: dict = {}
+    for rec in connection_records(grid):
+        key = frozenset((strs[rec[1]], strs[rec[2]]))
+        by_pair.setdefault(key, [[], []])[0].append(rec)
+    for rec in cut_records(grid):
+        key = frozenset((strs[rec[0]], strs[rec[1]]))
+        by_pair.setdefault(key, [[], []])[1].append(rec)
+    out = {}
+    for key, (recs, cuts) in by_pair.items():
+        if not recs:
+            rels = {r[2] for r in cuts}
+            out[key] = (rels.pop() if len(rels) == 1 else MULTIPLE, CUT, 0, 0, 0)
+            continue
+        nearest = {}
+        for L, _, _, k, _ in recs:
+            nearest[L] = min(k, nearest.get(L, 4))
+        n = [sum(1 for k in nearest.values() if k == d) for d in (1, 2, 3)]
+        kmin = min(nearest.values())
+        rels = set()
+        for _, a, q, k, rel in recs:
+            if k != kmin:
+                continue
+            if rel in (KNIGHT, LARGE_KNIGHT):
+                links = sum(1 for r in recs if r[4] == rel and {r[1], r[2]} == {a, q})
+                if links < 2:
+                    rel = HALF_KNIGHT if rel == KNIGHT else HALF_LARGE_KNIGHT
+            rels.add(rel)
+        kind = rels.pop() if len(rels) == 1 else MULTIPLE
+        if n[0] >= 2:
+            strength = SOLID
+        elif n[0] == 1:
+            point = next(L for L, k in nearest.items() if k == 1)
+            colour = grid[recs[0][1]]
+            strength = SHARED if _opponent_can_play(grid, point, 3 - colour, libs, strs) \
+                else AJI
+        else:
+            strength = CUTTABLE
+        out[key] = (kind, strength, *n)
+    return out

@@ -272,3 +272,22 @@ def test_regression_suites_are_read_and_answered_as_recorded():
     rows = regression.agreement("optics")
     assert sum(r["agree"] for r in rows) == 46
     assert {r["ours"] for r in rows if r["id"] == 101} == {"1 1"}
+
+
+@pytest.mark.parametrize("board", BOARDS, ids=range(len(BOARDS)))
+def test_cut_records_and_connection_aggregation_equal_their_twins(board):
+    st = board.state
+    w = board.size + 2
+    P = len(st.color)
+    grid = _grid(board)
+    cut = np.zeros((4 * P, 3), np.int32)
+    m = kk.cut_records(st.color, st.group, w, cut)
+    assert {(_rc(board, r[0]), _rc(board, r[1]), int(r[2])) for r in cut[:m]} \
+        == ref.cut_records(grid)
+    know = Knowledge(board, evaluate=False)
+    strs = ref.strings(grid)
+    got = {}
+    for r in know.connection_array():
+        a, b = strs[_rc(board, r[0])], strs[_rc(board, r[1])]
+        got[frozenset((a, b))] = (int(r[2]), int(r[3]), int(r[4]), int(r[5]), int(r[6]))
+    assert got == ref.connections(grid)
