@@ -8,8 +8,10 @@ paper's three update levels:
    counts per point and the connection rays (``_knowledge.update_neighbours`` /
    ``update_rays``: only points whose neighbours or rays pass a changed point).
 2. **On demand, for what changed**: :meth:`connections` (connection points from the
-   incremental rays, aggregated per pair of strings), :meth:`eye_spaces` (eye values are
-   memoised per shape, so only new shapes are analysed), :meth:`tactical` (string status).
+   incremental rays; their aggregation per pair of strings is one njit pass over the whole
+   board, cheaper than tracking which pairs a move touched), :meth:`eye_spaces` (regions
+   are relabelled in one pass; eye values are memoised per shape, so only new shapes are
+   analysed), :meth:`tactical` (string status). Each is computed at most once per position.
 3. **Whole board, after each move** (:meth:`evaluate`): groups and their strength, then
    influence and the territory estimate.
 
@@ -58,7 +60,8 @@ to 8, 2 per escape point up to 16) and a strength class: **alive** (eyes >= 16),
 more liberties), **dead** (below, or every string captured).
 
 Influence: each stone radiates ``STRENGTH_VALUE[class]`` / d (d = path length through
-empty points; stones block); dead stones radiate for the other side. Per empty point
+empty points; stones block, connections do not: the paper's blocking by connections is left
+out); dead stones radiate for the other side. Per empty point
 ``field = (B - W) / (B + W + INFLUENCE_DAMPING)`` in (-1, 1); stones get +1 / -1 (dead
 stones the other side's). Territory estimate (area counting): points with field >=
 ``TERRITORY_THRESHOLD`` are Black's, <= -threshold White's; Black minus White minus komi.
