@@ -180,7 +180,8 @@ def census_figure(tables):
         axes[1].set_title("Eye-space types; most common values: " +
                           ", ".join(f"{v} ({n})" for v, n in top.head(4).items()))
     axes[1].set_ylabel("eye spaces")
-    fig.tight_layout()
+    fig.suptitle("Census of connections and eye spaces")
+    fig.tight_layout(rect=(0, 0, 1, 0.92))
     return fig
 
 
@@ -364,7 +365,8 @@ def enclosed_figure(table: pd.DataFrame):
         fig.colorbar(im, ax=ax, shrink=0.8)
         ax.set_xticks([])
         ax.set_yticks([])
-    fig.tight_layout()
+    fig.suptitle("The paper's enclosed-area claim: the 1/d field inside a walled square")
+    fig.tight_layout(rect=(0, 0, 1, 0.92))
     return fig
 
 
