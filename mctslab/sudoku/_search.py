@@ -34,15 +34,20 @@
   paper's conclusion: "the value of a node with several children by the minimum, not the
   mean"); recomputed along the selected path after each backup (in the DAG, a node's value is
   refreshed when it is on the path).
+- Exhausted nodes, ``params[14]``: ``EXHAUSTED_KEEP`` (0, default) values backed up through a
+  node stay in its ancestors' minima after it is exhausted; ``EXHAUSTED_DROP`` (1) exhausted
+  children are skipped by the children-min (:func:`backup_children_min`), and when a node is
+  exhausted the minima on its path are recomputed from the live visited children
+  (:func:`refresh_path_min`, either ``min_of``), so a stale best value no longer pins the search.
 - Recording: every playout's result, and every terminal child the first time it is selected
   (every time with ``TERMINAL_REVISIT`` / ``TERMINAL_EXPAND``), adds to the clue histogram (so at most one puzzle per iteration); results with at most ``record_max_clues`` clues are stored with the playout
   number. With ``reduce_max_clues > 0`` each result with at most that many clues is also reduced
   to a minimal puzzle (beyond the paper) and counted separately.
 
-``params`` (``int64[14]``): n_playouts, threshold, max_children, use_min, reducing, rules,
+``params`` (``int64[15]``): n_playouts, threshold, max_children, use_min, reducing, rules,
 record_max_clues, reduce_max_clues, backup_reduced, total_n (1: ``n`` in Eqs. 2-3 is the total
 number of playouts, 0: the parent's visits), terminal mode, hint count mode
-(``_playout.COUNT_*``), min_of, child_draws (see above). ``stats`` (``int64[6]``): playouts done,
+(``_playout.COUNT_*``), min_of, child_draws, exhausted (see above). ``stats`` (``int64[6]``): playouts done,
 expansions, nodes, edges, records overflowed (0/1), tree full (0/1).
 """
 
@@ -61,6 +66,7 @@ from ._rules import apply_rules
 TERMINAL_SKIP, TERMINAL_REVISIT, TERMINAL_EXPAND = 0, 1, 2
 MIN_OF_PLAYOUTS, MIN_OF_CHILDREN = 0, 1
 CHILD_DRAWS_FILL, CHILD_DRAWS_FIXED = 0, 1
+EXHAUSTED_KEEP, EXHAUSTED_DROP = 0, 1
 
 
 class Dag(NamedTuple):
@@ -260,21 +266,45 @@ def mark_exhausted(tree, dag, path, length):
 
 
 @njit(cache=True)
-def backup_children_min(tree, path, length):
+def _live_children_min(tree, exhausted, node, drop):
+    """The smallest ``node_value_min`` of ``node``'s visited children (skipping exhausted ones
+    when ``drop``), or inf."""
+    best = np.inf
+    first = tree.node_first_edge[node]
+    if first >= 0:
+        for e in range(first, first + tree.node_num_edges[node]):
+            child = tree.edge_child[e]
+            if child < 0 or tree.node_visits[child] == 0 or (drop and exhausted[child]):
+                continue
+            if tree.node_value_min[child] < best:
+                best = tree.node_value_min[child]
+    return best
+
+
+@njit(cache=True)
+def backup_children_min(tree, exhausted, path, length, drop):
     """``MIN_OF_CHILDREN``: after a backup, each node on the path (deepest first) gets, in
-    ``node_value_min``, the smallest value of its visited children; a leaf its mean."""
+    ``node_value_min``, the smallest value of its visited children (live ones only when
+    ``drop``); a leaf (or a node with no such child) its mean."""
     for i in range(length - 1, -1, -1):
         node = path[i]
-        best = np.inf
-        first = tree.node_first_edge[node]
-        if first >= 0:
-            for e in range(first, first + tree.node_num_edges[node]):
-                child = tree.edge_child[e]
-                if child >= 0 and tree.node_visits[child] > 0 and tree.node_value_min[child] < best:
-                    best = tree.node_value_min[child]
+        best = _live_children_min(tree, exhausted, node, drop)
         if best == np.inf:
             best = tree.node_value_sum[node] / max(tree.node_visits[node], 1)
         tree.node_value_min[node] = best
+
+
+@njit(cache=True)
+def refresh_path_min(tree, exhausted, path, length):
+    """``EXHAUSTED_DROP`` with ``MIN_OF_PLAYOUTS``, after a node on the path is exhausted: each
+    ancestor (deepest first) that still has a live visited child takes the smallest of their
+    minima, so the exhausted subtree's values leave it (a node's own playouts from before its
+    expansion are not kept apart, so they leave too)."""
+    for i in range(length - 2, -1, -1):
+        node = path[i]
+        best = _live_children_min(tree, exhausted, node, True)
+        if best < np.inf:
+            tree.node_value_min[node] = best
 
 
 @njit(cache=True)
@@ -314,10 +344,17 @@ def run_generator(tree, dag, rec, params, c, rng, tables, s, work, path, childre
                               params[11])
             value = record(rec, clues, n_clues, index, params, rng, tables, s)
         tree_backup(tree, path, length, np.float64(value))
-        if use_min and params[12] == MIN_OF_CHILDREN:
-            backup_children_min(tree, path, length)
+        drop = params[14] == EXHAUSTED_DROP
+        children_min = use_min and params[12] == MIN_OF_CHILDREN
+        if children_min:
+            backup_children_min(tree, dag.node_exhausted, path, length, drop)
         if dag.node_terminal[leaf] and terminal_mode == TERMINAL_SKIP:
             mark_exhausted(tree, dag, path, length)
+            if drop and use_min:
+                if children_min:
+                    backup_children_min(tree, dag.node_exhausted, path, length - 1, True)
+                else:
+                    refresh_path_min(tree, dag.node_exhausted, path, length)
         stats[0] = index + 1
     stats[2] = tree.sizes[0]
     stats[3] = tree.sizes[1]

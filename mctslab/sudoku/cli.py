@@ -87,6 +87,8 @@ READING_HELP = {
                       "(default) or after the rules",
     "min_of": "min selection: smallest playout value through the node (default) or smallest "
               "value among its children (a leaf: its mean)",
+    "exhausted": "exhausted (finished, counted) subtrees keep their values in their ancestors' "
+                 "minima (default) or drop out of them",
     "child_draws": "expansion redraws until it has max children (default) or makes exactly "
                    "max-children draws and drops duplicates",
 }

@@ -75,6 +75,7 @@ class Config:
     reducing_count: str = "exclusion"
     min_of: str = "playouts"
     child_draws: str = "fill"
+    exhausted: str = "keep"
     threshold: int = 30             # Table 1
     max_children: int = 30
     reduce_upto: int = 21           # post-hoc minimal reduction of puzzles with <= this many clues

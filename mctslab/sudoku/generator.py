@@ -26,7 +26,15 @@ from . import _search
 from ._playout import make_playout_scratch
 from ._tables import make_tables
 from .api import format_puzzle
-from .readings import CHILD_DRAWS, MIN_OF, READINGS, REDUCING_COUNTS, TERMINALS, check_readings
+from .readings import (
+    CHILD_DRAWS,
+    EXHAUSTED,
+    MIN_OF,
+    READINGS,
+    REDUCING_COUNTS,
+    TERMINALS,
+    check_readings,
+)
 from .sat import SatSudoku
 
 __all__ = ["GeneratorConfig", "variant_name", "GenerationResult", "generate", "verified_puzzles",
@@ -77,6 +85,12 @@ class GeneratorConfig:
     #   it has max_children children (at most 3 x max_children draws, "fill"), or makes exactly
     #   max_children draws and drops those ("fixed").
     child_draws: str = "fill"
+    # exhausted: a finished puzzle counted once (terminal "skip") is exhausted, and so is a node
+    #   whose children all are; "keep": the values backed up through them stay in their
+    #   ancestors' minima (our original reading: a sibling whose min is a few clues worse can
+    #   never catch up); "drop": exhausted children no longer count in the children-min, and
+    #   the path's minima are recomputed from the live children when a node is exhausted.
+    exhausted: str = "keep"
 
     def __post_init__(self):
         if self.selection not in SELECTIONS:
@@ -162,13 +176,14 @@ def verified_puzzles(boards, playout_of, backend, stats, key, max_clues=81):
 
 
 def kernel_params(config: GeneratorConfig) -> np.ndarray:
-    """The ``int64[14]`` parameter vector of ``_search.run_generator`` (its docstring)."""
+    """The ``int64[15]`` parameter vector of ``_search.run_generator`` (its docstring)."""
     return np.array([config.playouts, config.threshold, config.max_children,
                      config.selection == "min", config.playout == "reducing", config.rules,
                      config.record_max_clues, config.reduce_max_clues, config.backup_reduced,
                      config.exploration_n == "total", TERMINALS.index(config.terminal),
                      REDUCING_COUNTS.index(config.reducing_count), MIN_OF.index(config.min_of),
-                     CHILD_DRAWS.index(config.child_draws)], np.int64)
+                     CHILD_DRAWS.index(config.child_draws),
+                     EXHAUSTED.index(config.exhausted)], np.int64)
 
 
 def generate(config: GeneratorConfig, seed=None) -> GenerationResult:
