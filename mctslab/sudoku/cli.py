@@ -46,9 +46,12 @@ def _cmd_generate(args) -> int:
     from .readings import READINGS
 
     readings = {name: getattr(args, name) for name in ("exploration_n", *READINGS)}
+    if not 17 <= args.max_clues <= 81:
+        raise ValueError(f"--max-clues must be in 17..81, got {args.max_clues}")
+    keep = max(20, args.reduce_upto, args.max_clues)
     config = GeneratorConfig(selection=args.selection, playout=args.playout, rules=args.rules,
                              playouts=args.playouts, c=args.c, threshold=args.threshold,
-                             record_max_clues=max(20, args.reduce_upto),
+                             record_max_clues=keep, verify_max_clues=keep,
                              reduce_max_clues=args.reduce_upto, **readings)
     result = generate(config, args.seed)
     changed = "".join(f", {k}={v}" for k, v in readings.items()
@@ -62,16 +65,32 @@ def _cmd_generate(args) -> int:
     for n in np.flatnonzero(result.histogram + result.reduced_histogram):
         reduced = f" ({result.reduced_histogram[n]})" if args.reduce_upto else ""
         header.append(f"#   {n}: {result.histogram[n]}{reduced}")
-    found = [(p, n, i, "generated") for p, n, i in result.puzzles if n <= 18]
-    found += [(p, n, i, "reduced") for p, n, i in result.reduced_puzzles if n <= 18]
+    from .api import canonical_form, format_puzzle, parse_puzzle
+
+    # every distinct puzzle (up to the paper's equivalences: its exact canonical form) with at
+    # most --max-clues clues, fewest clues first, the first playout that produced it
+    found, seen = [], set()
+    candidates = [(p, n, i, "generated") for p, n, i in result.puzzles] + \
+        [(p, n, i, "reduced") for p, n, i in result.reduced_puzzles]
+    for puzzle, n, index, how in sorted(candidates, key=lambda item: (item[1], item[2])):
+        if n > args.max_clues:
+            continue
+        canonical = format_puzzle(canonical_form(parse_puzzle(puzzle)))
+        if canonical not in seen:
+            seen.add(canonical)
+            found.append((canonical, n, index, how))
     lines = list(header)
+    header.append(f"# {len(found)} distinct puzzle(s) with at most {args.max_clues} clues "
+                  "below, in canonical form, each after its '# clues=' line")
+    lines.append(header[-1])
     for puzzle, n, index, how in found:
         lines.append(f"# clues={n} seed={args.seed} playout={index} {how}")
         lines.append(puzzle)
     with open(args.out, "w") as handle:
         handle.write("\n".join(lines) + "\n")
     print("\n".join(header))
-    print(f"{len(found)} puzzle(s) with 17 or 18 clues written to {args.out}")
+    print(f"{len(found)} distinct puzzle(s) with at most {args.max_clues} clues written to "
+          f"{args.out}")
     for key, what in (("verify_failed", "recorded"), ("verify_failed_reduced", "reduced")):
         if result.stats.get(key):
             print(f"warning: {result.stats[key]} {what} puzzle(s) failed the SAT re-check and "
@@ -125,5 +144,10 @@ def add_parser(subparsers) -> None:
     for name, choices in READINGS.items():  # the first choice is the default
         p.add_argument(f"--{name.replace('_', '-')}", choices=choices, default=choices[0],
                        help=READING_HELP[name])
-    p.add_argument("--out", required=True, help="file for the 17/18-clue puzzles found")
+    p.add_argument("--max-clues", type=int, default=18,
+                   help="write every distinct puzzle generated with at most this many clues "
+                        "(default 18), in canonical form")
+    p.add_argument("--out", required=True,
+                   help="file for the puzzles found (one per line, '# clues=' comment before "
+                        "each; read back by 'mctslab sudoku check')")
     p.set_defaults(func=_cmd_generate)

@@ -39,6 +39,30 @@ def test_generate_verb(tmp_path, capsys):
                if line.startswith("#   ")) <= 50
 
 
+def test_generate_writes_every_distinct_puzzle_up_to_max_clues(tmp_path, capsys):
+    from mctslab.sudoku.api import canonical_form, format_puzzle, parse_puzzle, read_puzzles
+
+    out_file = tmp_path / "found.txt"
+    argv = ["sudoku", "generate", "--playouts", "300", "--threshold", "5", "--seed", "1",
+            "--max-clues", "30", "--out", str(out_file)]
+    assert main(argv) == 0
+    text = out_file.read_text()
+    histogram = {int(line.split(":")[0][1:]): int(line.split(":")[1])
+                 for line in text.splitlines() if line.startswith("#   ")}
+    boards, _, errors = read_puzzles(out_file)  # comment lines skipped, every puzzle readable
+    assert not errors and 0 < len(boards) <= sum(v for k, v in histogram.items() if k <= 30)
+    clues = [int(line.split()[1].split("=")[1]) for line in text.splitlines()
+             if line.startswith("# clues=")]
+    assert clues == sorted(clues) and max(clues) <= 30 and len(clues) == len(boards)
+    assert [int((b != 0).sum()) for b in boards] == clues
+    lines = [format_puzzle(b) for b in boards]
+    assert len(set(lines)) == len(lines)  # distinct
+    assert all(format_puzzle(canonical_form(parse_puzzle(p))) == p for p in lines)  # canonical
+    assert f"{len(boards)} distinct puzzle(s) with at most 30 clues" in capsys.readouterr().out
+    assert main(argv[:-4] + ["--max-clues", "16", "--out", str(out_file)]) == 2
+    assert "--max-clues must be in 17..81" in capsys.readouterr().err
+
+
 def test_config_scales_and_errors():
     assert experiments.config("paper").table1_playouts == 1_000_000
     assert experiments.config("paper").table2_playouts == 3_000_000
