@@ -122,8 +122,12 @@ def _prepare(metric, xs, ys, matrix, path, best_path, pos_x, pos_y, edge):
 
 @njit(cache=True)
 def sa_swap(metric, xs, ys, matrix, path, rng_state, t_start, t_end, iterations, cooling,
-            best_path, trace):
+            best_path, trace, accept_all=False):
     """Anneal ``path`` in place; ``best_path`` gets the best path seen.
+
+    ``accept_all``: accept every proposal, whatever its delta, and draw no acceptance number
+    (the "ineffective SA" of issue 14: a random walk over swaps that keeps the best path seen;
+    the same proposals and schedule as the paper's SA, as if every temperature were infinite).
 
     Temperatures ``t_start * cooling**k`` while above ``t_end``, ``iterations`` proposals each;
     ``trace[k]`` = best length after temperature k (``trace`` sized to the number of
@@ -169,7 +173,7 @@ def sa_swap(metric, xs, ys, matrix, path, rng_state, t_start, t_end, iterations,
                 w2 = _pos_weight(metric, pos_x, pos_y, matrix, path, b - 1, a)
                 delta += w1 + w2 - edge[a] - edge[b - 1]
             exponent = delta * inverse_t
-            if delta <= 0.0 or (exponent < NO_DRAW_EXPONENT
+            if accept_all or delta <= 0.0 or (exponent < NO_DRAW_EXPONENT
                                 and rng_random(rng_state) < math.exp(-exponent)):
                 _apply_swap(metric, pos_x, pos_y, path, edge, a, b, w0, w1, w2, w3)
                 _log_swap(journal, counters, a, b)

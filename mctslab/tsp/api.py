@@ -93,14 +93,23 @@ def sa_levels(t_start: float, t_end: float, cooling: float) -> int:
     return count
 
 
+# How SA decides to accept a proposal: "metropolis" (the paper's SA as we read it) or
+# "accept-all" (every proposal accepted, the best path seen kept: the near-random SA that issue 14
+# found the paper's ratios to match; the same proposals and schedule).
+SA_READINGS = ("metropolis", "accept-all")
+
+
 def sa_paper(instance: Instance, seed=None, *, t_start=10000.0, t_end=10.0, iterations=1000,
-             cooling=0.99) -> SolveResult:
+             cooling=0.99, reading="metropolis") -> SolveResult:
     """The paper's SA (Sec. 4) from a random permutation; ``details['trace']`` = best per level.
 
     ``length`` is the best path seen (``details['final_length']`` the last state's).
+    ``reading`` is one of :data:`SA_READINGS`.
     """
     if not (t_start > t_end > 0 and 0 < cooling < 1 and iterations >= 1):
         raise ValueError("SA needs t_start > t_end > 0, 0 < cooling < 1 and iterations >= 1")
+    if reading not in SA_READINGS:
+        raise ValueError(f"SA reading must be one of {', '.join(SA_READINGS)}, got {reading!r}")
     n = instance.dimension
     rng_state = _seed(seed)
     path = np.empty(n, np.int32)
@@ -109,7 +118,8 @@ def sa_paper(instance: Instance, seed=None, *, t_start=10000.0, t_end=10.0, iter
     trace = np.zeros(sa_levels(t_start, t_end, cooling), np.float64)
     start = time.perf_counter()
     best, final, proposals, accepted = _sa.sa_swap(*instance.arrays, path, rng_state, t_start,
-                                                   t_end, iterations, cooling, best_path, trace)
+                                                   t_end, iterations, cooling, best_path, trace,
+                                                   reading == "accept-all")
     seconds = time.perf_counter() - start
     return _result("sa", instance, best_path, seconds, final_length=float(final),
                    proposals=int(proposals), accepted=int(accepted), trace=trace)
@@ -418,6 +428,7 @@ def warmup() -> None:
     tiny = from_coordinates(np.random.default_rng(0).uniform(0, 100, (12, 2)), "warmup")
     mst_length(tiny)
     sa_paper(tiny, 0, t_start=10.0, t_end=5.0, iterations=10)
+    sa_paper(tiny, 0, t_start=10.0, t_end=5.0, iterations=10, reading="accept-all")
     for policy in ("uniform", "roulette"):
         mcts(tiny, policy, "sd", 2.0, 0, playouts=30)
     sa_2opt(tiny, 0, moves_per_city=10)

@@ -46,6 +46,7 @@ from .lkh import lkh
 
 __all__ = ["Config", "config", "SCALES", "DEFAULT_INSTANCES", "PAPER", "load_instance",
            "run_comparison", "run_anytime", "comparison_task", "lkh_task", "anytime_task",
+           "sa_reference_task", "ineffective_sa", "ineffective_sa_markdown",
            "mean_ratios", "speedup", "cp_ratios", "baselines", "per_instance", "METHODS"]
 
 # The paper's reported numbers (Sec. 4), for the side-by-side tables.
@@ -65,6 +66,9 @@ PAPER_CONSTANTS = {"cp": 2.0, "cp_multipliers": (0.0, 2.0, 4.0), "cp_rules": CP_
 # cp_rules.
 METHOD_CHOICES = ("mct_um", "mct_rm", "mct_rs", "sa_2opt", "lkh")
 SEARCH_MODES = api.SEARCH_MODES
+# SA readings that can run as references next to the paper's SA (the method key of each).
+SA_REFERENCES = tuple(r for r in api.SA_READINGS if r != "metropolis")
+SA_REFERENCE_KEYS = {"accept-all": "sa_accept_all"}
 _SA_ARGUMENTS = {"sa_t_start": "t_start", "sa_t_end": "t_end", "sa_iterations": "iterations",
                  "sa_cooling": "cooling"}
 
@@ -99,7 +103,7 @@ def mcts_methods(cp: float = 2.0, cp_multipliers=(0.0, 2.0, 4.0), cp_rules=CP_RU
 # method key -> (label, default policy, Cp rule, k), with the paper's constants
 MCTS_METHODS = mcts_methods()
 METHODS = {"sa": "SA (paper)", **{k: v[0] for k, v in MCTS_METHODS.items()},
-           "sa_2opt": "SA-2opt", "lkh": "LKH-3"}
+           "sa_2opt": "SA-2opt", "lkh": "LKH-3", "sa_accept_all": "SA accept-all (ineffective)"}
 
 
 def method_label(key: str) -> str:
@@ -153,6 +157,10 @@ class Config:
     # One search for the whole budget ("single"), or one per city ("step-best", "step-mean"):
     mcts_search: str = PAPER_CONSTANTS["mcts_search"]
     methods: tuple[str, ...] = METHOD_CHOICES  # what runs besides SA (and the Fig. 9 sweep)
+    # The "ineffective SA" reference (issue 14): SA readings run in their own tasks, from the
+    # paper SA's start (same stream) with its schedule; () runs none. Not a comparison
+    # parameter, so the comparison's task ids do not depend on it.
+    sa_references: tuple[str, ...] = ("accept-all",)
 
     def constants(self) -> dict:
         """The paper constants that differ from the paper's values: they enter the tasks'
@@ -234,6 +242,9 @@ def _check(cfg: Config) -> Config:
     if not isinstance(cfg.methods, tuple) or not set(cfg.methods) <= set(METHOD_CHOICES):
         raise ValueError(f"methods must be a list of {', '.join(METHOD_CHOICES)} (SA always "
                          f"runs), got {cfg.methods!r}")
+    if not isinstance(cfg.sa_references, tuple) or not set(cfg.sa_references) <= set(SA_REFERENCES):
+        raise ValueError(f"sa_references must be a list of {', '.join(SA_REFERENCES)} (empty: "
+                         f"no reference), got {cfg.sa_references!r}")
     if cfg.mcts_search not in SEARCH_MODES:
         raise ValueError(f"mcts_search must be one of {', '.join(SEARCH_MODES)}, "
                          f"got {cfg.mcts_search!r}")
@@ -335,6 +346,24 @@ def comparison_task(params: dict, seed: np.random.SeedSequence) -> dict:
             "replicate": params["replicate"], "budget": budget, "rows": rows}
 
 
+def sa_reference_task(params: dict, seed: np.random.SeedSequence) -> dict:
+    """One SA reading (``params["reading"]``, e.g. "accept-all") on one (instance, replicate).
+
+    It uses the comparison SA's stream (child 0 of the same task seed), so it starts from the
+    same random permutation as the paper's SA and makes the same proposals' positions until
+    the first acceptance that differs.
+    """
+    _warm()
+    instance = load_instance(params["instance"])
+    constants = {**PAPER_CONSTANTS, **params}
+    result = api.sa_paper(instance, _children(seed, 1)[0], reading=params["reading"],
+                          **_sa_arguments(constants))
+    return {"instance": instance.name, "replicate": params["replicate"],
+            "method": SA_REFERENCE_KEYS[params["reading"]], "length": result.length,
+            "final_length": result.details["final_length"], "seconds": result.seconds,
+            "proposals": result.details["proposals"], "accepted": result.details["accepted"]}
+
+
 def lkh_task(params: dict, seed: np.random.SeedSequence) -> dict:
     instance = load_instance(params["instance"])
     result = lkh(instance, int(seed.generate_state(1)[0] % 2**31) + 1,
@@ -395,12 +424,24 @@ def run_comparison(run, cfg: Config) -> pd.DataFrame:
                                     "time_limit": cfg.lkh_time_limit}, seed, 0, name)
                  for name in cfg.instances if "lkh" in cfg.methods]
     lkh_results = run.map("tsp_lkh", lkh_tasks) if lkh_tasks else []
+    sa_constants = {k: v for k, v in constants.items() if k in _SA_ARGUMENTS}
+    reference_tasks = [_task("sa_reference_task", {"instance": name, "replicate": r,
+                                                   "reading": reading, **sa_constants}, seed, r, name)
+                       for reading in cfg.sa_references for name in cfg.instances
+                       for r in range(cfg.replicates)]
+    reference_results = run.map("tsp_sa_reference", reference_tasks) if reference_tasks else []
     rows = []
     for result in results:
         base = {k: result[k] for k in ("instance", "n", "mst", "optimum", "replicate", "budget")}
         rows += [{**base, **{k: v for k, v in row.items() if k != "trace"}}
                  for row in result["rows"]]
     budgets = {(r["instance"]): r for r in results}
+    by_task = {(r["instance"], r["replicate"]): r for r in results}
+    for result in reference_results:
+        base = by_task[(result["instance"], result["replicate"])]
+        rows.append({**{k: base[k] for k in ("instance", "n", "mst", "optimum", "replicate",
+                                             "budget")},
+                     **{k: v for k, v in result.items() if k not in ("instance", "replicate")}})
     for result in lkh_results:
         base = budgets[result["instance"]]
         rows.append({"instance": result["instance"], "n": result["n"], "mst": base["mst"],
@@ -483,6 +524,74 @@ def mean_ratios(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def ineffective_sa(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
+    """Every method against the "ineffective SA" (accept-all) and against the paper's SA.
+
+    Mean over instances of length / reference length, seed by seed (LKH-3: the reference's mean
+    over the instance's seeds), next to the paper's ratios to *its* SA (MCT_UM 1.08, MCT_RM
+    0.632; only for its k = 2). Empty when the run had no accept-all reference.
+    """
+    reference = SA_REFERENCE_KEYS["accept-all"]
+    columns = ["method", "instances", "mean ratio to SA accept-all", "paper (ratio to its SA)",
+               "mean ratio to SA (paper, Metropolis)", "runs better than SA accept-all"]
+    if reference not in set(frame["method"]):
+        return pd.DataFrame(columns=columns)
+    to_ref = _ratio_to(frame, reference)
+    per_ref = _per_instance_mean(to_ref)
+    per_sa = _per_instance_mean(_ratio_to(frame, "sa"))
+    rows = []
+    for method in ("mct_um", "mct_rm", "mct_rs", "sa_2opt", "lkh", "sa"):
+        values = per_ref[per_ref["method"] == method]["ratio"]
+        if values.empty:
+            continue
+        runs = to_ref[to_ref["method"] == method]["ratio"]
+        rows.append({"method": METHODS[method], "instances": len(values),
+                     "mean ratio to SA accept-all": values.mean(),
+                     "paper (ratio to its SA)": PAPER.get(method) if cp == 2 else None,
+                     "mean ratio to SA (paper, Metropolis)":
+                         per_sa[per_sa["method"] == method]["ratio"].mean(),
+                     "runs better than SA accept-all": f"{int((runs < 1).sum())} of {len(runs)}"})
+    return pd.DataFrame(rows, columns=columns)
+
+
+def ineffective_sa_markdown(frame: pd.DataFrame, cp: float = 2.0) -> str:
+    """What the accept-all reference means for the paper's claim, with this run's numbers."""
+    table = ineffective_sa(frame, cp)
+    if table.empty:
+        return "This run had no accept-all SA reference (`sa_references` was empty)."
+    ratios = table.set_index("method")
+    ref = frame[frame["method"] == SA_REFERENCE_KEYS["accept-all"]]
+    accepted = (ref["accepted"] / ref["proposals"]).min()
+    text = [f"The accept-all SA makes the paper SA's {int(ref['proposals'].iloc[0]):,} swap "
+            f"proposals from the same start and accepts {accepted:.1%} of them in every run (a "
+            "random walk over swaps that keeps the best path seen)."]
+    if {"MCT_UM", "MCT_RM"} <= set(ratios.index):
+        um, rm = ratios.loc["MCT_UM"], ratios.loc["MCT_RM"]
+        key = "mean ratio to SA accept-all"
+        metro = "mean ratio to SA (paper, Metropolis)"
+        text.append(
+            f"Against it, MCT_UM / SA = {um[key]:.3f} and MCT_RM / SA = {rm[key]:.3f} "
+            f"(the paper, against its SA: {PAPER['mct_um']} and {PAPER['mct_rm']}); MCT_RM / "
+            f"MCT_UM = {rm[key] / um[key]:.3f} (the paper's ratios imply "
+            f"{PAPER['mct_rm'] / PAPER['mct_um']:.3f}). Against the paper's SA as we run it "
+            f"(Metropolis) the same methods give {um[metro]:.3f} and {rm[metro]:.3f}.")
+        close = (abs(um[key] / PAPER["mct_um"] - 1) < 0.15
+                 and abs(rm[key] / PAPER["mct_rm"] - 1) < 0.15)
+        if close and rm[metro] > 1:
+            text.append(
+                "**What this means for the paper's claim:** its ratios are what our MCTS gives "
+                "against an SA that accepts every move, while against an SA that anneals MCTS is "
+                "worse. The paper's \"MCTS beats SA\" therefore says its SA was close to a "
+                "random search, not that MCTS is a good TSP method.")
+        else:
+            text.append(
+                "**What this means for the paper's claim:** in this run the accept-all reference "
+                "does not reproduce both of the paper's ratios within 15%, so this run alone does "
+                "not show that the paper's SA was near-random; compare the recorded runs in "
+                "`docs/bench/tsp.md`.")
+    return " ".join(t for t in text if t)
+
+
 # Columns of the MCTS rows that the tables read (absent when a run's ``methods`` has no MCTS).
 _MCTS_COLUMNS = ("playouts", "first_playout_seconds", "first_playout_over_budget", "time_to_beat",
                  "playouts_to_beat", "tree_nodes", "max_depth", "cp")
@@ -563,6 +672,8 @@ def per_instance(frame: pd.DataFrame) -> pd.DataFrame:
     table["SA"] = mean["sa"]
     table["SA final"] = frame[frame["method"] == "sa"].groupby("instance")["final_length"].mean()
     table["SA ms"] = 1000 * seconds["sa"]
+    if SA_REFERENCE_KEYS["accept-all"] in mean:
+        table["SA accept-all"] = mean[SA_REFERENCE_KEYS["accept-all"]]
     for method in ("mct_um", "mct_rm", "mct_rs", "sa_2opt", "lkh"):
         table[METHODS[method]] = mean.get(method)
     table["UM playouts"] = frame[frame["method"] == "mct_um"].groupby("instance")["playouts"].mean()
@@ -589,6 +700,7 @@ def summary_markdown(frame: pd.DataFrame, scale: str, cfg: Config | None = None)
     cp = cp_ratios(frame, k)
     fast = speedup(frame).iloc[0]
     base = baselines(frame).set_index("method")
+    ineffective = ineffective_sa(frame, k).set_index("method")
     instances, seeds = frame["instance"].nunique(), int(frame["replicate"].max()) + 1
     share = fast["mean time to reach / SA time (%)"]
     lines = [
@@ -611,6 +723,11 @@ def summary_markdown(frame: pd.DataFrame, scale: str, cfg: Config | None = None)
         + (f", after {share:.2f}% of it on average |" if pd.notna(share) else " |"),
         f"| Fig. 9: Cp = 0/2/4 x MST, 0/2/4 x SD | 0.628 ... 0.634 | "
         f"{cp['mean ratio to SA'].min():.3f} ... {cp['mean ratio to SA'].max():.3f} |",
+        *([f"| MCT_UM, MCT_RM / SA that accepts every move | {PAPER['mct_um']}, "
+           f"{PAPER['mct_rm']} (to the paper's SA) | "
+           f"{ineffective.loc['MCT_UM', 'mean ratio to SA accept-all']:.3f}, "
+           f"{ineffective.loc['MCT_RM', 'mean ratio to SA accept-all']:.3f} |"]
+          if {"MCT_UM", "MCT_RM"} <= set(ineffective.index) else []),
         f"| SA-2opt (same time) / SA | - | {ratios[('SA-2opt', 'SA best')]:.3f} |",
         f"| LKH-3 (own time, one run) / SA's mean over seeds | - | "
         f"{ratios[('LKH-3', 'SA best')]:.3f} |",

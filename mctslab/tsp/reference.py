@@ -114,8 +114,11 @@ def random_permutation(n: int, rng: PyRng) -> list[int]:
     return out
 
 
-def sa_swap(instance: Instance, path, rng: PyRng, t_start, t_end, iterations, cooling):
-    """Sec. 4's SA with full recomputation; returns (best, final, best path, final path)."""
+def sa_swap(instance: Instance, path, rng: PyRng, t_start, t_end, iterations, cooling,
+            accept_all=False):
+    """Sec. 4's SA with full recomputation; returns (best, final, best path, final path).
+
+    ``accept_all``: every proposal is accepted, with no acceptance draw."""
     path = list(path)
     n = len(path)
     current = path_length(instance, path)
@@ -134,7 +137,7 @@ def sa_swap(instance: Instance, path, rng: PyRng, t_start, t_end, iterations, co
             candidate[a], candidate[b] = candidate[b], candidate[a]
             delta = path_length(instance, candidate) - current
             exponent = delta * inverse_t
-            if delta <= 0.0 or (exponent < 40.0 and rng.random() < math.exp(-exponent)):
+            if accept_all or delta <= 0.0 or (exponent < 40.0 and rng.random() < math.exp(-exponent)):
                 path, current = candidate, current + delta
                 if current < best:
                     best, best_path = current, list(path)

@@ -273,7 +273,8 @@ def test_methods_choose_what_runs_and_the_tables_follow(tmp_path):
     run, and every table, figure and the summary still build (NaN where a method is missing)."""
     full = _tiny_comparison()
     cfg = experiments.config("smoke", instances=["random-12-1"], anytime_instances=["random-12-1"],
-                             methods=["mct_rm"], cp_rules=[], anytime_horizon=0.05)
+                             methods=["mct_rm"], cp_rules=[], anytime_horizon=0.05,
+                             sa_references=[])
     assert cfg.task_constants() == {"cp_rules": [], "methods": ["mct_rm"]}
     assert list(cfg.mcts_methods()) == ["mct_rm"]
     # the comparison task alone: mct_rm is the same run (stream, budget rule) as in the full task
@@ -313,7 +314,8 @@ def test_methods_choose_what_runs_and_the_tables_follow(tmp_path):
     points = experiments.run_anytime(run, cfg)
     assert set(points["method"]) == {"sa", "mct_rm"}
     assert legend(figures.figure_anytime(points, frame)) == ["SA (paper)", "MCT_RM"]
-    only_sa = experiments.config("smoke", instances=["random-12-1"], methods=[], cp_rules=[])
+    only_sa = experiments.config("smoke", instances=["random-12-1"], methods=[], cp_rules=[],
+                                 sa_references=[])
     frame = experiments.run_comparison(run, only_sa)
     assert set(frame["method"]) == {"sa"}
     row = experiments.per_instance(frame).iloc[0]
