@@ -24,6 +24,7 @@ repetitions keeps the seeds (and stored results) of the existing ones.
 from __future__ import annotations
 
 import dataclasses
+import zlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -239,8 +240,20 @@ def evaluate(run, cfg: Config, learned: Learned) -> Evaluated:
     tasks += [dataclasses.replace(t, spawn_key=(len(params) + i,)) for i, t in enumerate(
         make_tasks("mctslab.othello.experiments:round_robin_task", robin_params, seed=run.seed))]
     results = run.map("othello_final", tasks)
+    # The symmetrised published WPCs (issue 14) in tasks of their own, keyed by name
+    # (spawn keys (1, crc32(name)), never those above), so adding them changed no task above.
+    references = [dict(source="published", repetition=None, member=None, rating=None,
+                       label=name, variables=np.asarray(variables).tolist())
+                  for name, variables in wpc_module.SYMMETRISED_WPCS.items()]
+    reference_tasks = [dataclasses.replace(task, spawn_key=(1, zlib.crc32(c["label"].encode())))
+                       for c, task in zip(references, make_tasks(
+                           "mctslab.othello.experiments:evaluation_task",
+                           [dict(weights=c["variables"], games=cfg.final_games, epsilon=cfg.epsilon)
+                            for c in references], seed=run.seed))]
+    reference_results = run.map("othello_reference", reference_tasks) if reference_tasks else []
     records = []
-    for candidate, outcome in zip(candidates, results[:len(params)]):
+    for candidate, outcome in zip(candidates + references,
+                                  results[:len(params)] + reference_results):
         ci = score_interval(outcome["wins"], outcome["draws"], outcome["losses"])
         records.append(dict(candidate, wins=ci.wins, draws=ci.draws, losses=ci.losses,
                             games=ci.games, score=ci.score, ci_low=ci.low, ci_high=ci.high))

@@ -61,6 +61,8 @@ __all__ = [
     "contract",
     "symmetries",
     "is_symmetric",
+    "symmetrise",
+    "SYMMETRISED_WPCS",
     "quantize",
     "row_tables",
     "as_weights",
@@ -155,6 +157,19 @@ def is_symmetric(weights, tolerance: float = 0.0) -> bool:
     """True when the WPC is unchanged by all 8 board symmetries."""
     base = np.asarray(weights, dtype=np.float64).reshape(64)
     return all(np.max(np.abs(image - base)) <= tolerance for image in symmetries(base))
+
+
+def symmetrise(weights) -> np.ndarray:
+    """Variables a..j of any 64-weight WPC: each the mean of its symmetry class's weights.
+
+    The fair form of a published 64-weight WPC next to the paper's learner, which has only
+    the 10 symmetric variables (issue 14). ``expand(symmetrise(w))`` is unchanged by the 8
+    board symmetries, and a symmetric WPC is its own symmetrisation.
+    """
+    values = np.asarray(weights, dtype=np.float64).reshape(-1)
+    if values.shape != (64,):
+        raise ValueError(f"symmetrise takes 64 weights, got {values.size} values")
+    return contract(values)
 
 
 def as_weights(wpc) -> np.ndarray:
@@ -254,4 +269,10 @@ PUBLISHED_WPCS = {
     "standard (Yoshioka et al. 1999)": STANDARD_WPC,
     "Lucas & Runarsson 2006 (CEL)": LUCAS_RUNARSSON_2006,
     "Szubert, Jaskowski & Krawiec 2009 (CTDL)": SZUBERT_JASKOWSKI_KRAWIEC_2009,
+}
+# The two learned 64-weight WPCs averaged over each symmetry class to the paper's 10 variables
+# a..j (:func:`symmetrise`): the reference a 10-variable learner can be fairly held to.
+SYMMETRISED_WPCS = {
+    f"{name}, symmetrised to a..j": symmetrise(weights)
+    for name, weights in PUBLISHED_WPCS.items() if not is_symmetric(weights)
 }
