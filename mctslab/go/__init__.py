@@ -4,6 +4,7 @@ The substrate for the state-tabu and Many Faces papers (issue 11). Modules:
 
 * ``_board`` - padded 1-D board kernels: play, legality, eyes, area score, hash (numba);
 * ``_playout`` - playout policies (light: uniform random, never filling an own eye);
+* ``_patterns`` - the pattern policy: GNU Go's 3x3 Monte-Carlo patterns, captures, escapes;
 * ``_search`` - UCT on ``mctslab.core.tree``;
 * ``api`` - :class:`Board`, :func:`search`, GTP vertices; ``reference`` - the plain-Python
   twin used by the tests; ``bench`` - ``mctslab bench go``.
@@ -41,3 +42,4 @@ def warmup() -> None:
     _board.is_eye_like(state, board.point((0, 0)), BLACK)
     _board.atari_liberty(state, board.point((2, 2)))
     search(board, 8, seed=0)
+    search(board, 8, seed=0, policy="pattern")

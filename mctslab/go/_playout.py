@@ -3,9 +3,11 @@
 * :func:`choose_move` is the one place a playout policy is chosen, by its integer code
   (``api.POLICIES``): ``LIGHT`` (0) picks a uniformly random start in the empty-point list and
   takes the first point from there (cyclically) that is legal and does not fill the mover's own
-  single-point eye (michi / Pachi's light playout); no such point = pass. A heavier policy adds
-  its branch here, calling a kernel of its own module with ``policy_data`` (e.g. pattern
-  weights; empty for ``LIGHT``).
+  single-point eye (michi / Pachi's light playout); no such point = pass. ``PATTERN`` (1) is
+  :func:`_patterns.pattern_move` (captures and escapes near the last move, then GNU Go's 3x3
+  pattern weights around it, with its tables in ``policy_data``), falling back on ``LIGHT``.
+  A heavier policy adds its branch here, calling a kernel of its own module with
+  ``policy_data`` (empty for ``LIGHT``).
 * State and move tabu (the state-tabu paper, issue 12): at playout moves ``m < M`` the policy's
   candidate is checked against the leaf's queue ``Q_m`` (:mod:`mctslab.go._tabu`) before it is
   played: the key is the hash of the position it would give (:func:`_board.hash_after`,
@@ -43,10 +45,11 @@ from ._board import (
     hash_after,
     play_arrays,
 )
+from ._patterns import pattern_move
 from ._tabu import NONE as TABU_NONE
 from ._tabu import tabu_check, tabu_key
 
-LIGHT = 0
+LIGHT, PATTERN = 0, 1  # policy codes (api.POLICIES)
 TABU_STATE, TABU_MOVE = 0, 1  # what the queues hold (Tabu.config[3])
 
 
@@ -106,10 +109,17 @@ def playout(st, rng, policy, policy_data, komi, max_moves, hash_out, tabu, leaf)
         tabu_moves = 0
     while info[I_PASSES] < 2 and moves < max_moves:
         color = info[I_TO_MOVE]
+        redraw = False
         while True:
-            # Policy dispatch. A new policy adds its branch:
-            #   if policy == PATTERN: p = pattern_move(col, ..., rng, color, policy_data)
-            p = choose_light_move(col, group, libs, lib_sum, lib_sumsq, empty, info, rng, color)
+            # Policy dispatch. PATTERN (_patterns) returns -1 to leave the move to LIGHT; after
+            # a tabu rejection LIGHT draws again (a pattern move may be the only candidate).
+            p = -1
+            if policy == PATTERN and not redraw:
+                p = pattern_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info,
+                                 rng, color, policy_data)
+            if p < 0:
+                p = choose_light_move(col, group, libs, lib_sum, lib_sumsq, empty, info, rng,
+                                      color)
             if moves >= tabu_moves:
                 break
             if tabu.config[3] == TABU_STATE:
@@ -121,6 +131,7 @@ def playout(st, rng, policy, policy_data, komi, max_moves, hash_out, tabu, leaf)
                           tabu.buf):
                 break
             tabu.stats[0] += 1  # a tabu candidate: draw again from the same position
+            redraw = True
         play_arrays(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty,
                     empty_index, captured, info, hash_, zobrist, color, p)
         if moves < recorded:

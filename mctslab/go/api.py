@@ -252,9 +252,21 @@ class Board:
 
 # --- search ---------------------------------------------------------------------------
 
-POLICIES: dict[str, int] = {"light": 0}
-"""Playout policy name -> kernel code (``_playout.choose_move`` dispatches on the code).
-A new policy registers its name here and adds its branch in ``_playout.choose_move``."""
+POLICIES: dict[str, int] = {"light": 0, "pattern": 1}
+"""Playout policy name -> kernel code (``_playout.playout`` dispatches on the code): "light"
+uniform random, "pattern" captures, escapes and GNU Go's 3x3 pattern weights near the last move
+(:mod:`mctslab.go._patterns`). A new policy registers its name here and adds its branch in
+``_playout.playout``."""
+
+
+def _policy_data(policy: str, patterns):
+    """The kernels' ``policy_data`` for a policy (the pattern table is parsed once)."""
+    if policy != "pattern":
+        return None
+    from mctslab.go import _patterns
+
+    return _patterns.policy_data(_patterns.load_patterns(
+        _patterns.DEFAULT_PATTERN_FILE if patterns is None else patterns))
 
 ROOT_SELECT = ("winrate", "visits")
 
@@ -279,10 +291,12 @@ class SearchResult:
 def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5,
            expansion_threshold: int = 1, root_select: str = "winrate", seed=None,
            komi: float | None = None, max_nodes: int | None = None, tabu=None,
-           record_hashes: int = 0) -> SearchResult:
+           record_hashes: int = 0, patterns=None) -> SearchResult:
     """UCT from ``board`` for the side to move with ``playouts`` playouts (see ``_search``).
 
-    ``policy``: a name in :data:`POLICIES`; ``c``: the exploration constant C of
+    ``policy``: a name in :data:`POLICIES` (``patterns``: the "pattern" policy's GNU Go file,
+    a name in ``_patterns.PATTERN_FILES`` or a path; default ``mc_montegnu_classic``, GNU Go's
+    own default); ``c``: the exploration constant C of
     ``X_u + C sqrt(2 ln n / n_u)``; ``expansion_threshold``: visits a leaf needs before it is
     expanded (1 or 30 in the state-tabu paper); ``root_select``: the root move by best win rate
     ("winrate", among the children with at least a tenth of the most-visited child's visits:
@@ -327,7 +341,8 @@ def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5
     start = time.perf_counter()
     run = _search.run_search(
         board.state, int(playouts), c=float(c), expansion_threshold=int(expansion_threshold),
-        policy=POLICIES[policy], komi=komi, seed=seed, max_nodes=max_nodes,
+        policy=POLICIES[policy], policy_data=_policy_data(policy, patterns), komi=komi,
+        seed=seed, max_nodes=max_nodes,
         tabu_mode=0 if tabu is None else tabu.mode, tabu_size=size_k,
         tabu_moves=5 if tabu is None else tabu.moves,
         tabu_kind=_playout.TABU_MOVE if tabu is not None and tabu.kind == "move"

@@ -4,6 +4,10 @@
   playouts) from the empty 19x19 board, 20,000 playouts, one core. Goal 15,000 (Pachi 12.90's
   light UCT does 12,100 on this kind of machine, quoted from the issue).
 * ``go.light_playouts_per_s_9x9``: the same on 9x9, 50,000 playouts (Pachi: 63,000).
+* ``go.pattern_playouts_per_s``: the same on 19x19 with the "pattern" policy (captures,
+  escapes and GNU Go's ``mc_montegnu_classic`` 3x3 weights near the last move, see
+  ``_patterns``), 10,000 playouts. Goal 5,000 (Pachi's moggy playouts: 4,700, quoted from the
+  issue; no same-run reference: OpenSpiel has no pattern rollouts).
 * ``go.tree_memory_mb``: peak memory (tracemalloc: every NumPy array the search allocates,
   tree with its grown edge arrays, scratch board, buffers) of a search that builds a
   100,000-node tree on 19x19. Goal <= 200 MB.
@@ -26,6 +30,7 @@ from mctslab.core.bench import benchmark
 
 PACHI_LIGHT_19 = 12_100  # quoted from issue 11 (Pachi 12.90, one core, light UCT playouts)
 PACHI_LIGHT_9 = 63_000
+PACHI_MOGGY_19 = 4_700  # quoted from issue 11 (Pachi's 3x3-pattern "moggy" playouts, one core)
 
 
 def _openspiel_rate(size: int, simulations: int, moves: int = 1):
@@ -48,16 +53,17 @@ def _openspiel_rate(size: int, simulations: int, moves: int = 1):
     return simulations * moves / seconds, f"OpenSpiel MCTSBot, {simulations} simulations"
 
 
-def _search_rate(size: int, playouts: int, repeats: int) -> tuple[float, float, int]:
+def _search_rate(size: int, playouts: int, repeats: int,
+                 policy: str = "light") -> tuple[float, float, int]:
     """Best wall-clock and best CPU-time rate over ``repeats`` searches, and the tree size."""
     from mctslab.go.api import Board, search
 
-    search(Board(size), 50, seed=0)  # compile / load from the cache
+    search(Board(size), 50, seed=0, policy=policy)  # compile / load from the cache
     best_wall = best_cpu = 0.0
     nodes = 0
     for seed in range(repeats):
         cpu = time.process_time()
-        result = search(Board(size), playouts, seed=seed)
+        result = search(Board(size), playouts, seed=seed, policy=policy)
         cpu = time.process_time() - cpu
         best_wall = max(best_wall, result.playouts / result.seconds)
         best_cpu = max(best_cpu, result.playouts / cpu) if cpu > 0 else best_cpu
@@ -139,3 +145,17 @@ def state_tabu_overhead() -> dict:
     detail = f"gTabu0 {base:.3f} s/move; " + ", ".join(
         f"{name} {s:.3f} s ({overhead[name]:+.1f}%)" for name, s in seconds.items())
     return {"value": worst, "detail": detail + f"; load {os.getloadavg()[0]:.1f}"}
+
+
+@benchmark("go.pattern_playouts_per_s", unit="playouts/s", goal=5_000)
+def pattern_playouts_per_s() -> dict:
+    """19x19 UCT with pattern playouts from the empty board: playouts per second, one core."""
+    playouts, repeats = 10_000, 3
+    rate, cpu_rate, nodes = _search_rate(19, playouts, repeats, policy="pattern")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return {"value": rate, "quoted_reference": PACHI_MOGGY_19,
+            "quoted_ratio": rate / PACHI_MOGGY_19, "cpu_time_rate": cpu_rate,
+            "detail": f"UCT from the empty 19x19 board, {playouts:,} playouts with the pattern "
+                      f"policy (mc_montegnu_classic; tree {nodes:,} nodes), best of {repeats} by "
+                      f"wall clock; by CPU time {cpu_rate:,.0f}/s (load average {load:.1f} on "
+                      f"{os.cpu_count()} cores); quoted reference: Pachi moggy playouts (issue 11)"}

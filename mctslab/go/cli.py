@@ -1,8 +1,8 @@
 """``mctslab go``: the Go engine's verbs.
 
-    mctslab go gtp [--playouts N] [--policy light] [--size N] [--komi K] [--seed S]
+    mctslab go gtp [--playouts N] [--policy light|pattern] [--size N] [--komi K] [--seed S]
                    [--resign R] [--c C] [--root-select visits|winrate] [--superko]
-    mctslab go search POSITION --playouts P [--policy light] [--seed S] [--move N] [--json]
+    mctslab go search POSITION --playouts P [--policy light|pattern] [--seed S] [--move N] [--json]
 
 ``gtp`` serves GTP 2 on stdin/stdout (attach it to GoGui or Sabaki: docs/go.md).
 ``search`` runs one UCT search from POSITION, an SGF file (``--move N``: after N moves of its
@@ -171,7 +171,7 @@ def _playouts(text: str) -> int:
 def _search_options(p, playouts_default=None) -> None:
     p.add_argument("--playouts", type=_playouts, default=playouts_default,
                    required=playouts_default is None, help="playouts per move")
-    p.add_argument("--policy", default="light", help="playout policy (light; more as added)")
+    p.add_argument("--policy", default="light", help="playout policy: light or pattern")
     p.add_argument("--seed", type=int, default=0, help="search seed (same seed, same move)")
     p.add_argument("--c", type=float, default=1.5, help="UCT exploration constant C")
     p.add_argument("--root-select", default="visits", choices=["visits", "winrate"],

@@ -120,7 +120,7 @@ def test_tabu_of_size_zero_changes_nothing_and_node_budget():
 def test_search_validates_its_parameters():
     board = Board(9)
     with pytest.raises(ValueError, match="policy"):
-        search(board, 10, policy="pattern")
+        search(board, 10, policy="heavy")
     with pytest.raises(ValueError, match="root_select"):
         search(board, 10, root_select="best")
     with pytest.raises(ValueError, match="playouts"):
