@@ -1,5 +1,8 @@
 """Tables of the notebook ``othello_wpc_de``: Table 3, Table 4, repetitions, claims vs the paper.
 
+Tables are rounded for citing (issue 14): scores, intervals and weights to 3 decimals, ratings
+to 0.1, times and speeds to 3 significant digits; the result store keeps full precision.
+
 Every number comes from the learning histories (:func:`experiments.learn`) and the final
 evaluations (:func:`experiments.evaluate`) of the run at hand; the paper's statements
 (Sec. 4.3, 5.3, 6) are quoted as text next to what we measured, and "holds" is decided by
@@ -12,6 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as st
 
+from mctslab.core.rounding import round_table
 from mctslab.othello import wpc as wpc_module
 
 __all__ = ["change_series", "table3", "table4", "repetitions_table", "claims", "run_summary"]
@@ -55,10 +59,10 @@ def table3(learned, evaluated, repetition: int = 0) -> pd.DataFrame:
         variables = member["variables"] if member["variables"] is not None else [np.nan] * 10
         record.update(dict(zip(wpc_module.VARIABLE_NAMES, np.round(variables, 3))))
         record.update(rating=round(member["rating"], 1),
-                      mean_score_in_group=round(others.mean(), 4) if others.size else np.nan,
-                      sd_score_in_group=round(others.std(), 4) if others.size else np.nan,
+                      mean_score_in_group=round(others.mean(), 3) if others.size else np.nan,
+                      sd_score_in_group=round(others.std(), 3) if others.size else np.nan,
                       joined_at_games=member["joined_games"],
-                      score_vs_standard=round(vs_standard.loc[member["id"], "score"], 4))
+                      score_vs_standard=round(vs_standard.loc[member["id"], "score"], 3))
         records.append(record)
     table = pd.DataFrame.from_records(records).sort_values("member").reset_index(drop=True)
     table.insert(0, "No.", np.arange(1, len(table) + 1))
@@ -77,7 +81,7 @@ def table4(evaluated, repetition: int = 0) -> pd.DataFrame:
     table = pd.concat([group.sort_values("score", ascending=False), others], ignore_index=True)
     columns = ["label", "source", "rating", "rating_rank", "score_rank", "games", "wins", "draws",
                "losses", "score", "ci_low", "ci_high"]
-    return table[columns].round({"rating": 1, "score": 4, "ci_low": 4, "ci_high": 4})
+    return table[columns].round({"rating": 1, "score": 3, "ci_low": 3, "ci_high": 3})
 
 
 def _final_scores(evaluated, learned) -> pd.DataFrame:
@@ -117,7 +121,7 @@ def repetitions_table(learned, evaluated) -> pd.DataFrame:
     for mode in means.index:
         rows.append(pd.DataFrame([dict(mode=mode, repetition="mean", **means.loc[mode].to_dict()),
                                   dict(mode=mode, repetition="sd", **sds.loc[mode].to_dict())]))
-    return pd.concat(rows, ignore_index=True).round(4)
+    return pd.concat(rows, ignore_index=True).round(3)
 
 
 def _mean_sd(series_list) -> float:
@@ -201,5 +205,7 @@ def run_summary(learned) -> pd.DataFrame:
                                 changes=int((kinds != "fail").sum()),
                                 failed_iterations=int((kinds == "fail").sum()),
                                 task_seconds=result["seconds"],
-                                games_per_second=round(result["games"] / max(result["seconds"], 1e-9))))
-    return pd.DataFrame.from_records(records)
+                                games_per_second=result["games"] / max(result["seconds"], 1e-9)))
+    # times and speeds to 3 significant digits (the store keeps full precision)
+    return round_table(pd.DataFrame.from_records(records),
+                       significant_digits={"task_seconds": 3, "games_per_second": 3})

@@ -40,6 +40,7 @@ from ..core.params import (
     positive_int,
     scale_values,
 )
+from ..core.rounding import round_table
 from ..core.tasks import Task, task_version
 from . import api, tsplib
 from .lkh import lkh
@@ -47,7 +48,8 @@ from .lkh import lkh
 __all__ = ["Config", "config", "SCALES", "DEFAULT_INSTANCES", "PAPER", "load_instance",
            "run_comparison", "run_anytime", "comparison_task", "lkh_task", "anytime_task",
            "sa_reference_task", "ineffective_sa", "ineffective_sa_markdown",
-           "mean_ratios", "speedup", "cp_ratios", "baselines", "per_instance", "METHODS"]
+           "mean_ratios", "speedup", "cp_ratios", "baselines", "per_instance", "anytime_table",
+           "METHODS"]
 
 # The paper's reported numbers (Sec. 4), for the side-by-side tables.
 PAPER = {"mct_um": 1.08, "mct_rm": 0.632, "time_to_beat_percent": 0.15, "speedup": 685,
@@ -500,7 +502,7 @@ def _per_instance_mean(paired: pd.DataFrame) -> pd.DataFrame:
     return paired.groupby(["method", "instance"], sort=False)["ratio"].mean().reset_index()
 
 
-def mean_ratios(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
+def _mean_ratios(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
     """Fig. 8's summary: mean over instances of length / SA length, vs the paper.
 
     Every method is paired with SA seed by seed, except LKH-3, which runs once per instance and
@@ -524,7 +526,7 @@ def mean_ratios(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def ineffective_sa(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
+def _ineffective_sa(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
     """Every method against the "ineffective SA" (accept-all) and against the paper's SA.
 
     Mean over instances of length / reference length, seed by seed (LKH-3: the reference's mean
@@ -556,7 +558,7 @@ def ineffective_sa(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
 
 def ineffective_sa_markdown(frame: pd.DataFrame, cp: float = 2.0) -> str:
     """What the accept-all reference means for the paper's claim, with this run's numbers."""
-    table = ineffective_sa(frame, cp)
+    table = _ineffective_sa(frame, cp)
     if table.empty:
         return "This run had no accept-all SA reference (`sa_references` was empty)."
     ratios = table.set_index("method")
@@ -602,7 +604,7 @@ def _with_mcts_columns(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.assign(**{c: np.nan for c in missing}) if missing else frame
 
 
-def speedup(frame: pd.DataFrame) -> pd.DataFrame:
+def _speedup(frame: pd.DataFrame) -> pd.DataFrame:
     """Time MCT_RM needed to reach SA's length, as a share of SA's time (paper: 0.15%, ~685x)."""
     frame = _with_mcts_columns(frame)
     rm = frame[frame["method"] == "mct_rm"]
@@ -628,7 +630,7 @@ def roulette_variants(frame: pd.DataFrame, cp: float = 2.0) -> list[tuple[str, s
     return sorted(found, key=lambda v: (CP_RULES.index(v[1]), v[2]))
 
 
-def cp_ratios(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
+def _cp_ratios(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
     """Fig. 9's summary: mean ratio to SA for each Cp = k x MST and k x SD (roulette); the
     paper's k are 0, 2, 4 (``cp``: the k of MCT_RM / MCT_RS in ``frame``)."""
     per = _per_instance_mean(_ratio_to(frame, "sa"))
@@ -641,7 +643,7 @@ def cp_ratios(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["Cp", "mean ratio to SA", "median", "paper"])
 
 
-def baselines(frame: pd.DataFrame) -> pd.DataFrame:
+def _baselines(frame: pd.DataFrame) -> pd.DataFrame:
     """How much of MCTS's result survives against SA-2opt and LKH: ratios and gaps to optimum.
 
     Ratios pair seeds where both methods ran on every seed; LKH-3 (one run per instance) is
@@ -661,7 +663,7 @@ def baselines(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def per_instance(frame: pd.DataFrame) -> pd.DataFrame:
+def _per_instance(frame: pd.DataFrame) -> pd.DataFrame:
     """One row per instance: sizes, normaliser, optimum, every method (means over seeds), times."""
     frame = _with_mcts_columns(frame)
     mean = frame.pivot_table(index="instance", columns="method", values="length", aggfunc="mean")
@@ -690,17 +692,77 @@ def per_instance(frame: pd.DataFrame) -> pd.DataFrame:
     return table.sort_values(["n", "MST"]).reset_index()
 
 
+# -- rounded tables (issue 14) ------------------------------------------------------------------
+# What a reader cites: ratios to 3 decimals, percentages of quality to 1 decimal (a rate to 3),
+# times, speeds and counts averaged over seeds to 3 significant digits, lengths averaged over a
+# few seeds to 1 decimal (their resolution at <= 10 seeds). The result store keeps full precision.
+_RATIO_COLUMNS = ("mean ratio", "median ratio", "paper mean ratio", "mean ratio to SA", "median",
+                  "paper", "mean ratio to SA accept-all", "paper (ratio to its SA)",
+                  "mean ratio to SA (paper, Metropolis)", "mean ratio to SA (paper)",
+                  "mean ratio to SA-2opt", "mean ratio to LKH-3", "LKH tour / optimum")
+_LENGTH_COLUMNS = ("MST", "optimum (tour)", "SA", "SA final", "SA accept-all",
+                   *(METHODS[m] for m in ("mct_um", "mct_rm", "mct_rs", "sa_2opt", "lkh")))
+_SIGNIFICANT_COLUMNS = ("mean time to reach / SA time (%)", "median time to reach / SA time (%)",
+                        "implied speed-up (1 / mean share)", "SA ms", "UM playouts",
+                        "RM playouts", "RM first playout ms", "LKH s", "seconds")
+
+
+def _rounded(table: pd.DataFrame) -> pd.DataFrame:
+    decimals = {c: 3 for c in _RATIO_COLUMNS}
+    decimals.update({c: 1 for c in _LENGTH_COLUMNS})
+    decimals.update({c: 1 for c in table.columns if c.endswith("gap (%)")
+                     or c == "mean gap to optimal tour (%)"})
+    return round_table(table, decimals, {c: 3 for c in _SIGNIFICANT_COLUMNS})
+
+
+def mean_ratios(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
+    """:func:`_mean_ratios`, rounded for citing (ratios to 3 decimals)."""
+    return _rounded(_mean_ratios(frame, cp))
+
+
+def speedup(frame: pd.DataFrame) -> pd.DataFrame:
+    """:func:`_speedup`, rounded for citing (shares and speed-ups to 3 significant digits)."""
+    return _rounded(_speedup(frame))
+
+
+def cp_ratios(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
+    """:func:`_cp_ratios`, rounded for citing (ratios to 3 decimals)."""
+    return _rounded(_cp_ratios(frame, cp))
+
+
+def baselines(frame: pd.DataFrame) -> pd.DataFrame:
+    """:func:`_baselines`, rounded for citing (ratios to 3 decimals, gaps to 0.1%)."""
+    return _rounded(_baselines(frame))
+
+
+def per_instance(frame: pd.DataFrame) -> pd.DataFrame:
+    """:func:`_per_instance`, rounded for citing (mean lengths to 0.1, times and playouts to 3
+    significant digits)."""
+    return _rounded(_per_instance(frame))
+
+
+def ineffective_sa(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
+    """:func:`_ineffective_sa`, rounded for citing (ratios to 3 decimals)."""
+    return _rounded(_ineffective_sa(frame, cp))
+
+
+def anytime_table(profiles: pd.DataFrame) -> pd.DataFrame:
+    """The quality-versus-time points (:func:`run_anytime`), rounded for citing: seconds to 3
+    significant digits, lengths to 0.1."""
+    return round_table(profiles, {"length": 1, "optimum": 1, "mst": 1}, {"seconds": 3})
+
+
 def summary_markdown(frame: pd.DataFrame, scale: str, cfg: Config | None = None) -> str:
     """Our headline numbers next to the paper's, as a short markdown text (all computed here).
 
     ``cfg`` (the run's configuration) names the paper constants the run changed, if any.
     """
     k = cfg.cp if cfg is not None else 2.0
-    ratios = mean_ratios(frame, k).set_index(["method", "compared with"])["mean ratio"]
-    cp = cp_ratios(frame, k)
-    fast = speedup(frame).iloc[0]
-    base = baselines(frame).set_index("method")
-    ineffective = ineffective_sa(frame, k).set_index("method")
+    ratios = _mean_ratios(frame, k).set_index(["method", "compared with"])["mean ratio"]
+    cp = _cp_ratios(frame, k)
+    fast = _speedup(frame).iloc[0]
+    base = _baselines(frame).set_index("method")
+    ineffective = _ineffective_sa(frame, k).set_index("method")
     instances, seeds = frame["instance"].nunique(), int(frame["replicate"].max()) + 1
     share = fast["mean time to reach / SA time (%)"]
     lines = [
