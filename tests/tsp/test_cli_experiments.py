@@ -95,8 +95,36 @@ def test_config_scales_and_errors():
 
 
 @needs_tsplib
-def test_paper_scale_is_the_77_euc2d_instances():
-    assert len(experiments.config("paper").instances) == 77
+def test_paper_scale_is_every_euc2d_and_att_instance_from_48_cities():
+    """The paper's "77 instances, 48 to 15112 cities": the 77 EUC_2D instances plus att48 and
+    att532 (ATT); paper_metrics=["EUC_2D"] is the 77-instance set recorded before."""
+    instances = experiments.config("paper").instances
+    assert len(instances) == 79 and instances[0] == "att48" and instances[-1] == "d15112"
+    assert "att532" in instances and "gr48" not in instances  # GEO is not a paper metric
+    euc = experiments.config("paper", paper_metrics=["EUC_2D"]).instances
+    assert euc == tuple(tsplib.instance_names("EUC_2D")) and len(euc) == 77
+    assert experiments.config("default").instances[0] == "att48"
+    with pytest.raises(ValueError, match="paper_metrics must be a non-empty list of EUC_2D"):
+        experiments.config("paper", paper_metrics=["EUC_3D"])
+
+
+@needs_tsplib
+def test_att48_runs_with_the_att_metric():
+    """ATT (pseudo-Euclidean): r = sqrt((dx^2 + dy^2) / 10), rounded up; att48's optimal tour
+    is 10,628 in that metric (it would be about 33,500 in EUC_2D)."""
+    instance = experiments.load_instance("att48")
+    assert instance.edge_weight_type == "ATT"
+    expected = 0
+    for (x0, y0), (x1, y1) in zip(instance.coords[:-1], instance.coords[1:]):
+        r = (((x0 - x1) ** 2 + (y0 - y1) ** 2) / 10) ** 0.5
+        expected += round(r) + 1 if round(r) < r else round(r)
+    assert api.path_length(instance, np.arange(48, dtype=np.int32)) == expected
+    result = experiments.comparison_task({"instance": "att48", "replicate": 0, "methods": ["mct_rm"],
+                                          "cp_rules": []}, np.random.SeedSequence(1))
+    assert result["optimum"] == 10628
+    lengths = {row["method"]: row["length"] for row in result["rows"]}
+    # a path is shorter than a tour but not by more than one (ATT) edge; SA near its optimum scale
+    assert 0.8 * 10628 < lengths["sa"] < 3 * 10628 and lengths["mct_rm"] > 0.8 * 10628
 
 
 def test_comparison_task_runs_every_method_with_sa_time_as_budget(tmp_path):
