@@ -254,8 +254,9 @@ def build_table(source: PatternFile) -> PatternTable:
     codes = np.arange(4 ** 8, dtype=np.int64)
     digits = _digits(codes)  # relative digits: 0 empty, 1 own, 2 opponent, 3 off-board
     # allowed[symbol][position]: bool[65536], a symbol's test at one neighbour position
-    allowed = {sym: [np.isin(digits[:, i], sorted(vals)) for i in range(8)]
-               for sym, vals in _SYMBOLS.items()}
+    used = set("".join(source.diagrams)) - {"*"}
+    lut = {sym: np.isin(np.arange(4), sorted(_SYMBOLS[sym])) for sym in used}
+    allowed = {sym: [lut[sym][digits[:, i]] for i in range(8)] for sym in used}
     symmetries = _symmetries()
     masks = np.zeros((len(source.diagrams), codes.size), bool)
     for d, cells in enumerate(source.diagrams):
@@ -272,8 +273,14 @@ def build_table(source: PatternFile) -> PatternTable:
     eye = ((orth == 1) | (orth == 3)).all(axis=1) & \
         ((diag == 2).sum(axis=1) + (diag == 3).any(axis=1) < 2)
     masks = np.vstack([masks, eye])
-    signature = np.packbits(masks.T, axis=1)
-    _, first, code_class = np.unique(signature, axis=0, return_index=True, return_inverse=True)
+    if masks.shape[0] <= 64:  # one integer per code: a 1-D unique is fast
+        signature = np.zeros(codes.size, np.uint64)
+        for d in range(masks.shape[0]):
+            signature |= masks[d].astype(np.uint64) << np.uint64(d)
+        _, first, code_class = np.unique(signature, return_index=True, return_inverse=True)
+    else:
+        _, first, code_class = np.unique(np.packbits(masks.T, axis=1), axis=0,
+                                         return_index=True, return_inverse=True)
     code_class = code_class.reshape(-1)
     class_masks = masks[:, first].T  # [classes, diagrams]
     weight = np.ones((first.size, NUM_STATES))  # unmatched: GNU Go's default value 1
