@@ -15,6 +15,9 @@ Scales
 * ``smoke``: two engines, one game per colour on 9x9 with 40 playouts; Fig. 5/Table 4 at 300
   playouts and three tabu sizes.
 
+Our engine's playouts use GNU Go's own 3x3 Monte-Carlo patterns (``policy="pattern"``), as the
+paper's engines, built inside GNU Go 3.8, did; ``policy="light"`` gives uniform playouts.
+
 Every game is one executor task (stored as it finishes, so a killed match resumes); so is each
 Fig. 5 search and each Table 4 search. GNU Go is spoken to over GTP by
 :mod:`mctslab.go.match` (crash / hang / garbage: killed, restarted, the game replayed).
@@ -100,7 +103,8 @@ class Config:
     komi: float = 6.5
     top_positions: int = 50   # Fig. 5's x axis
     resign: float = 0.0       # our resignation threshold (0: play to the end, as the paper)
-    policy: str = "light"     # our playout policy
+    policy: str = "pattern"   # our playout policy: GNU Go's 3x3 Monte-Carlo patterns, as the
+    #                           paper's engines (built inside GNU Go 3.8) played; or "light"
     timeout: float = 300.0    # seconds GNU Go may take for one reply before it is restarted
     calibrate: bool = False   # play the matches at the calibration level nearest 50%
 
@@ -170,19 +174,19 @@ def game_task(params: dict, seed) -> dict:
     return game
 
 
-def _analysis_search(name: str, playouts: int, c: float, moves: int, seed, record: int):
+def _analysis_search(params: dict, name: str, seed, record: int):
     board = tabu_position()
-    tabu = parse_config(name, moves=moves, playouts=playouts, c=c)
+    tabu = parse_config(name, moves=params["moves"], playouts=params["playouts"], c=params["c"])
     engine_seed, _ = _seeds(seed)
-    return search(board, playouts, c=c, expansion_threshold=tabu.expansion_threshold,
-                  tabu=tabu, seed=engine_seed, record_hashes=record)
+    return search(board, params["playouts"], c=params["c"], policy=params["policy"],
+                  expansion_threshold=tabu.expansion_threshold, tabu=tabu, seed=engine_seed,
+                  record_hashes=record)
 
 
 def duplicates_task(params: dict, seed) -> dict:
     """Fig. 5: one search from the fixed position; the occurrence counts of the positions
     reached at playout moves 1..M, most frequent first."""
-    result = _analysis_search(params["config"], params["playouts"], params["c"], params["moves"],
-                              seed, params["moves"])
+    result = _analysis_search(params, params["config"], seed, params["moves"])
     hashes = result.hashes[result.hashes != 0]
     counts = sorted(Counter(hashes.tolist()).values(), reverse=True)
     return dict(counts=counts[: params["top"]], positions=int(hashes.size),
@@ -194,7 +198,7 @@ def duplicates_task(params: dict, seed) -> dict:
 def candidates_task(params: dict, seed) -> dict:
     """Table 4: tabu candidates of one search with a move tabu of size L from the position."""
     name = "gTabu0" if params["size"] == 0 else f"gTabu{params['size']}"
-    result = _analysis_search(name, params["playouts"], params["c"], params["moves"], seed, 0)
+    result = _analysis_search(params, name, seed, 0)
     return dict(tabu_candidates=result.tabu_candidates, playouts=result.playouts,
                 seconds=result.seconds, tabu_size=result.tabu_size)
 
@@ -227,13 +231,13 @@ def match_tasks(cfg: Config, seed: int, level: int | None = None):
 
 def duplicate_tasks(cfg: Config, seed: int):
     params = [dict(config=name, playouts=cfg.analysis_playouts, c=cfg.c, moves=cfg.tabu_moves,
-                   top=cfg.top_positions) for name in cfg.histogram_configs]
+                   top=cfg.top_positions, policy=cfg.policy) for name in cfg.histogram_configs]
     return make_tasks("mctslab.go.experiments:duplicates_task", params, seed=seed + 2)
 
 
 def candidate_tasks(cfg: Config, seed: int):
-    params = [dict(size=size, playouts=cfg.analysis_playouts, c=cfg.c, moves=cfg.tabu_moves)
-              for size in cfg.table4_sizes]
+    params = [dict(size=size, playouts=cfg.analysis_playouts, c=cfg.c, moves=cfg.tabu_moves,
+                   policy=cfg.policy) for size in cfg.table4_sizes]
     return make_tasks("mctslab.go.experiments:candidates_task", params, seed=seed + 3)
 
 
