@@ -100,21 +100,33 @@ SA_READINGS = ("metropolis", "accept-all")
 
 
 def sa_paper(instance: Instance, seed=None, *, t_start=10000.0, t_end=10.0, iterations=1000,
-             cooling=0.99, reading="metropolis") -> SolveResult:
+             cooling=0.99, reading="metropolis", naive=False) -> SolveResult:
     """The paper's SA (Sec. 4) from a random permutation; ``details['trace']`` = best per level.
 
     ``length`` is the best path seen (``details['final_length']`` the last state's).
-    ``reading`` is one of :data:`SA_READINGS`.
+    ``reading`` is one of :data:`SA_READINGS`. ``naive=True`` runs the same SA recomputing the
+    whole path length per proposal (O(n), :func:`mctslab.tsp._sa.sa_swap_naive`): the same
+    result with integer weights, for timing only (Metropolis only; no trace).
     """
     if not (t_start > t_end > 0 and 0 < cooling < 1 and iterations >= 1):
         raise ValueError("SA needs t_start > t_end > 0, 0 < cooling < 1 and iterations >= 1")
     if reading not in SA_READINGS:
         raise ValueError(f"SA reading must be one of {', '.join(SA_READINGS)}, got {reading!r}")
+    if naive and reading != "metropolis":
+        raise ValueError("the naive SA runs the Metropolis reading only")
     n = instance.dimension
     rng_state = _seed(seed)
     path = np.empty(n, np.int32)
     _sa.random_permutation(n, rng_state, path)
     best_path = path.copy()
+    if naive:
+        start = time.perf_counter()
+        best, final, proposals, accepted = _sa.sa_swap_naive(
+            *instance.arrays, path, rng_state, t_start, t_end, iterations, cooling, best_path)
+        seconds = time.perf_counter() - start
+        return _result("sa", instance, best_path, seconds, final_length=float(final),
+                       proposals=int(proposals), accepted=int(accepted),
+                       trace=np.zeros(0, np.float64))
     trace = np.zeros(sa_levels(t_start, t_end, cooling), np.float64)
     start = time.perf_counter()
     best, final, proposals, accepted = _sa.sa_swap(*instance.arrays, path, rng_state, t_start,
@@ -195,13 +207,14 @@ SEARCH_MODES = ("single", "step-best", "step-mean")
 
 def mcts(instance: Instance, policy="roulette", cp_rule="mst", cp_k=2.0, seed=None, *,
          time_limit=None, playouts=None, mst=None, target=None, max_nodes=2_000_000,
-         max_edges=50_000_000, search="single") -> SolveResult:
+         max_edges=50_000_000, search="single", stop_at_target=False) -> SolveResult:
     """MCTS (Sec. 2-3) until ``time_limit`` seconds or ``playouts`` iterations, whichever first.
 
     ``policy``: "uniform" | "roulette"; ``Cp`` = ``cp_k`` x MST length (``cp_rule="mst"``) or
     ``cp_k`` x SD of the root children's lengths (``"sd"``). At least one playout always runs,
     even when it alone exceeds ``time_limit`` (``details['first_playout_over_budget']``).
-    ``target``: record when the best length first reaches it (time-to-beat-SA).
+    ``target``: record when the best length first reaches it (time-to-beat-SA);
+    ``stop_at_target``: then stop at the end of that chunk of playouts (``search="single"``).
 
     ``search`` (the paper's Fig. 2 allows both readings; docs/bench/tsp.md):
 
@@ -277,6 +290,8 @@ def mcts(instance: Instance, policy="roulette", cp_rule="mst", cp_k=2.0, seed=No
             size = max(1, min(size, MAX_TRACE_CHUNK, (playouts or MAX_TRACE_CHUNK) - done))
             if chunk(size) < size:
                 break  # the deadline passed while the tree was growing
+            if stop_at_target and reached is not None:
+                break
     else:
         prefix = np.zeros(n, np.int32)
         for depth in range(max(n - 1, 1)):  # the last city follows from the others
@@ -429,6 +444,7 @@ def warmup() -> None:
     mst_length(tiny)
     sa_paper(tiny, 0, t_start=10.0, t_end=5.0, iterations=10)
     sa_paper(tiny, 0, t_start=10.0, t_end=5.0, iterations=10, reading="accept-all")
+    sa_paper(tiny, 0, t_start=10.0, t_end=5.0, iterations=10, naive=True)
     for policy in ("uniform", "roulette"):
         mcts(tiny, policy, "sd", 2.0, 0, playouts=30)
     sa_2opt(tiny, 0, moves_per_city=10)

@@ -52,6 +52,7 @@ from .lkh import lkh
 __all__ = ["Config", "config", "SCALES", "DEFAULT_INSTANCES", "PAPER", "load_instance",
            "run_comparison", "run_anytime", "comparison_task", "lkh_task", "anytime_task",
            "sa_reference_task", "ineffective_sa", "ineffective_sa_markdown",
+           "speedup_task", "run_speedup", "first_reach", "speedup_uncapped",
            "mean_ratios", "speedup", "cp_ratios", "baselines", "per_instance", "anytime_table",
            "METHODS"]
 
@@ -155,6 +156,8 @@ class Config:
     anytime_instances: tuple[str, ...]
     anytime_horizon: float  # seconds given to MCTS in the quality-vs-time profiles
     anytime_2opt_fractions: tuple[float, ...] = (0.01, 0.03, 0.1, 0.3, 1.0)
+    # seconds MCT_RM may run, uncapped by SA's time, to reach SA's length (speed-up; issue 14)
+    speedup_horizon: float = 2.0
     # The paper's constants (Sec. 4), the same at every scale:
     cp: float = PAPER_CONSTANTS["cp"]  # k of MCT_UM, MCT_RM (k x MST) and MCT_RS (k x SD)
     cp_multipliers: tuple[float, ...] = PAPER_CONSTANTS["cp_multipliers"]  # Fig. 9's k values
@@ -197,14 +200,14 @@ class Config:
 SCALES = {
     "smoke": dict(instances=("random-30-1", "random-120-2", "eil51"), replicates=1,
                   lkh_max_trials=50, lkh_time_limit=2.0, anytime_instances=("random-120-2",),
-                  anytime_horizon=0.2, anytime_2opt_fractions=(0.1, 1.0)),
+                  anytime_horizon=0.2, anytime_2opt_fractions=(0.1, 1.0), speedup_horizon=0.2),
     "default": dict(instances=DEFAULT_INSTANCES, replicates=3, lkh_max_trials=200,
                     lkh_time_limit=10.0, anytime_instances=("eil101", "pr1002", "pr2392"),
                     anytime_horizon=2.0),
     # instances None: every instance of 48-15112 cities with a paper metric (_paper_instances)
     "paper": dict(instances=None, replicates=5, lkh_max_trials=1000, lkh_time_limit=60.0,
                   anytime_instances=("eil51", "kroA200", "pr1002", "fnl4461"),
-                  anytime_horizon=10.0),
+                  anytime_horizon=10.0, speedup_horizon=10.0),
 }
 
 
@@ -234,7 +237,8 @@ def _check(cfg: Config) -> Config:
     positive_int("sa_iterations", cfg.sa_iterations)
     if cfg.lkh_max_trials is not None:
         positive_int("lkh_max_trials", cfg.lkh_max_trials)
-    for name in ("lkh_time_limit", "anytime_horizon", "budget_factor", "sa_t_start", "sa_t_end"):
+    for name in ("lkh_time_limit", "anytime_horizon", "budget_factor", "sa_t_start", "sa_t_end",
+                 "speedup_horizon"):
         value = getattr(cfg, name)
         if value is not None and finite_number(name, value) <= 0:
             raise ValueError(f"{name} must be > 0, got {value!r}")
@@ -281,7 +285,7 @@ def config(scale: str = "default", **overrides) -> Config:
     if values["instances"] is None:  # the paper's: read from the data only when asked for
         values["instances"] = _paper_instances(metrics)
     for name in ("cp", "cp_multipliers", "sa_t_start", "sa_t_end", "sa_cooling", "budget_factor",
-                 "anytime_horizon", "lkh_time_limit", "anytime_2opt_fractions"):
+                 "anytime_horizon", "lkh_time_limit", "anytime_2opt_fractions", "speedup_horizon"):
         if name in values:  # an integer given for a real constant (cp=2) is the same run
             values[name] = as_real(values[name])
     cfg = _check(Config(scale=scale, **values))
@@ -383,6 +387,49 @@ def sa_reference_task(params: dict, seed: np.random.SeedSequence) -> dict:
             "proposals": result.details["proposals"], "accepted": result.details["accepted"]}
 
 
+def first_reach(improvements, target: float) -> tuple[float | None, int | None]:
+    """(seconds, playouts) of the first improvement whose length is <= ``target`` in an MCTS
+    run's ``details["improvements"]`` ((seconds, playouts, length) rows, in order); (None,
+    None) when the run never reached it."""
+    for seconds, playouts, length in improvements:
+        if length <= target:
+            return float(seconds), int(playouts)
+    return None, None
+
+
+def speedup_task(params: dict, seed: np.random.SeedSequence) -> dict:
+    """The paper's speed-up without the cap at SA's time, on one (instance, replicate).
+
+    Runs the paper's SA (compiled, O(1) per move), the same SA recomputing the whole path per
+    move (O(n), as a naive implementation would: same decisions, so the same length with
+    integer weights) and the accept-all SA, all on the comparison SA's stream (same start),
+    then MCT_RM on its comparison stream until it reaches the paper SA's length or
+    ``horizon`` seconds pass. The time and playouts at which MCT_RM first reached each SA's
+    length come from its improvement log (None: not within the horizon).
+    """
+    _warm()
+    instance = load_instance(params["instance"])
+    constants = {**PAPER_CONSTANTS, **params}
+    streams = _children(seed, 2 + len(MCTS_METHODS))
+    arguments = _sa_arguments(constants)
+    sa = api.sa_paper(instance, streams[0], **arguments)
+    naive = api.sa_paper(instance, streams[0], naive=True, **arguments)
+    accept_all = api.sa_paper(instance, streams[0], reading="accept-all", **arguments)
+    _, policy, rule, cp_k = mcts_methods(constants["cp"])["mct_rm"]
+    rm = api.mcts(instance, policy, rule, cp_k, streams[2 + list(MCTS_METHODS).index("mct_rm")],
+                  time_limit=params["horizon"], target=sa.length, stop_at_target=True)
+    improvements = rm.details["improvements"]
+    reach_sa, reach_sa_playouts = first_reach(improvements, sa.length)
+    reach_ref, reach_ref_playouts = first_reach(improvements, accept_all.length)
+    return {"instance": instance.name, "n": instance.n, "replicate": params["replicate"],
+            "horizon": params["horizon"], "sa_length": sa.length, "sa_seconds": sa.seconds,
+            "naive_sa_length": naive.length, "naive_sa_seconds": naive.seconds,
+            "accept_all_length": accept_all.length, "accept_all_seconds": accept_all.seconds,
+            "rm_length": rm.length, "rm_seconds": rm.seconds, "rm_playouts": rm.details["playouts"],
+            "reach_sa_seconds": reach_sa, "reach_sa_playouts": reach_sa_playouts,
+            "reach_accept_all_seconds": reach_ref, "reach_accept_all_playouts": reach_ref_playouts}
+
+
 def lkh_task(params: dict, seed: np.random.SeedSequence) -> dict:
     instance = load_instance(params["instance"])
     result = lkh(instance, int(seed.generate_state(1)[0] % 2**31) + 1,
@@ -470,6 +517,15 @@ def run_comparison(run, cfg: Config) -> pd.DataFrame:
     frame = pd.DataFrame(rows)
     frame["label"] = frame["method"].map(method_label)
     return frame
+
+
+def run_speedup(run, cfg: Config) -> pd.DataFrame:
+    """The uncapped speed-up tasks (:func:`speedup_task`): one row per (instance, replicate)."""
+    constants = {k: v for k, v in cfg.constants().items() if k == "cp" or k in _SA_ARGUMENTS}
+    tasks = [_task("speedup_task", {"instance": name, "replicate": r,
+                                    "horizon": cfg.speedup_horizon, **constants}, run.seed, r, name)
+             for name in cfg.instances for r in range(cfg.replicates)]
+    return pd.DataFrame(run.map("tsp_speedup", tasks))
 
 
 def run_anytime(run, cfg: Config) -> pd.DataFrame:
@@ -761,6 +817,45 @@ def per_instance(frame: pd.DataFrame) -> pd.DataFrame:
 def ineffective_sa(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
     """:func:`_ineffective_sa`, rounded for citing (ratios to 3 decimals)."""
     return _rounded(_ineffective_sa(frame, cp))
+
+
+def speedup_uncapped(speed: pd.DataFrame) -> pd.DataFrame:
+    """The speed-up without the cap at SA's time (:func:`run_speedup`), both readings.
+
+    One row per (target, SA timing): MCT_RM's time to reach the paper SA's length or the
+    accept-all SA's length, as a share of the compiled SA's time or of the naive O(n) SA's
+    time. Runs that did not reach the target within the horizon are counted as such; the
+    mean share is over the runs that reached it, and its lower bound counts every unreached
+    run at the horizon. Rounded for citing.
+    """
+    rows = []
+    for target, label in (("sa", "SA (paper) length"), ("accept_all", "SA accept-all length")):
+        seconds = speed[f"reach_{target}_seconds"].astype(float)
+        playouts = speed[f"reach_{target}_playouts"].astype(float)
+        reached = seconds.notna()
+        for timing, column in (("compiled, O(1) per move", "sa_seconds"),
+                               ("naive, O(n) per move", "naive_sa_seconds")):
+            share = (seconds / speed[column])[reached]
+            bound = (seconds.fillna(speed["horizon"]) / speed[column]).mean()
+            mean = share.mean() if len(share) else np.nan
+            rows.append({
+                "target": label, "SA timing": timing, "runs": len(speed),
+                "reached within the horizon": int(reached.sum()),
+                "not reached": int((~reached).sum()),
+                "horizon (s)": speed["horizon"].max(),
+                "mean SA time (s)": speed[column].mean(),
+                "median time to reach (s)": seconds[reached].median(),
+                "median playouts to reach": playouts[reached].median(),
+                "mean time to reach / SA time (%)": 100 * mean,
+                "implied speed-up (1 / mean share)": 1 / mean if len(share) else np.nan,
+                "mean share counting unreached at the horizon (%), a lower bound": 100 * bound,
+                "paper: time share (%)": PAPER["time_to_beat_percent"],
+                "paper: speed-up": PAPER["speedup"]})
+    table = pd.DataFrame(rows)
+    return round_table(table, {}, {c: 3 for c in table.columns
+                                   if c not in ("target", "SA timing", "runs",
+                                                "reached within the horizon", "not reached",
+                                                "paper: time share (%)", "paper: speed-up")})
 
 
 def anytime_table(profiles: pd.DataFrame) -> pd.DataFrame:
