@@ -45,12 +45,19 @@ from mctslab.othello._de import league
 from mctslab.othello._players import play_match
 from mctslab.othello.figures import figure5, figure6, figure7, heatmap
 from mctslab.othello.learning import MODES, LearningConfig, run_learning
-from mctslab.othello.tables import claims, repetitions_table, run_summary, table3, table4
+from mctslab.othello.tables import (
+    claims,
+    repetitions_table,
+    run_summary,
+    table3,
+    table4,
+    top_rated_vs_paper,
+)
 from mctslab.rng import seed_state
 
 __all__ = ["Config", "SCALES", "PAPER_CONSTANTS", "config", "learn", "evaluate", "learning_task", "evaluation_task",
            "round_robin_task", "Learned", "Evaluated", "figure5", "figure6", "figure7", "heatmap",
-           "table3", "table4", "repetitions_table", "claims", "run_summary"]
+           "table3", "table4", "top_rated_vs_paper", "repetitions_table", "claims", "run_summary"]
 
 SCALES = {
     "smoke": dict(population_size=6, max_generations=6, iterations=3, n_matches=2,
@@ -70,7 +77,7 @@ SCALES = {
 _LEARNING_DEFAULTS = {f.name: f.default for f in dataclasses.fields(LearningConfig)}
 PAPER_CONSTANTS = {name: _LEARNING_DEFAULTS[name] for name in (
     "scale_factor", "crossover_rate", "lower", "upper", "epsilon", "alpha", "replace_threshold",
-    "k_factor", "start_rating", "join_rating")}
+    "k_factor", "start_rating", "join_rating", "elo_reading")}
 # Constants that entered the learning tasks' parameters before they were notebook parameters.
 _ALWAYS_IN_TASK_PARAMS = ("epsilon",)
 # The others enter a task's parameters only when changed (so the paper's run keeps its ids).
@@ -103,6 +110,7 @@ class Config:
     k_factor: float = PAPER_CONSTANTS["k_factor"]                # Elo K
     start_rating: float = PAPER_CONSTANTS["start_rating"]        # Elo start rating
     join_rating: float = PAPER_CONSTANTS["join_rating"]          # group step 6
+    elo_reading: str = PAPER_CONSTANTS["elo_reading"]            # league ratings: keep | rederive
 
     def learning_params(self, mode: str) -> dict:
         """The :class:`LearningConfig` fields of ``mode`` (a task's parameters).

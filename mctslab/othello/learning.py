@@ -22,6 +22,9 @@ Reading guide
   between every pair of best + members, ratings updated after every game); the best
   joins G and, when G then exceeds Gmax = 10, the lowest-rated player leaves ("the
   lowest-rated player leaves the group", Sec. 5: the newcomer can be that player).
+  ``elo_reading``: at a league every player keeps its rating ("keep", the default) or
+  re-enters at 1500 ("rederive"; issue 14: with "keep" ratings inflate and 1600 stops
+  selecting).
   Both "after a failed iteration" branches restart with a fresh population (the
   group text says "back to 3", which would never reset t; we read it as step 2).
 * Every learning game is counted (``games``); the games that evaluate against the
@@ -48,6 +51,7 @@ __all__ = ["LearningConfig", "de_rand_1_bin", "random_population", "population_t
            "fitness_from_scores", "run_learning", "games_per_generation", "MODES"]
 
 MODES = ("individual", "group")
+ELO_READINGS = ("keep", "rederive")
 _VARIABLE_INDEX = wpc_module.variable_index()
 _BITS_OF_BYTE = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.int64)
 _REAL_FIELDS = ("scale_factor", "crossover_rate", "lower", "upper", "epsilon", "alpha",
@@ -86,6 +90,11 @@ class LearningConfig:
     k_factor: float = 32.0             # Elo K
     start_rating: float = 1500.0
     join_rating: float = 1600.0        # step 6
+    # Ratings at a league (step 6): "keep" = every player enters with its current rating (the
+    # newcomer with its candidate rating; ratings inflate, issue 14); "rederive" = every player
+    # re-enters at start_rating, so ratings say how a player does within the group and
+    # join_rating = start + 100 means "beats the group".
+    elo_reading: str = "keep"
     max_group: int = 10                # Gmax
     # evaluation against the standard WPC whenever the opponent / group changes (Sec. 4.3, 5.3)
     eval_games: int = 1000
@@ -106,6 +115,9 @@ class LearningConfig:
         for name, (ok, allowed) in _REAL_RANGES.items():
             if not ok(getattr(self, name)):
                 raise ValueError(f"{name} must be {allowed}, got {getattr(self, name)!r}")
+        if self.elo_reading not in ELO_READINGS:
+            raise ValueError(f"elo_reading must be one of {', '.join(ELO_READINGS)}, "
+                             f"got {self.elo_reading!r}")
         if not self.lower < self.upper:
             raise ValueError(f"lower ({self.lower}) must be below upper ({self.upper})")
 
@@ -236,18 +248,22 @@ def _individual(cfg: LearningConfig, rec: _Recorder) -> dict:
             else opponent_variables.round(6).tolist()}
 
 
+def _member_arrays(group):
+    """Row tables and random flags of a group's members (a random player has no variables)."""
+    tables = np.zeros((len(group), 8, 256), dtype=np.int64)
+    is_random = np.array([m["variables"] is None for m in group])
+    for j, m in enumerate(group):
+        if m["variables"] is not None:
+            tables[j] = population_tables(np.asarray(m["variables"])[None])[0]
+    return tables, is_random
+
+
 def _group(cfg: LearningConfig, rec: _Recorder) -> dict:
     # Member 0 is the random player (no variables); ids grow as members join.
     members = [{"id": 0, "variables": None, "rating": cfg.start_rating, "joined_games": 0}]
     next_id = 1
 
-    def member_arrays(group):
-        tables = np.zeros((len(group), 8, 256), dtype=np.int64)
-        is_random = np.array([m["variables"] is None for m in group])
-        for j, m in enumerate(group):
-            if m["variables"] is not None:
-                tables[j] = population_tables(np.asarray(m["variables"])[None])[0]
-        return tables, is_random
+    member_arrays = _member_arrays
 
     def evaluate(population, group):
         """Each individual's Elo rating against the (fixed) group and its mean score."""
@@ -301,7 +317,10 @@ def _join(cfg, rec, members, variables, fitness_rating, next_id, iteration, gene
                 "joined_games": rec.games}
     candidates = members + [newcomer]
     tables, is_random = member_arrays(candidates)
-    ratings = np.array([m["rating"] for m in candidates], dtype=np.float64)
+    if cfg.elo_reading == "rederive":  # the league alone rates everyone, from the start rating
+        ratings = np.full(len(candidates), cfg.start_rating, dtype=np.float64)
+    else:
+        ratings = np.array([m["rating"] for m in candidates], dtype=np.float64)
     league(tables, is_random, ratings, cfg.games_per_member, cfg.k_factor, cfg.epsilon, rec.game_rng)
     rec.games += cfg.games_per_member * len(candidates) * (len(candidates) - 1) // 2
     for m, r in zip(candidates, ratings):
@@ -329,7 +348,10 @@ def run_learning(cfg: LearningConfig, seed) -> dict:
     rec = _Recorder(cfg, seed)
     start = time.perf_counter()
     final = _individual(cfg, rec) if cfg.mode == "individual" else _group(cfg, rec)
-    return {"mode": cfg.mode, "config": dataclasses.asdict(cfg), "games": rec.games,
+    config = dataclasses.asdict(cfg)
+    if cfg.elo_reading == "keep":  # the default: the record stays what it was before the option
+        del config["elo_reading"]
+    return {"mode": cfg.mode, "config": config, "games": rec.games,
             "evaluation_games": rec.evaluation_games, "seconds": round(time.perf_counter() - start, 3),
             "generations": rec.rows, "events": rec.events, **final}
 

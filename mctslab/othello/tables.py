@@ -18,7 +18,12 @@ from scipy import stats as st
 from mctslab.core.rounding import round_table
 from mctslab.othello import wpc as wpc_module
 
-__all__ = ["change_series", "table3", "table4", "repetitions_table", "claims", "run_summary"]
+__all__ = ["change_series", "table3", "table4", "top_rated_vs_paper", "repetitions_table", "claims",
+           "run_summary"]
+
+# Table 3's figure for the paper's top-rated member (No. 6): "mean win rate 0.483, SD 0.0697".
+PAPER_TOP_RATED = {"score": 0.483, "sd": 0.0697}
+PAPER_MATCH_GAMES = 50  # N: an SD of 0.0697 is what 50-game match scores near 0.48 give
 
 
 def change_series(result: dict) -> pd.DataFrame:
@@ -82,6 +87,43 @@ def table4(evaluated, repetition: int = 0) -> pd.DataFrame:
     columns = ["label", "source", "rating", "rating_rank", "score_rank", "games", "wins", "draws",
                "losses", "score", "ci_low", "ci_high"]
     return table[columns].round({"rating": 1, "score": 3, "ci_low": 3, "ci_high": 3})
+
+
+def top_rated_vs_paper(evaluated) -> pd.DataFrame:
+    """Each group's top-rated WPC member against the standard WPC (Table 4's protocol), read as
+    the paper's 0.483 (SD 0.0697) for its top-rated member (issue 14).
+
+    The SD column is the SD of the score of a 50-game match implied by this run's per-game
+    outcomes (``sqrt(var / 50)`` with the per-game variance of wins, draws and losses): the
+    paper's 0.0697 is that SD near 0.48 (``sqrt(0.48 x 0.52 / 50)`` = 0.0707). The last rows
+    give the mean and SD over repetitions.
+    """
+    rows = evaluated.rows
+    group = rows[(rows.source == "group") & rows.variables.notna()]
+    records = []
+    for rep, part in group.groupby("repetition", sort=True):
+        top = part.loc[part["rating"].idxmax()]
+        games = top["games"]
+        per_game_var = (top["wins"] + 0.25 * top["draws"]) / games - top["score"] ** 2
+        records.append(dict(repetition=str(int(rep)), member=int(top["member"]),
+                            rating=top["rating"], games=int(games), score=top["score"],
+                            ci_low=top["ci_low"], ci_high=top["ci_high"],
+                            sd_of_50_game_match=float(np.sqrt(max(per_game_var, 0.0)
+                                                              / PAPER_MATCH_GAMES))))
+    table = pd.DataFrame.from_records(records, columns=[
+        "repetition", "member", "rating", "games", "score", "ci_low", "ci_high",
+        "sd_of_50_game_match"])
+    if len(table):
+        scores = table["score"]
+        table = pd.concat([table, pd.DataFrame([
+            dict(repetition="mean", score=scores.mean(),
+                 sd_of_50_game_match=table["sd_of_50_game_match"].mean()),
+            dict(repetition="sd over repetitions", score=scores.std(ddof=1))])],
+            ignore_index=True)
+    table["paper_score"] = PAPER_TOP_RATED["score"]
+    table["paper_sd"] = PAPER_TOP_RATED["sd"]
+    return table.round({"rating": 1, "score": 3, "ci_low": 3, "ci_high": 3,
+                        "sd_of_50_game_match": 4})
 
 
 def _final_scores(evaluated, learned) -> pd.DataFrame:

@@ -78,7 +78,8 @@ def test_task_functions_are_reproducible():
 # -- every constant the paper states is a notebook parameter that reaches the learning runs -----
 
 CHANGED = dict(scale_factor=0.8, crossover_rate=0.3, lower=-2.0, upper=0.5, epsilon=0.2, alpha=0.0,
-               replace_threshold=0.99, k_factor=16.0, start_rating=1400.0, join_rating=1200.0)
+               replace_threshold=0.99, k_factor=16.0, start_rating=1400.0, join_rating=1200.0,
+               elo_reading="rederive")
 # The keys the learning tasks had before the paper constants became parameters: with every
 # constant at the paper's value the task ids (and the results stored under them) stay the same.
 LEGACY_KEYS = {"mode", "population_size", "max_generations", "iterations", "n_matches",
@@ -104,11 +105,14 @@ def test_paper_constants_are_the_learning_defaults_and_keep_task_params():
 @pytest.mark.parametrize("name", sorted(CHANGED))
 def test_each_constant_reaches_the_learning_run(name):
     cfg = experiments.config("smoke", **{name: CHANGED[name]})
-    mode = "group" if name in ("k_factor", "start_rating", "join_rating") else "individual"
+    mode = ("group" if name in ("k_factor", "start_rating", "join_rating", "elo_reading")
+            else "individual")
     assert getattr(LearningConfig.from_params(cfg.learning_params(mode)), name) == CHANGED[name]
     # ... and changes what a (tiny) run computes, with the same seed
     tiny = dict(population_size=4, max_generations=2, iterations=2, n_matches=2, games_per_match=4,
                 games_per_member=4, eval_games=0)
+    if name == "elo_reading":  # a reading of the league: make sure leagues happen
+        tiny["join_rating"] = 1200.0
     base = experiments.config("smoke", **tiny).learning_params(mode)
     changed = experiments.config("smoke", **tiny, **{name: CHANGED[name]}).learning_params(mode)
     first = experiments.learning_task(base, np.random.SeedSequence(5))
@@ -127,6 +131,7 @@ def test_each_constant_reaches_the_learning_run(name):
     ("k_factor", 0, "k_factor must be > 0"),
     ("start_rating", True, "start_rating must be a finite number"),
     ("join_rating", float("inf"), "join_rating must be a finite number"),
+    ("elo_reading", "reset", "elo_reading must be one of keep, rederive"),
     ("n_matches", 0, "n_matches must be a positive integer"),
     ("games_per_match", 2.5, "games_per_match must be a positive integer"),
     ("games_per_member", -1, "games_per_member must be a positive integer"),
