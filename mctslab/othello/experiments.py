@@ -125,6 +125,8 @@ class Config:
                       games_per_member=self.games_per_member, max_group=self.max_group,
                       eval_games=self.eval_games, epsilon=self.epsilon)
         params.update(non_default(self, _TASK_DEFAULTS))
+        if mode != "group":  # a reading of group learning's leagues only: individual runs are shared
+            params.pop("elo_reading", None)
         return params
 
 

@@ -79,3 +79,12 @@ def test_top_rated_member_table_reads_the_standard_wpc_protocol():
     assert table.loc["1", "sd_of_50_game_match"] == round((0.24 / 50) ** 0.5, 4)
     assert table.loc["mean", "score"] == 0.55 and table.loc["0", "paper_score"] == 0.483
     assert table.loc["sd over repetitions", "score"] == round(float(np.std([0.5, 0.6], ddof=1)), 3)
+
+
+def test_the_reading_enters_group_tasks_only():
+    from mctslab.othello import experiments
+
+    keep, rederive = experiments.config("smoke"), experiments.config("smoke", elo_reading="rederive")
+    assert rederive.learning_params("group") == dict(keep.learning_params("group"),
+                                                     elo_reading="rederive")
+    assert rederive.learning_params("individual") == keep.learning_params("individual")
