@@ -24,8 +24,9 @@ from . import __version__
 DOMAIN_CLIS = ("othello", "sudoku", "tsp", "go", "manyfaces")
 
 
-def _worker_count(text: str) -> int:
-    """``--workers``: a whole number >= 1 (argparse prints the error and exits with code 2)."""
+def positive_int_arg(text: str) -> int:
+    """An argparse ``type`` for counts (``--workers``, ``--playouts``, ``--games``): a whole
+    number >= 1 (argparse prints the error and exits with code 2)."""
     try:
         value = int(text)
     except ValueError:
@@ -191,7 +192,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scale", default="default", help="smoke | default | paper (default: default)")
     p.add_argument("-p", "--parameter", nargs=2, action="append", metavar=("KEY", "VALUE"),
                    help="set a notebook parameter (Python literal or string); repeatable")
-    p.add_argument("--workers", type=_worker_count, default=None,
+    p.add_argument("--workers", type=positive_int_arg, default=None,
                    help="local worker processes, at least 1 (default: all cores)")
     p.add_argument("--scheduler", default=None,
                    help="Dask scheduler address, e.g. tcp://host:8786 (or $MCTSLAB_SCHEDULER)")

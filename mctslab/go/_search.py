@@ -5,7 +5,7 @@
     loop n_playouts times:
         copy the root position into the scratch board (no allocation)
         descend: at an expanded node take the edge maximising X_u + C sqrt(2 ln n / n_u)
-                 (:func:`select_uct`, ``tree_select_max`` with the log hoisted; an edge whose
+                 (``core.tree.tree_select_max``, the log hoisted out of the child loop; an edge whose
                  child is not created yet is taken first),
                  play its move on the scratch board; stop at a new child or an unexpanded leaf
         expand a leaf once it has been visited ``expansion_threshold`` times (the root always):
@@ -25,13 +25,12 @@ with a large tree from the start. Simple ko only; the tree does not detect super
 
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from ..core.tree import make_tree, tree_expand, tree_grow, tree_new_node
+from ..core.tree import make_tree, tree_expand, tree_grow, tree_new_node, tree_select_max
 from ..rng import rng_below, seed_state
 from ._board import (
     BLACK,
@@ -70,31 +69,6 @@ def tree_moves(st, out, rng):
 
 
 @njit(cache=True, _nrt=False)
-def select_uct(tree, node, c):
-    """``core.tree.tree_select_max`` with ``c sqrt(2 ln n)`` computed once per node rather than
-    once per child (the root has 362 children on 19x19): the edge maximising
-    ``X_u + C sqrt(2 ln n / n_u)``, an edge without a child first, the first on ties."""
-    first = tree.node_first_edge[node]
-    count = tree.node_num_edges[node]
-    n_parent = tree.node_visits[node]
-    scale = c * math.sqrt(2.0 * math.log(n_parent)) if n_parent > 1 else 0.0
-    best_edge = first
-    best_score = -math.inf
-    for e in range(first, first + count):
-        child = tree.edge_child[e]
-        if child < 0:
-            return e
-        visits = tree.node_visits[child]
-        if visits <= 0:
-            return e
-        score = tree.node_value_sum[child] / visits + scale / math.sqrt(visits)
-        if score > best_score:
-            best_edge = e
-            best_score = score
-    return best_edge
-
-
-@njit(cache=True, _nrt=False)
 def descend(tree, scratch, rng, c, expansion_threshold, path, moves_buf):
     """Selection and expansion from the root (node 0) on ``scratch``; returns the path length."""
     node = 0
@@ -106,7 +80,7 @@ def descend(tree, scratch, rng, c, expansion_threshold, path, moves_buf):
                 break
             count = tree_moves(scratch, moves_buf, rng)
             tree_expand(tree, node, moves_buf, count)
-        e = select_uct(tree, node, c)
+        e = tree_select_max(tree, node, c)
         play_unchecked(scratch, scratch.info[I_TO_MOVE], tree.edge_move[e])
         child = tree.edge_child[e]
         created = child < 0

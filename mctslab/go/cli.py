@@ -16,6 +16,8 @@ import json
 import os
 import sys
 
+from mctslab.cli import positive_int_arg
+
 __all__ = ["add_parser", "parse_move_list"]
 
 
@@ -156,20 +158,8 @@ def _match(args) -> int:
     return 0
 
 
-def _playouts(text: str) -> int:
-    import argparse
-
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
 def _search_options(p, playouts_default=None) -> None:
-    p.add_argument("--playouts", type=_playouts, default=playouts_default,
+    p.add_argument("--playouts", type=positive_int_arg, default=playouts_default,
                    required=playouts_default is None, help="playouts per move")
     p.add_argument("--policy", default="light", help="playout policy: light or pattern")
     p.add_argument("--seed", type=int, default=0, help="search seed (same seed, same move)")
@@ -201,9 +191,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--config", required=True, help="our engine: gnugo-uct, gTabuL[-hash[-win]]")
     p.add_argument("--opponent", default="gnugo", choices=["gnugo"], help="the opponent")
     p.add_argument("--gnugo-level", type=int, default=10, help="GNU Go --level (0..10)")
-    p.add_argument("--games", type=_playouts, required=True,
+    p.add_argument("--games", type=positive_int_arg, required=True,
                    help="games in all (colours alternate, ours Black first)")
-    p.add_argument("--playouts", type=_playouts, default=8000, help="our playouts per move")
+    p.add_argument("--playouts", type=positive_int_arg, default=8000, help="our playouts per move")
     p.add_argument("--size", type=int, default=19, help="board size")
     p.add_argument("--komi", type=float, default=6.5)
     p.add_argument("--seed", type=int, default=0, help="match seed (per-game seeds spawned)")
