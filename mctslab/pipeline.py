@@ -40,6 +40,7 @@ STANDARD_PARAMETERS = ("scale", "seed", "workers", "scheduler", "out")
 # parameters go to ``Run`` (checked here by :func:`check_standard`), never to ``config``.
 CONFIGS: dict[str, str | Callable] = {
     "go_state_tabu": "mctslab.go.experiments:config",
+    "manyfaces_knowledge": "mctslab.manyfaces.experiments:config",
     "othello_wpc_de": "mctslab.othello.experiments:config",
     "sudoku_less_clue": "mctslab.sudoku.experiments:config",
     "tsp_mcts_vs_sa": "mctslab.tsp.experiments:config",
