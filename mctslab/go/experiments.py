@@ -44,7 +44,7 @@ from mctslab.go.tabu import PAPER_CONFIGS, candidate_bound, parse_config
 
 __all__ = ["Config", "SCALES", "config", "tabu_position", "game_task", "duplicates_task",
            "candidates_task", "calibration_tasks", "match_tasks", "duplicate_tasks",
-           "candidate_tasks", "game_params", "make_tasks", "Played", "calibrate", "play_matches", "duplicates", "candidates",
+           "candidate_tasks", "game_params", "make_tasks", "Played", "gnugo_missing", "calibrate", "play_matches", "duplicates", "candidates",
            "duplicates_table", "calibration_table", "chosen_level", "table2", "table3",
            "table4", "thinking_table", "games_sgf", "PAPER_TABLE2", "PAPER_TABLE3",
            "PAPER_TABLE4", "PAPER_FIG6"]
@@ -243,24 +243,46 @@ def candidate_tasks(cfg: Config, seed: int):
 
 # -- running them through the notebook's Run ------------------------------------------------
 class Played(NamedTuple):
-    """An experiment's tasks and their results, in task order."""
+    """An experiment's tasks and their results, in task order; ``skipped`` says why there are
+    none (GNU Go is not installed)."""
 
     tasks: list
     results: list
+    skipped: str | None = None
 
 
 def _map(run, experiment: str, tasks) -> Played:
     return Played(tasks, list(run.map(experiment, tasks)))
 
 
+def gnugo_missing() -> str | None:
+    """Why games against GNU Go cannot be played here (its install hint), or None."""
+    from mctslab.go import gnugo
+
+    try:
+        gnugo.find_gnugo()
+    except gnugo.GnuGoNotFound as exc:
+        return f"skipped: GNU Go 3.8 is not installed ({exc})"
+    return None
+
+
+def _map_games(run, experiment: str, tasks) -> Played:
+    reason = gnugo_missing()
+    return Played([], [], reason) if reason else _map(run, experiment, tasks)
+
+
 def calibrate(run, cfg: Config) -> Played:
-    """gnugo-uct against each calibration level of GNU Go."""
-    return _map(run, "go_calibration", calibration_tasks(cfg, run.seed))
+    """gnugo-uct against each calibration level of GNU Go (skipped, saying why, without it)."""
+    return _map_games(run, "go_calibration", calibration_tasks(cfg, run.seed))
 
 
 def play_matches(run, cfg: Config, level: int) -> Played:
-    """Table 2's games against GNU Go at ``level``."""
-    return _map(run, "go_matches", match_tasks(cfg, run.seed, level))
+    """Table 2's games against GNU Go at ``level`` (skipped, saying why, without it)."""
+    return _map_games(run, "go_matches", match_tasks(cfg, run.seed, level))
+
+
+def _skipped(played: Played) -> pd.DataFrame | None:
+    return pd.DataFrame({"skipped": [played.skipped]}) if played.skipped else None
 
 
 def duplicates(run, cfg: Config) -> Played:
@@ -285,7 +307,9 @@ def _games_frame(tasks, results) -> pd.DataFrame:
 
 def calibration_table(played: Played) -> pd.DataFrame:
     """gnugo-uct's score against each GNU Go level, with the exact 95% interval."""
-    games = _games_frame(*played)
+    if played.skipped:
+        return _skipped(played)
+    games = _games_frame(played.tasks, played.results)
     rows = []
     for level, group in games.groupby("level"):
         wins, n = int(group["ours_won"].sum()), len(group)
@@ -298,7 +322,7 @@ def calibration_table(played: Played) -> pd.DataFrame:
 def chosen_level(cfg: Config, calibration: pd.DataFrame) -> int:
     """The matches' GNU Go level: ``cfg.gnugo_level``, or with ``cfg.calibrate`` the
     calibration level where gnugo-uct's score is nearest 50% (the paper's choice)."""
-    if not cfg.calibrate:
+    if not cfg.calibrate or "rate" not in calibration:
         return cfg.gnugo_level
     best = (calibration["rate"] - 0.5).abs().idxmin()
     return int(calibration.loc[best, "GNU Go level"])
@@ -306,7 +330,9 @@ def chosen_level(cfg: Config, calibration: pd.DataFrame) -> int:
 
 def table2(played: Played) -> pd.DataFrame:
     """Wins as Black, as White and in all per engine, ours beside the paper's."""
-    games = _games_frame(*played)
+    if played.skipped:
+        return _skipped(played)
+    games = _games_frame(played.tasks, played.results)
     rows = []
     for name, group in games.groupby("config", sort=False):
         black, white = group[group.ours == "B"], group[group.ours == "W"]
@@ -327,7 +353,9 @@ def table2(played: Played) -> pd.DataFrame:
 
 def table3(played: Played) -> pd.DataFrame:
     """Two-sided binomial test of the total wins against p = 0.5, 95% Clopper-Pearson."""
-    games = _games_frame(*played)
+    if played.skipped:
+        return _skipped(played)
+    games = _games_frame(played.tasks, played.results)
     rows = []
     for name, group in games.groupby("config", sort=False):
         wins, n = int(group.ours_won.sum()), len(group)
@@ -343,7 +371,9 @@ def table3(played: Played) -> pd.DataFrame:
 
 def thinking_table(played: Played) -> pd.DataFrame:
     """Fig. 6's quantity: mean thinking time per game, ours minus GNU Go's, per engine."""
-    games = _games_frame(*played)
+    if played.skipped:
+        return _skipped(played)
+    games = _games_frame(played.tasks, played.results)
     rows = []
     for name, group in games.groupby("config", sort=False):
         rows.append({"method": name, "ours s/game": round(group.think_ours.mean(), 3),
@@ -357,7 +387,7 @@ def thinking_table(played: Played) -> pd.DataFrame:
 def table4(cfg: Config, played: Played) -> pd.DataFrame:
     """Tabu candidates per move-tabu size, ours beside the paper's, and the Eq. 12 bound."""
     rows = []
-    for t, r in zip(*played):
+    for t, r in zip(played.tasks, played.results):
         size = t.params["size"]
         rows.append({"L": size, "total": r["tabu_candidates"],
                      "per playout": round(r["tabu_candidates"] / r["playouts"], 3),
@@ -374,10 +404,12 @@ def duplicates_table(played: Played) -> pd.DataFrame:
                           "distinct": r["distinct"], "duplicates": r["duplicates"],
                           "most repeated": r["counts"][0] if r["counts"] else 0,
                           "tabu candidates": r["tabu_candidates"]}
-                         for t, r in zip(*played)])
+                         for t, r in zip(played.tasks, played.results)])
 
 
 def games_sgf(played: Played) -> str:
     """Every game's SGF, one per line group, for ``run.save_text`` (cite games by index)."""
+    if played.skipped:
+        return f"; {played.skipped}\n"
     return "\n".join(f"; game {i}: {t.params['config']} as {t.params['ours']}\n{r['sgf']}"
-                     for i, (t, r) in enumerate(zip(*played)))
+                     for i, (t, r) in enumerate(zip(played.tasks, played.results)))

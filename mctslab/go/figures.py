@@ -16,7 +16,7 @@ __all__ = ["figure5", "figure6", "win_rate_figure", "table4_figure"]
 
 def figure5(played, top: int = 50):
     """Occurrence counts of the most frequent positions at playout moves 1..M, per method."""
-    tasks, results = played
+    tasks, results = played.tasks, played.results
     fig, ax = plt.subplots(figsize=(7, 4))
     for t, r in zip(tasks, results):
         counts = r["counts"][:top]
@@ -31,8 +31,22 @@ def figure5(played, top: int = 50):
     return fig
 
 
+def _skipped_figure(table, title):
+    """A figure that says why it is empty (GNU Go not installed), or None."""
+    if "skipped" not in table.columns:
+        return None
+    fig, ax = plt.subplots(figsize=(7, 2))
+    ax.axis("off")
+    ax.text(0.5, 0.5, str(table["skipped"].iloc[0])[:120], ha="center", va="center", wrap=True)
+    ax.set_title(title)
+    return fig
+
+
 def figure6(thinking):
     """Mean thinking time per game minus GNU Go's: ours and the paper's (Fig. 6)."""
+    skipped = _skipped_figure(thinking, "Fig. 6: thinking time per game")
+    if skipped is not None:
+        return skipped
     fig, ax = plt.subplots(figsize=(7, 4))
     x = np.arange(len(thinking))
     ax.bar(x - 0.2, thinking["difference s/game"], 0.4, label="ours")
@@ -49,6 +63,9 @@ def figure6(thinking):
 
 def win_rate_figure(table3):
     """Total win rate per engine with its 95% interval, the paper's beside (Tables 2-3)."""
+    skipped = _skipped_figure(table3, "Tables 2-3: win rates against GNU Go 3.8")
+    if skipped is not None:
+        return skipped
     fig, ax = plt.subplots(figsize=(7, 4))
     x = np.arange(len(table3))
     rates = table3["wins"] / table3["games"]

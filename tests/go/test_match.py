@@ -105,3 +105,23 @@ def test_match_command_rejects_an_unknown_configuration(tmp_path, capsys):
     assert cli.main(["go", "match", "--config", "gTabuX", "--games", "1",
                      "--out", str(tmp_path)]) == 2
     assert "unknown engine configuration" in capsys.readouterr().err
+
+
+def test_without_gnugo_the_notebook_games_are_skipped_with_the_reason(monkeypatch):
+    from mctslab.go import experiments, figures
+
+    def missing(explicit=None):
+        raise gnugo.GnuGoNotFound("GNU Go not found; install it with apt")
+
+    monkeypatch.setattr(gnugo, "find_gnugo", missing)
+    cfg = experiments.config("smoke")
+    run = type("Run", (), {"seed": 1})()  # nothing is played, so nothing reaches run.map
+    played = experiments.play_matches(run, cfg, 0)
+    assert played.tasks == [] and "not installed" in played.skipped
+    for table in (experiments.table2, experiments.table3, experiments.thinking_table,
+                  experiments.calibration_table):
+        frame = table(played)
+        assert list(frame.columns) == ["skipped"] and "install it" in frame["skipped"][0]
+    assert experiments.chosen_level(cfg, experiments.calibration_table(played)) == 0
+    assert figures.win_rate_figure(experiments.table3(played)) is not None
+    assert "not installed" in experiments.games_sgf(played)
