@@ -189,7 +189,7 @@ def tree_select_min(tree, node, c, use_min, rng_state, n_parent, closed):
     return best_edge
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)  # allocates nothing: no reference counting (Go's hot path)
 def tree_select_max(tree, node, c):
     """The edge of ``node`` maximising ``mean_j + c sqrt(2 ln n / n_j)`` (UCB1, first on ties).
 
