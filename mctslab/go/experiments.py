@@ -281,8 +281,20 @@ def play_matches(run, cfg: Config, level: int) -> Played:
     return _map_games(run, "go_matches", match_tasks(cfg, run.seed, level))
 
 
-def _skipped(played: Played) -> pd.DataFrame | None:
-    return pd.DataFrame({"skipped": [played.skipped]}) if played.skipped else None
+def _ci(test) -> str:
+    return f"{test.ci_low:.3f}-{test.ci_high:.3f}"
+
+
+def _per_game(table):
+    """A table of the games of ``played``: built from their frame, or one row saying why
+    there are none (GNU Go not installed)."""
+    def build(played: Played) -> pd.DataFrame:
+        if played.skipped:
+            return pd.DataFrame({"skipped": [played.skipped]})
+        return table(_games_frame(played.tasks, played.results))
+
+    build.__name__, build.__doc__ = table.__name__, table.__doc__
+    return build
 
 
 def duplicates(run, cfg: Config) -> Played:
@@ -305,17 +317,15 @@ def _games_frame(tasks, results) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def calibration_table(played: Played) -> pd.DataFrame:
+@_per_game
+def calibration_table(games: pd.DataFrame) -> pd.DataFrame:
     """gnugo-uct's score against each GNU Go level, with the exact 95% interval."""
-    if played.skipped:
-        return _skipped(played)
-    games = _games_frame(played.tasks, played.results)
     rows = []
     for level, group in games.groupby("level"):
         wins, n = int(group["ours_won"].sum()), len(group)
         test = binomial_test(wins, n)
         rows.append({"GNU Go level": level, "games": n, "gnugo-uct wins": wins,
-                     "rate": round(wins / n, 3), "95% CI": f"{test.ci_low:.3f}-{test.ci_high:.3f}"})
+                     "rate": round(wins / n, 3), "95% CI": _ci(test)})
     return pd.DataFrame(rows)
 
 
@@ -328,11 +338,9 @@ def chosen_level(cfg: Config, calibration: pd.DataFrame) -> int:
     return int(calibration.loc[best, "GNU Go level"])
 
 
-def table2(played: Played) -> pd.DataFrame:
+@_per_game
+def table2(games: pd.DataFrame) -> pd.DataFrame:
     """Wins as Black, as White and in all per engine, ours beside the paper's."""
-    if played.skipped:
-        return _skipped(played)
-    games = _games_frame(played.tasks, played.results)
     rows = []
     for name, group in games.groupby("config", sort=False):
         black, white = group[group.ours == "B"], group[group.ours == "W"]
@@ -351,29 +359,25 @@ def table2(played: Played) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def table3(played: Played) -> pd.DataFrame:
+@_per_game
+def table3(games: pd.DataFrame) -> pd.DataFrame:
     """Two-sided binomial test of the total wins against p = 0.5, 95% Clopper-Pearson."""
-    if played.skipped:
-        return _skipped(played)
-    games = _games_frame(played.tasks, played.results)
     rows = []
     for name, group in games.groupby("config", sort=False):
         wins, n = int(group.ours_won.sum()), len(group)
         test = binomial_test(wins, n)
         paper = PAPER_TABLE3.get(name)
         rows.append({"method": name, "wins": wins, "games": n, "p": round(test.pvalue, 3),
-                     "95% CI": f"{test.ci_low:.3f}-{test.ci_high:.3f}",
+                     "95% CI": _ci(test),
                      "significant": bool(test.pvalue < 0.05),
                      "paper p": None if paper is None else paper[0],
                      "paper 95% CI": None if paper is None else f"{paper[1]:.3f}-{paper[2]:.3f}"})
     return pd.DataFrame(rows)
 
 
-def thinking_table(played: Played) -> pd.DataFrame:
+@_per_game
+def thinking_table(games: pd.DataFrame) -> pd.DataFrame:
     """Fig. 6's quantity: mean thinking time per game, ours minus GNU Go's, per engine."""
-    if played.skipped:
-        return _skipped(played)
-    games = _games_frame(played.tasks, played.results)
     rows = []
     for name, group in games.groupby("config", sort=False):
         rows.append({"method": name, "ours s/game": round(group.think_ours.mean(), 3),

@@ -69,9 +69,8 @@ def win_rate_figure(table3):
     fig, ax = plt.subplots(figsize=(7, 4))
     x = np.arange(len(table3))
     rates = table3["wins"] / table3["games"]
-    lows = [binomial_test(int(w), int(n)).ci_low for w, n in zip(table3["wins"], table3["games"])]
-    highs = [binomial_test(int(w), int(n)).ci_high for w, n in zip(table3["wins"],
-                                                                    table3["games"])]
+    tests = [binomial_test(int(w), int(n)) for w, n in zip(table3["wins"], table3["games"])]
+    lows, highs = [t.ci_low for t in tests], [t.ci_high for t in tests]
     ax.errorbar(x - 0.1, rates, yerr=[rates - lows, highs - rates], fmt="o", capsize=4,
                 label="ours, 95% Clopper-Pearson")
     paper = [np.mean([float(v) for v in ci.split("-")]) if isinstance(ci, str) else np.nan

@@ -1,4 +1,4 @@
-"""Shipped data sets, their checksums, fetching with a pinned sha256, and no ../shared."""
+"""Shipped data sets, their checksums, fetching with a pinned sha256, and no path into the\nsteering repository's shared folder."""
 
 import hashlib
 import re
