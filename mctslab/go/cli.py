@@ -188,7 +188,9 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=_gtp)
 
     p = verbs.add_parser("match", help="games against GNU Go 3.8 over GTP (state-tabu paper)")
-    p.add_argument("--config", required=True, help="our engine: gnugo-uct, gTabuL[-hash[-win]]")
+    p.add_argument("--config", required=True,
+                   help="our engine: gnugo-uct, gTabuL[-hash[-win]]; or gnugo (GNU Go against "
+                        "itself, the paper's first row of Table 2)")
     p.add_argument("--opponent", default="gnugo", choices=["gnugo"], help="the opponent")
     p.add_argument("--gnugo-level", type=int, default=10, help="GNU Go --level (0..10)")
     p.add_argument("--games", type=positive_int_arg, required=True,
@@ -197,7 +199,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("--size", type=int, default=19, help="board size")
     p.add_argument("--komi", type=float, default=6.5)
     p.add_argument("--seed", type=int, default=0, help="match seed (per-game seeds spawned)")
-    p.add_argument("--policy", default="light", help="our playout policy")
+    p.add_argument("--policy", default=None,
+                   help="our playout policy: pattern (default: GNU Go's 3x3 Monte-Carlo "
+                        "patterns, as the paper's engines) or light")
     p.add_argument("--c", type=float, default=1.5, help="UCT exploration constant C")
     p.add_argument("--resign", type=float, default=0.0, help="our resign threshold (0: never)")
     p.add_argument("--timeout", type=float, default=300.0,

@@ -39,7 +39,7 @@ from mctslab.core.stats import binomial_test
 from mctslab.core.tasks import make_tasks
 from mctslab.go import sgf
 from mctslab.go.api import BLACK, WHITE, Board, search
-from mctslab.go.match import EngineSettings, play_vs_gnugo
+from mctslab.go.match import GNUGO_SELF, EngineSettings, play_vs_gnugo
 from mctslab.go.tabu import PAPER_CONFIGS, candidate_bound, parse_config
 
 __all__ = ["Config", "SCALES", "config", "tabu_position", "game_task", "duplicates_task",
@@ -65,17 +65,21 @@ PAPER_TABLE4 = (0, 375, 685, 941, 1114, 1288, 1440, 1655, 1700, 1835, 1860, 2065
 PAPER_FIG6 = {"gnugo-uct": 158.4, "gTabu0": 162.3, "gTabu18": 166.9, "gTabu18-hash": 487.8,
               "gTabu18-hash-win": 369.4}  # mean thinking time per game minus gnugo's, seconds
 
+# Table 2's rows: GNU Go against itself ("gnugo", two GNU Go processes, no engine of ours),
+# then our engines of Table 1
+TABLE2_CONFIGS = (GNUGO_SELF,) + PAPER_CONFIGS
+
 SCALES = {
     "smoke": dict(configs=("gnugo-uct", "gTabu18-hash-win"), games_per_color=1, board_size=9,
                   playouts=40, gnugo_level=0, calibration_levels=(0,), calibration_games=1,
                   analysis_playouts=300, histogram_configs=("gTabu0", "gTabu18-hash"),
                   table4_sizes=(0, 1, 4)),
-    "default": dict(configs=PAPER_CONFIGS, games_per_color=4, board_size=9, playouts=1000,
+    "default": dict(configs=TABLE2_CONFIGS, games_per_color=4, board_size=9, playouts=1000,
                     gnugo_level=0, calibration_levels=(0, 1), calibration_games=4,
                     analysis_playouts=8000,
                     histogram_configs=("gTabu0", "gTabu18", "gTabu18-hash", "gTabu18-hash-win"),
                     table4_sizes=tuple(range(16))),
-    "paper": dict(configs=PAPER_CONFIGS, games_per_color=500, board_size=19, playouts=8000,
+    "paper": dict(configs=TABLE2_CONFIGS, games_per_color=500, board_size=19, playouts=8000,
                   gnugo_level=10, calibration_levels=(10,), calibration_games=50,
                   analysis_playouts=8000,
                   histogram_configs=("gTabu0", "gTabu18", "gTabu18-hash", "gTabu18-hash-win"),
@@ -124,7 +128,7 @@ def config(scale: str = "default", **overrides) -> Config:
                  "top_positions", "tabu_moves"):
         positive_int(name, getattr(cfg, name))
     positive_int("board_size", cfg.board_size, minimum=5)
-    for name in cfg.configs + cfg.histogram_configs:
+    for name in tuple(n for n in cfg.configs if n != GNUGO_SELF) + cfg.histogram_configs:
         parse_config(name)
     for level in (cfg.gnugo_level, *cfg.calibration_levels):
         if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 10:
@@ -162,8 +166,9 @@ def game_task(params: dict, seed) -> dict:
     game = play_vs_gnugo(settings, ours=ours, size=params["size"], komi=params["komi"],
                          gnugo_level=params["gnugo_level"], gnugo_seed=gnugo_seed,
                          seed=engine_seed, timeout=params["timeout"])
-    names = {ours: f"mctslab {params['config']}",
-             3 - ours: f"GNU Go {game['gnugo_version']} level {params['gnugo_level']}"}
+    gnugo_name = f"GNU Go {game['gnugo_version']} level {params['gnugo_level']}"
+    names = {ours: f"mctslab {params['config']}" if params["config"] != GNUGO_SELF
+             else f"{gnugo_name} seed {engine_seed % 2**31}", 3 - ours: gnugo_name}
     record = [(c, tuple(m) if m else None) for c, m in game["record"]]
     game["sgf"] = sgf.game_bytes(params["size"], params["komi"], record, result=game["result"],
                                  root_props={"PB": names[BLACK], "PW": names[WHITE]},
@@ -338,6 +343,13 @@ def chosen_level(cfg: Config, calibration: pd.DataFrame) -> int:
     return int(calibration.loc[best, "GNU Go level"])
 
 
+def _paper_wins(name: str) -> int:
+    """The paper's total wins of 1,000: its "gnugo" row gives Black's and White's wins of the
+    same 1,000 self-play games (513 + 487), so its total is Black's 513, not the sum."""
+    black, white = PAPER_TABLE2[name]
+    return black if name == GNUGO_SELF else black + white
+
+
 @_per_game
 def table2(games: pd.DataFrame) -> pd.DataFrame:
     """Wins as Black, as White and in all per engine, ours beside the paper's."""
@@ -352,7 +364,7 @@ def table2(games: pd.DataFrame) -> pd.DataFrame:
                      "rate W": round(wins_w / max(len(white), 1), 3),
                      "total": f"{wins_b + wins_w}/{len(group)}",
                      "rate": round((wins_b + wins_w) / len(group), 3),
-                     "paper rate": None if paper is None else round(sum(paper) / 1000, 3),
+                     "paper rate": None if paper is None else round(_paper_wins(name) / 1000, 3),
                      "restarts": int(group.restarts.sum()),
                      "area score disagrees": int((group.area_agrees == False).sum()),  # noqa: E712
                      "resigned or capped": int((group.end != "passes").sum())})

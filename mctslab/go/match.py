@@ -32,7 +32,9 @@ from . import gnugo, sgf
 from .api import BLACK, WHITE, Board, IllegalMove, search, vertex
 from .tabu import parse_config
 
-__all__ = ["EngineSettings", "MatchError", "play_vs_gnugo"]
+__all__ = ["EngineSettings", "MatchError", "play_vs_gnugo", "play_gnugo_self", "GNUGO_SELF"]
+
+GNUGO_SELF = "gnugo"  # Table 1's first row: GNU Go against itself (no engine of ours)
 
 
 class MatchError(RuntimeError):
@@ -52,6 +54,8 @@ class EngineSettings:
     resign: float = 0.0
 
     def tabu(self):
+        if self.config == GNUGO_SELF:
+            return None
         config = parse_config(self.config, playouts=self.playouts, c=self.c,
                               expansion_threshold=self.expansion_threshold)
         return config
@@ -131,9 +135,16 @@ def play_vs_gnugo(settings: EngineSettings, *, ours: int, size: int = 19, komi: 
     """Play one game; returns its result dict (see the module docstring), with ``restarts``
     and, when ``sgf_path`` is given, the game saved there with every setting in its root.
 
-    ``argv`` replaces GNU Go's command line (tests use a misbehaving fake engine)."""
+    ``argv`` replaces GNU Go's command line (tests use a misbehaving fake engine). The
+    configuration ``"gnugo"`` (:data:`GNUGO_SELF`) is the paper's self-play row: "our" side is
+    then a second GNU Go (see :func:`play_gnugo_self`)."""
     if ours not in (BLACK, WHITE):
         raise ValueError(f"ours must be BLACK (1) or WHITE (2), got {ours!r}")
+    if settings.config == GNUGO_SELF:
+        return play_gnugo_self(ours=ours, size=size, komi=komi, gnugo_level=gnugo_level,
+                               gnugo_seed=gnugo_seed, seed=seed, max_moves=max_moves,
+                               timeout=timeout, max_restarts=max_restarts, sgf_path=sgf_path,
+                               argv=argv)
     settings.tabu()  # a bad configuration name fails here, before GNU Go starts
     max_moves = 3 * size * size if max_moves is None else max_moves
     argv = argv or gnugo.gnugo_argv(level=gnugo_level, seed=gnugo_seed, komi=komi, size=size)
@@ -159,6 +170,84 @@ def play_vs_gnugo(settings: EngineSettings, *, ours: int, size: int = 19, komi: 
                                 "gnugo_seed": gnugo_seed, "seed": seed, "ours": "BW"[ours - 1],
                                 "restarts": len(failures), "gnugo_score": game["gnugo_score"],
                                 "area_score": game["area_score"]})
+        game["sgf"] = str(sgf_path)
+    game["record"] = [(c, None if m is None else list(m)) for c, m in game["record"]]
+    return game
+
+
+class _Timed:
+    """A GTP engine whose ``genmove`` calls are timed (``seconds``); everything else passes
+    through, so :func:`gnugo.play_game` can drive it."""
+
+    def __init__(self, engine: gnugo.GtpEngine):
+        self.engine, self.seconds = engine, 0.0
+
+    def genmove(self, color, timeout=None):
+        start = time.perf_counter()
+        try:
+            return self.engine.genmove(color, timeout=timeout)
+        finally:
+            self.seconds += time.perf_counter() - start
+
+    def __getattr__(self, name):
+        return getattr(self.engine, name)
+
+
+def play_gnugo_self(*, ours: int, size: int = 19, komi: float = 6.5, gnugo_level: int = 10,
+                    gnugo_seed: int = 0, seed: int = 0, max_moves: int | None = None,
+                    timeout: float = 120.0, max_restarts: int = 3,
+                    sgf_path: str | Path | None = None, argv: list[str] | None = None) -> dict:
+    """The paper's "gnugo (self)" row: GNU Go 3.8 against GNU Go 3.8 at the same level, "ours"
+    being the one started with ``--seed seed`` and playing colour ``ours``, the other with
+    ``--seed gnugo_seed``, which referees (``final_score``). Returns the same dict as
+    :func:`play_vs_gnugo` (``tabu_candidates`` 0, our area score of the final board beside the
+    referee's); a failing engine restarts both and replays the game, counted in ``restarts``.
+    """
+    if ours not in (BLACK, WHITE):
+        raise ValueError(f"ours must be BLACK (1) or WHITE (2), got {ours!r}")
+    max_moves = 3 * size * size if max_moves is None else max_moves
+    theirs = argv or gnugo.gnugo_argv(level=gnugo_level, seed=gnugo_seed, komi=komi, size=size)
+    mine = argv or gnugo.gnugo_argv(level=gnugo_level, seed=seed % 2**31, komi=komi, size=size)
+    failures = []
+    for _ in range(max_restarts + 1):
+        try:
+            with gnugo.GtpEngine(mine, timeout=timeout) as a, \
+                    gnugo.GtpEngine(theirs, timeout=timeout) as b:
+                us, them = _Timed(a), _Timed(b)
+                engines = {ours: us, 3 - ours: them}
+                record = gnugo.play_game(engines[BLACK], engines[WHITE], size=size, komi=komi,
+                                         max_moves=max_moves, referee=them,
+                                         genmove_timeout=timeout)
+                version = b.send("version")
+            break
+        except gnugo.EngineFailure as exc:
+            failures.append(str(exc))
+        except gnugo.RefusedMove as exc:
+            raise MatchError(f"GNU Go self-play: {exc}") from None
+    else:
+        raise MatchError(f"GNU Go failed {len(failures)} times in a row; the last: "
+                         f"{failures[-1]}")
+    board = Board(size, komi=komi)
+    for color, move in record.moves:
+        board.play(color, move)
+    area = board.area_score()
+    result = record.result if record.result is not None else "?"
+    winner = result[0] if result[0] in "BW" else None
+    game = dict(result=result, end=record.end, winner=winner,
+                ours_won=winner == "BW"[ours - 1], gnugo_score=record.score, area_score=area,
+                area_agrees=None if record.end == "resign" else (area > 0) == (winner == "B"),
+                moves=board.move_number, think_ours=us.seconds, think_gnugo=them.seconds,
+                tabu_candidates=0, record=[(c, m) for c, m in board.moves],
+                restarts=len(failures), failures=failures, gnugo_version=version)
+    if sgf_path is not None:
+        names = {ours: f"GNU Go {version} level {gnugo_level} seed {seed % 2**31}",
+                 3 - ours: f"GNU Go {version} level {gnugo_level} seed {gnugo_seed}"}
+        sgf.save_game(sgf_path, size, komi, game["record"], result=result,
+                      root_props={"PB": names[BLACK], "PW": names[WHITE]},
+                      settings={"config": GNUGO_SELF, "gnugo_level": gnugo_level,
+                                "gnugo_seed": gnugo_seed, "seed": seed % 2**31,
+                                "ours": "BW"[ours - 1], "restarts": len(failures),
+                                "gnugo_score": record.score, "area_score": area})
         game["sgf"] = str(sgf_path)
     game["record"] = [(c, None if m is None else list(m)) for c, m in game["record"]]
     return game

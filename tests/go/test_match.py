@@ -9,7 +9,7 @@ import pytest
 
 from mctslab.go import gnugo, sgf
 from mctslab.go.api import BLACK, WHITE, Board
-from mctslab.go.match import EngineSettings, MatchError, play_vs_gnugo
+from mctslab.go.match import GNUGO_SELF, EngineSettings, MatchError, play_gnugo_self, play_vs_gnugo
 
 FAKE = Path(__file__).with_name("fake_gtp_engine.py")
 SMALL = EngineSettings(config="gTabu18-hash-win", playouts=60)
@@ -76,6 +76,36 @@ def test_a_real_game_against_gnugo_on_9x9(tmp_path):
     assert game["area_agrees"] in (True, False) or game["end"] == "resign"
 
 
+def test_gnugo_self_play_is_two_engines_refereed_and_restarted_on_failure(tmp_path):
+    once = tmp_path / "failed-once"
+    clean = play_gnugo_self(ours=WHITE, size=9, max_moves=10, argv=fake(), seed=5,
+                            sgf_path=tmp_path / "self.sgf")
+    assert clean["end"] == "max moves" and clean["moves"] == 10 and clean["restarts"] == 0
+    assert clean["result"] == "W+6.5" and clean["ours_won"] and clean["tabu_candidates"] == 0
+    assert clean["think_ours"] > 0 and clean["think_gnugo"] > 0
+    assert GNUGO_SELF in (tmp_path / "self.sgf").read_text()
+    game = play_gnugo_self(ours=WHITE, size=9, max_moves=10, seed=5, timeout=3,
+                           argv=fake("crash", after=8, once=once))
+    assert game["restarts"] == 1 and game["record"] == clean["record"]
+    # the notebook's settings route the "gnugo" row here, with no engine of ours
+    routed = play_vs_gnugo(EngineSettings(config=GNUGO_SELF), ours=BLACK, size=9, max_moves=10,
+                           argv=fake(), seed=5)
+    assert routed["tabu_candidates"] == 0 and not routed["ours_won"]
+
+
+def test_gnugo_against_itself_on_7x7():
+    try:
+        gnugo.find_gnugo()
+    except gnugo.GnuGoNotFound as exc:
+        pytest.skip(f"GNU Go is not installed: {exc}")
+    game = play_gnugo_self(ours=BLACK, size=7, gnugo_level=0, gnugo_seed=3, seed=4)
+    assert game["end"] in ("passes", "resign") and game["restarts"] == 0
+    assert game["gnugo_version"].startswith("3.8") and game["winner"] in ("B", "W")
+    assert game["ours_won"] == (game["winner"] == "B")
+    board = Board.from_moves(7, [(c, tuple(m) if m else None) for c, m in game["record"]])
+    assert board.move_number == game["moves"]
+
+
 def test_match_command_plays_stores_and_resumes(tmp_path, capsys):
     import json
 
@@ -125,3 +155,25 @@ def test_without_gnugo_the_notebook_games_are_skipped_with_the_reason(monkeypatc
     assert experiments.chosen_level(cfg, experiments.calibration_table(played)) == 0
     assert figures.win_rate_figure(experiments.table3(played)) is not None
     assert "not installed" in experiments.games_sgf(played)
+
+
+def test_table2_gives_the_self_play_row_the_papers_black_share():
+    """The paper's "gnugo" row counts Black's and White's wins of the same 1,000 games (513 +
+    487): its rate is Black's 0.513, where an engine's row adds its wins as B and as W."""
+    from mctslab.core.tasks import make_tasks
+    from mctslab.go import experiments
+
+    cfg = experiments.config("default")
+    assert cfg.configs[0] == GNUGO_SELF and "gnugo-uct" in cfg.configs
+    names = (GNUGO_SELF, "gnugo-uct")
+    params = [experiments.game_params(cfg, name, "BW"[i % 2], 0) for name in names
+              for i in range(4)]
+    tasks = make_tasks("mctslab.go.experiments:game_task", params, seed=1)
+    keys = ("result", "end", "moves", "area_agrees", "think_ours", "think_gnugo", "restarts",
+            "tabu_candidates")
+    results = [dict(dict.fromkeys(keys, 0), ours_won=i % 3 == 0, end="passes")
+               for i in range(len(tasks))]
+    table = experiments.table2(experiments.Played(tasks, results)).set_index("method")
+    assert table.loc[GNUGO_SELF, "paper rate"] == 0.513
+    assert table.loc["gnugo-uct", "paper rate"] == 0.519
+    assert table.loc[GNUGO_SELF, "total"] == "2/4" and table.loc["gnugo-uct", "total"] == "1/4"
