@@ -69,14 +69,19 @@ def tree_moves(st, out, rng):
 
 
 @njit(cache=True, _nrt=False)
-def descend(tree, scratch, rng, c, expansion_threshold, path, moves_buf):
-    """Selection and expansion from the root (node 0) on ``scratch``; returns the path length."""
+def descend(tree, scratch, rng, c, expansion_threshold, path, moves_buf, prior_visits):
+    """Selection and expansion from the root (node 0) on ``scratch``; returns the path length.
+
+    ``prior_visits``: the virtual visits the root's children were created with
+    (:func:`expand_root_with_prior`; 0 without a prior); they do not count towards a root
+    child's ``expansion_threshold``, so the tree's shape follows the real playouts."""
     node = 0
     path[0] = 0
     length = 1
     while scratch.info[I_PASSES] < 2:
         if tree.node_first_edge[node] < 0:
-            if node != 0 and tree.node_visits[node] < expansion_threshold:
+            virtual = prior_visits if length == 2 else 0
+            if node != 0 and tree.node_visits[node] - virtual < expansion_threshold:
                 break
             count = tree_moves(scratch, moves_buf, rng)
             tree_expand(tree, node, moves_buf, count)
@@ -96,6 +101,30 @@ def descend(tree, scratch, rng, c, expansion_threshold, path, moves_buf):
 
 
 @njit(cache=True, _nrt=False)
+def expand_root_with_prior(tree, root, rng, moves_buf, prior, prior_visits):
+    """Expand the root (node 0) and create all its children at once, child ``j`` (move ``m``)
+    with ``prior_visits`` virtual visits won at rate ``prior[m]`` (Gelly & Silver 2007, "prior
+    knowledge": ``n_prior`` virtual playouts of value ``Q_prior``); returns the edge count, or
+    -1 when the node or edge budget cannot take them.
+
+    ``prior``: float64 over kernel points, a win rate in [0, 1] for the player to move at the
+    root (``prior[PASS]``, ``PASS = 0`` being a border point, is the pass's). The moves and
+    their random order are those :func:`descend` would give the root (same RNG draws).
+    """
+    count = tree_moves(root, moves_buf, rng)
+    if tree.sizes[0] + count > tree.node_visits.shape[0] or \
+            tree_expand(tree, 0, moves_buf, count) < 0:
+        return -1
+    first = tree.node_first_edge[0]
+    for e in range(first, first + count):
+        child = tree_new_node(tree)
+        tree.edge_child[e] = child
+        tree.node_visits[child] = prior_visits
+        tree.node_value_sum[child] = prior_visits * prior[tree.edge_move[e]]
+    return count
+
+
+@njit(cache=True, _nrt=False)
 def backup(tree, path, length, root_color, black_result):
     """One visit for each node on the path, valued for the player who moved into it."""
     for i in range(length):
@@ -109,7 +138,7 @@ def backup(tree, path, length, root_color, black_result):
 
 @njit(cache=True, _nrt=False)
 def uct_run(tree, root, scratch, rng, n_playouts, c, expansion_threshold, policy, policy_data,
-            komi, max_moves, tabu, path, moves_buf, hash_out, hash_log, first):
+            komi, max_moves, tabu, path, moves_buf, hash_out, hash_log, first, prior_visits):
     """Up to ``n_playouts`` UCT iterations from ``root`` on ``tree`` (node 0 = root, created by
     the caller); returns the number done (fewer when the tree budget runs out).
 
@@ -126,7 +155,8 @@ def uct_run(tree, root, scratch, rng, n_playouts, c, expansion_threshold, policy
                 tree.sizes[1] + points > tree.edge_child.shape[0]:
             break
         copy_state(root, scratch)
-        length = descend(tree, scratch, rng, c, expansion_threshold, path, moves_buf)
+        length = descend(tree, scratch, rng, c, expansion_threshold, path, moves_buf,
+                         prior_visits)
         leaf = path[length - 1]
         leaf_color = scratch.info[I_TO_MOVE]  # makes playout move 1
         score, played = playout(scratch, rng, policy, policy_data, komi, max_moves, hash_out,
@@ -169,8 +199,16 @@ def make_tabu(nodes: int, mode: int, size: int, moves: int, kind: int) -> Tabu:
 def run_search(root, n_playouts, *, c=1.5, expansion_threshold=1, policy=0,
                policy_data=None, komi=6.5, seed=None, max_nodes=None, max_moves=None,
                tabu_mode=TABU_NONE, tabu_size=0, tabu_moves=5, tabu_kind=0,
-               hash_moves=0, edges_per_node=8):
+               hash_moves=0, edges_per_node=8, prior=None, prior_visits=0):
     """Run UCT from ``root`` (a ``BoardState``), growing the edge arrays as needed.
+
+    ``prior`` (float64 over kernel points, win rates in [0, 1] for the player to move;
+    ``prior[PASS]`` for the pass) with ``prior_visits > 0``: the root's children start with
+    ``prior_visits`` virtual playouts at that win rate (:func:`expand_root_with_prior`; root
+    only, deeper nodes start empty). They steer selection only: ``SearchRun.children`` reports
+    the real visits and the real win rate (virtual ones subtracted), and a child never
+    visited for real is left out as without a prior. The node budget grows by the root's
+    children. ``prior=None`` or ``prior_visits=0``: exactly the search without a prior.
 
     ``tabu_*``: the leaves' tabu lists (mode ``_tabu.NONE`` / ``SEQUENTIAL`` / ``BATCH_ON_LOSS``,
     size ``L_k``, moves ``M``, ``_playout.TABU_STATE`` or ``TABU_MOVE``). ``hash_moves > 0``
@@ -179,7 +217,17 @@ def run_search(root, n_playouts, *, c=1.5, expansion_threshold=1, policy=0,
     """
     points = root.color.shape[0]
     size = int(root.info[0])
+    use_prior = prior is not None and prior_visits > 0
+    if use_prior:
+        prior = np.ascontiguousarray(prior, np.float64)
+        if prior.shape != (points,):
+            raise ValueError(f"prior must have one value per kernel point ({points}), "
+                             f"got shape {prior.shape}")
+    else:
+        prior_visits = 0
     nodes_budget = n_playouts + 2 if max_nodes is None else max_nodes
+    if use_prior and max_nodes is None:
+        nodes_budget += points  # the root's children are created up front
     tree = make_tree(nodes_budget, max(2 * points, edges_per_node * min(nodes_budget, 65536)))
     tree_new_node(tree)
     rng = seed_state(seed)
@@ -191,11 +239,15 @@ def run_search(root, n_playouts, *, c=1.5, expansion_threshold=1, policy=0,
     hash_log = np.zeros((n_playouts if hash_moves else 0, hash_moves), np.uint64)
     tabu = make_tabu(nodes_budget, tabu_mode, tabu_size, tabu_moves, tabu_kind)
     max_moves = 3 * size * size if max_moves is None else max_moves
+    if use_prior and root.info[I_PASSES] < 2:
+        if tree.sizes[0] + points + 1 > tree.node_visits.shape[0]:  # (edges: >= 2 * points)
+            raise ValueError(f"max_nodes={max_nodes} cannot hold the root's children")
+        expand_root_with_prior(tree, root, rng, moves_buf, prior, prior_visits)
     done = 0
     while done < n_playouts:
         step = uct_run(tree, root, scratch, rng, n_playouts - done, c, expansion_threshold,
                        policy, policy_data, komi, max_moves, tabu, path, moves_buf, hash_out,
-                       hash_log, done)
+                       hash_log, done, prior_visits)
         done += step
         if done < n_playouts:
             if tree.sizes[0] + 1 > tree.node_visits.shape[0]:
@@ -205,10 +257,13 @@ def run_search(root, n_playouts, *, c=1.5, expansion_threshold=1, policy=0,
     first, count = int(tree.node_first_edge[0]), int(tree.node_num_edges[0])
     for e in range(first, first + count if first >= 0 else first):
         child = int(tree.edge_child[e])
-        if child >= 0 and tree.node_visits[child] > 0:
-            visits = int(tree.node_visits[child])
-            children.append((int(tree.edge_move[e]), visits,
-                             float(tree.node_value_sum[child]) / visits))
+        move = int(tree.edge_move[e])
+        # real playouts only: the prior's virtual visits and wins are taken out
+        visits = int(tree.node_visits[child]) - prior_visits if child >= 0 else 0
+        if visits > 0:
+            value = float(tree.node_value_sum[child]) - (
+                prior_visits * float(prior[move]) if prior_visits else 0.0)
+            children.append((move, visits, value / visits))
     root_visits = int(tree.node_visits[0])
     root_win_rate = float(tree.node_value_sum[0]) / root_visits if root_visits else 0.5
     return SearchRun(done, children, root_win_rate, int(tree.sizes[0]), tree,

@@ -271,6 +271,24 @@ def _policy_data(policy: str, patterns):
 ROOT_SELECT = ("winrate", "visits")
 
 
+def _kernel_prior(board: Board, prior, prior_visits):
+    """``search``'s ``prior`` as float64 over kernel points (pass: the minimum), or None."""
+    if isinstance(prior_visits, bool) or not isinstance(prior_visits, (int, np.integer)) \
+            or prior_visits < 0:
+        raise ValueError(f"prior_visits must be a whole number >= 0, got {prior_visits!r}")
+    if prior is None or prior_visits == 0:
+        return None
+    values = np.asarray(prior, dtype=np.float64)
+    n = board.size
+    if values.shape != (n, n):
+        raise ValueError(f"prior must have shape ({n}, {n}), got {values.shape}")
+    if not np.all(np.isfinite(values)) or values.min() < 0 or values.max() > 1:
+        raise ValueError("prior values must be win rates in [0, 1]")
+    out = np.full((n + 2, n + 2), values.min())  # border points; PASS = 0 is one of them
+    out[1:-1, 1:-1] = values
+    return out.ravel()
+
+
 @dataclass(frozen=True)
 class SearchResult:
     move: tuple | None  # chosen move, None = pass
@@ -291,7 +309,8 @@ class SearchResult:
 def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5,
            expansion_threshold: int = 1, root_select: str = "winrate", seed=None,
            komi: float | None = None, max_nodes: int | None = None, tabu=None,
-           record_hashes: int = 0, patterns=None) -> SearchResult:
+           record_hashes: int = 0, patterns=None, prior=None,
+           prior_visits: int = 20) -> SearchResult:
     """UCT from ``board`` for the side to move with ``playouts`` playouts (see ``_search``).
 
     ``policy``: a name in :data:`POLICIES` (``patterns``: the "pattern" policy's GNU Go file,
@@ -310,6 +329,15 @@ def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5
     ``playouts + 2``; the search stops early when it is used up). Win rates are for
     ``board.to_move``. With ``board.superko`` the root moves that would repeat a position are
     dropped (the tree itself uses simple ko only).
+
+    ``prior``: optional prior knowledge (Gelly & Silver 2007), ``float[size, size]`` indexed
+    ``[row, col]`` like :meth:`Board.stones`, a win rate in [0, 1] for ``board.to_move`` per
+    point (e.g. :func:`mctslab.manyfaces.prior.pattern_prior`; 0.5 is neutral); the pass gets
+    the array's minimum. Each root child then starts with ``prior_visits`` (``n_prior``)
+    virtual playouts won at its point's rate: root only, deeper nodes start empty. The prior
+    steers which children get the playouts; ``children``, ``win_rate`` and the move choice use
+    the real playouts only. ``prior=None`` (the default) or ``prior_visits=0``: the search
+    without a prior, unchanged (same seed, same result).
     """
     from mctslab.go import _search
 
@@ -338,6 +366,7 @@ def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5
     size_k = 0 if tabu is None or tabu.mode == 0 else tabu_size(
         tabu.size, board.move_number + 1, board.size)
     komi = board.komi if komi is None else float(komi)
+    kernel_prior = _kernel_prior(board, prior, prior_visits)
     start = time.perf_counter()
     run = _search.run_search(
         board.state, int(playouts), c=float(c), expansion_threshold=int(expansion_threshold),
@@ -346,7 +375,8 @@ def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5
         tabu_mode=0 if tabu is None else tabu.mode, tabu_size=size_k,
         tabu_moves=5 if tabu is None else tabu.moves,
         tabu_kind=_playout.TABU_MOVE if tabu is not None and tabu.kind == "move"
-        else _playout.TABU_STATE, hash_moves=int(record_hashes))
+        else _playout.TABU_STATE, hash_moves=int(record_hashes),
+        prior=kernel_prior, prior_visits=int(prior_visits) if kernel_prior is not None else 0)
     seconds = time.perf_counter() - start
     children = [(board.move_of(p), int(v), float(wr)) for p, v, wr in run.children]
     if board.superko:  # the tree knows simple ko only: drop root moves that repeat a position

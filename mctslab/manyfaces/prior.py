@@ -1,0 +1,229 @@
+"""The Many Faces pattern matcher as prior knowledge for the MCTS engine (issue 13, beyond the
+paper), and the games that measure whether it helps.
+
+Reading guide
+-------------
+* :func:`pattern_weights` - one non-negative weight per compiled pattern from its GNU Go
+  classification and values (the ``:`` line).
+* :class:`PatternPrior` / :func:`pattern_scores` - a full-board match
+  (:class:`~mctslab.manyfaces.patterns.Matcher`) turned into a score in [0, 1] per point for
+  the player to move; :func:`pattern_prior` maps it to the win rates
+  :func:`mctslab.go.api.search` takes as ``prior`` (Gelly & Silver 2007 prior knowledge,
+  root only).
+* :func:`play_game`, :func:`prior_match` - MCTS with the prior against MCTS without (or
+  either against GNU Go), colours alternating; :func:`match_table` - win rates with
+  Clopper-Pearson 95% intervals (``mctslab.core.stats``).
+
+From matches to a score (our heuristic, not GNU Go's move valuation)
+--------------------------------------------------------------------
+A match counts for point ``q`` when its pattern's ``O`` is the player to move, its move
+``*`` falls on ``q`` and ``q`` is empty; the same pattern matching at ``q`` in several
+orientations counts once. Its weight is::
+
+    w = (1 + class bonus + shape(n) / 2 + (value(n) + terri(n) + followup(n)) / 10)
+        x (1/2 if the pattern has a constraint (``;`` line) or a helper, else 1),  at least 0
+
+with class bonuses (GNU Go's classification letters) ``J`` 2 (urgent joseki), ``j`` 1,
+``t`` 0.5, ``C``/``B`` 1 (connect / cut), ``c`` 0.5, ``e``/``E`` 0.5 (expand territory /
+moyo), ``a``/``d`` 0.5 (strategic attack / defence). The matcher ignores constraints,
+helpers and the ``O``/``X`` alive/dead conditions, so a matched pattern is only possibly
+applicable: hence the halving. The point's score is ``1 - exp(-sum w / SCORE_SCALE)``:
+0 with no match, rising towards 1 with many strong ones.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from mctslab.go.api import BLACK, WHITE, Board, search
+
+__all__ = ["CLASS_BONUS", "SCORE_SCALE", "pattern_weights", "PatternPrior", "pattern_scores", "Player",
+           "pattern_prior", "play_game", "prior_match", "match_table"]
+
+#: GNU Go classification letter -> weight bonus (letters not listed add nothing)
+CLASS_BONUS = {"J": 2.0, "j": 1.0, "t": 0.5, "C": 1.0, "B": 1.0, "c": 0.5, "e": 0.5,
+               "E": 0.5, "a": 0.5, "d": 0.5}
+SCORE_SCALE = 3.0  # sum of weights giving a score of 1 - 1/e
+_VALUE = re.compile(r"(\w+)\(([-\d.]+)\)")
+
+
+def pattern_weights(patterns) -> np.ndarray:
+    """``float64[P]``: the weight of each pattern (module docstring) from its ``:`` line."""
+    out = np.zeros(len(patterns), np.float64)
+    for i, p in enumerate(patterns):
+        values = {k: float(v) for k, v in _VALUE.findall(p.colon)}
+        w = 1.0 + sum(CLASS_BONUS.get(ch, 0.0) for ch in set(p.classes))
+        w += values.get("shape", 0.0) / 2.0
+        w += (values.get("value", 0.0) + values.get("terri", 0.0)
+              + values.get("followup", 0.0)) / 10.0
+        helper = "helper" in p.colon
+        if p.constraints or helper:
+            w *= 0.5
+        out[i] = max(w, 0.0)
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _compiled_default():
+    from mctslab.manyfaces.patterns import compile_patterns, load_default
+
+    return compile_patterns(load_default())
+
+
+class PatternPrior:
+    """Pattern scores and priors for boards of one size; compiles GNU Go's patterns.db,
+    patterns2.db and conn.db once per process (about 4 s) unless ``compiled`` is given."""
+
+    def __init__(self, size: int, compiled=None):
+        from mctslab.manyfaces.patterns import Matcher
+
+        self.size = int(size)
+        self.compiled = _compiled_default() if compiled is None else compiled
+        self.weights = pattern_weights(self.compiled.patterns)
+        self.matcher = Matcher(self.compiled, self.size)
+
+    def scores(self, board: Board) -> np.ndarray:
+        """``float64[size, size]`` in [0, 1), indexed ``[row, col]``, for ``board.to_move``."""
+        if board.size != self.size:
+            raise ValueError(f"a {self.size}x{self.size} PatternPrior got a {board.size}x"
+                             f"{board.size} board")
+        stones = board.stones()
+        self.matcher.set_board(stones)
+        own = 0 if board.to_move == BLACK else 1  # Match.colour 0: the pattern's O is Black
+        seen, total = set(), np.zeros((self.size, self.size), np.float64)
+        for m in self.matcher.matches():
+            if m.colour != own or m.move is None or stones[m.move] != 0:
+                continue
+            if (m.pattern, m.move) in seen:
+                continue
+            seen.add((m.pattern, m.move))
+            total[m.move] += self.weights[m.pattern]
+        return 1.0 - np.exp(-total / SCORE_SCALE)
+
+    def prior(self, board: Board, neutral: float = 0.5, spread: float = 0.5) -> np.ndarray:
+        """Win rates for :func:`mctslab.go.api.search`: ``neutral + spread * score``."""
+        if not (0 <= neutral <= 1 and 0 <= neutral + spread <= 1):
+            raise ValueError(f"neutral={neutral}, spread={spread} leave [0, 1]")
+        return neutral + spread * self.scores(board)
+
+
+def pattern_scores(board: Board) -> np.ndarray:
+    """:meth:`PatternPrior.scores` with the default patterns (compiled once per process)."""
+    return PatternPrior(board.size).scores(board)
+
+
+def pattern_prior(board: Board, neutral: float = 0.5, spread: float = 0.5) -> np.ndarray:
+    """:meth:`PatternPrior.prior` with the default patterns: unmatched points 0.5, matched
+    ones up to 1 (``search(board, n, prior=pattern_prior(board))``)."""
+    return PatternPrior(board.size).prior(board, neutral, spread)
+
+
+# --- games ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Player:
+    """An MCTS side: playouts per move, playout policy, prior visits (0: no prior)."""
+
+    playouts: int = 1000
+    policy: str = "light"
+    prior_visits: int = 0
+
+    @property
+    def name(self) -> str:
+        tail = f"+prior{self.prior_visits}" if self.prior_visits else ""
+        return f"mcts-{self.policy}-{self.playouts}{tail}"
+
+
+def _mcts_move(board: Board, player: Player, priors: PatternPrior | None, seed, passed: bool):
+    prior = priors.prior(board) if player.prior_visits and priors is not None else None
+    result = search(board, player.playouts, policy=player.policy, seed=seed, prior=prior,
+                    prior_visits=player.prior_visits)
+    move = result.move
+    if passed:  # the opponent passed: pass too when the area count already wins
+        margin = board.area_score()
+        if margin != 0 and (margin > 0) == (board.to_move == BLACK):
+            move = None
+    return move
+
+
+def play_game(black, white, *, size: int = 9, komi: float = 7.5, seed: int = 0,
+              max_moves: int | None = None, gnugo_level: int = 0) -> dict:
+    """One game; ``black``/``white`` a :class:`Player` or ``"gnugo"`` (GNU Go at
+    ``gnugo_level``, seeded ``seed``). Ends at two passes or ``max_moves`` (default 3 size^2);
+    scored by Tromp-Taylor area (every stone on the board alive), komi ``komi``."""
+    from mctslab.go import gnugo
+
+    max_moves = 3 * size * size if max_moves is None else max_moves
+    sides = {BLACK: black, WHITE: white}
+    priors = PatternPrior(size) if any(isinstance(s, Player) and s.prior_visits
+                                       for s in sides.values()) else None
+    engine = None
+    if "gnugo" in sides.values():
+        engine = gnugo.gnugo(level=gnugo_level, seed=seed % 2**31, komi=komi, size=size)
+    board = Board(size, komi=komi)
+    think = {BLACK: 0.0, WHITE: 0.0}
+    passes = 0
+    try:
+        while board.move_number < max_moves and passes < 2:
+            color = board.to_move
+            start = time.perf_counter()
+            if sides[color] == "gnugo":
+                move = engine.genmove(color)
+            else:
+                move = _mcts_move(board, sides[color], priors,
+                                  np.random.SeedSequence([seed, board.move_number, color]),
+                                  passes == 1)
+                if engine is not None:
+                    engine.play(color, move)
+            think[color] += time.perf_counter() - start
+            if move == "resign":
+                return dict(winner=3 - color, score=None, moves=board.move_number,
+                            end="resign", think=think)
+            board.play(color, move)
+            passes = passes + 1 if move is None else 0
+    finally:
+        if engine is not None:
+            engine.close()
+    score = board.area_score()
+    return dict(winner=BLACK if score > 0 else WHITE, score=score, moves=board.move_number,
+                end="passes" if passes == 2 else "max moves", think=think)
+
+
+def prior_match(candidate, opponent, games: int, *, size: int = 9, komi: float = 7.5,
+                seed: int = 0, gnugo_level: int = 0, progress=None) -> list[dict]:
+    """``games`` games of ``candidate`` against ``opponent`` (:class:`Player` or ``"gnugo"``),
+    the candidate Black in even games and White in odd ones; game ``g`` is seeded
+    ``seed + g``. Returns one dict per game with ``candidate_won``."""
+    out = []
+    for g in range(games):
+        cand_color = BLACK if g % 2 == 0 else WHITE
+        black, white = (candidate, opponent) if cand_color == BLACK else (opponent, candidate)
+        game = play_game(black, white, size=size, komi=komi, seed=seed + g,
+                         gnugo_level=gnugo_level)
+        game.update(game=g, candidate_color=cand_color,
+                    candidate_won=game["winner"] == cand_color)
+        out.append(game)
+        if progress is not None:
+            progress(game)
+    return out
+
+
+def match_table(games: list[dict], label: str = "") -> dict:
+    """Win rate of the candidate with its Clopper-Pearson 95% interval, overall and by colour."""
+    from mctslab.core.stats import clopper_pearson
+
+    def row(subset):
+        wins, n = sum(g["candidate_won"] for g in subset), len(subset)
+        low, high = clopper_pearson(wins, n) if n else (math.nan, math.nan)
+        return dict(wins=wins, games=n, rate=wins / n if n else math.nan, low=low, high=high)
+
+    return dict(label=label, all=row(games),
+                black=row([g for g in games if g["candidate_color"] == BLACK]),
+                white=row([g for g in games if g["candidate_color"] == WHITE]),
+                mean_moves=float(np.mean([g["moves"] for g in games])) if games else math.nan)
