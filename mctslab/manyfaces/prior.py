@@ -140,16 +140,28 @@ class Player:
         return f"mcts-{self.policy}-{self.playouts}{tail}"
 
 
+def _winning(board: Board) -> bool:
+    margin = board.area_score()
+    return margin != 0 and (margin > 0) == (board.to_move == BLACK)
+
+
 def _mcts_move(board: Board, player: Player, priors: PatternPrior | None, seed, passed: bool):
+    """The search's move, with a pass rule for Tromp-Taylor self-play: pass when the opponent
+    has just passed and the area count already wins (the game ends, won); otherwise pass only
+    when the search prefers it and the area count wins, or nothing else is left. Without the
+    last rule a pass picked by noise from a thinly sampled root ends games at move 12."""
+    if passed and _winning(board):
+        return None
     prior = priors.prior(board) if player.prior_visits and priors is not None else None
     result = search(board, player.playouts, policy=player.policy, seed=seed, prior=prior,
                     prior_visits=player.prior_visits)
-    move = result.move
-    if passed:  # the opponent passed: pass too when the area count already wins
-        margin = board.area_score()
-        if margin != 0 and (margin > 0) == (board.to_move == BLACK):
-            move = None
-    return move
+    if result.move is not None or _winning(board):
+        return result.move
+    others = [ch for ch in result.children if ch[0] is not None]
+    if not others:
+        return None
+    floor = max(1, max(v for _, v, _ in others) // 10)  # api.search's "winrate" rule
+    return max((ch for ch in others if ch[1] >= floor), key=lambda ch: (ch[2], ch[1]))[0]
 
 
 def play_game(black, white, *, size: int = 9, komi: float = 7.5, seed: int = 0,
