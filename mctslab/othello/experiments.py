@@ -15,6 +15,11 @@ CR = 0.9, genes in [-1, 1], epsilon = 0.1, alpha = 1.3, replacement above a fitn
 Elo K = 32 from 1500, joining above 1600 (:class:`~mctslab.othello.learning.LearningConfig`'s
 defaults). Each is a field of :class:`Config`, so the notebook can change any of them.
 
+Beyond the paper (issue 14): ``weights`` sets the learner's genes (10 = the paper's a..j,
+the default; 20 = 4-fold symmetric; 64 = every square), and :func:`learner_sizes` learns
+with each size of ``compared_weights`` under the same protocol and scores each run's final
+WPC against the standard WPC *and* against the random player.
+
 Every (mode, repetition) learning run is one task through the executor; every final
 evaluation (a WPC against the standard WPC) and every group round robin is a task too.
 Task ``i`` of the learning list is (mode ``i % 2``, repetition ``i // 2``), so adding
@@ -47,6 +52,8 @@ from mctslab.othello.figures import figure5, figure6, figure7, heatmap
 from mctslab.othello.learning import MODES, LearningConfig, run_learning
 from mctslab.othello.tables import (
     claims,
+    learner_sizes_runs,
+    learner_sizes_summary,
     repetitions_table,
     run_summary,
     table3,
@@ -57,18 +64,22 @@ from mctslab.rng import seed_state
 
 __all__ = ["Config", "SCALES", "PAPER_CONSTANTS", "config", "learn", "evaluate", "learning_task", "evaluation_task",
            "round_robin_task", "Learned", "Evaluated", "figure5", "figure6", "figure7", "heatmap",
-           "table3", "table4", "top_rated_vs_paper", "repetitions_table", "claims", "run_summary"]
+           "table3", "table4", "top_rated_vs_paper", "repetitions_table", "claims", "run_summary",
+           "learner_sizes", "learner_sizes_summary", "learner_sizes_runs"]
 
 SCALES = {
     "smoke": dict(population_size=6, max_generations=6, iterations=3, n_matches=2,
                   games_per_match=10, games_per_member=12, max_group=10, eval_games=100,
-                  final_games=1_000, round_robin_games=20, repetitions=1),
+                  final_games=1_000, round_robin_games=20, repetitions=1,
+                  compared_weights=(10, 64)),
     "default": dict(population_size=10, max_generations=20, iterations=60, n_matches=5,
                     games_per_match=20, games_per_member=20, max_group=10, eval_games=200,
-                    final_games=10_000, round_robin_games=200, repetitions=4),
+                    final_games=10_000, round_robin_games=200, repetitions=4,
+                    compared_weights=(10, 64)),
     "paper": dict(population_size=20, max_generations=100, iterations=200, n_matches=10,
                   games_per_match=50, games_per_member=50, max_group=10, eval_games=1_000,
-                  final_games=100_000, round_robin_games=1_000, repetitions=1),
+                  final_games=100_000, round_robin_games=1_000, repetitions=1,
+                  compared_weights=()),  # (10, 64) adds the learning's cost once more
 }
 
 
@@ -80,8 +91,10 @@ PAPER_CONSTANTS = {name: _LEARNING_DEFAULTS[name] for name in (
     "k_factor", "start_rating", "join_rating", "elo_reading")}
 # Constants that entered the learning tasks' parameters before they were notebook parameters.
 _ALWAYS_IN_TASK_PARAMS = ("epsilon",)
-# The others enter a task's parameters only when changed (so the paper's run keeps its ids).
+# The others enter a task's parameters only when changed (so the paper's run keeps its ids),
+# and so does the learner's size (beyond the paper: the paper's 10 genes by default).
 _TASK_DEFAULTS = {k: v for k, v in PAPER_CONSTANTS.items() if k not in _ALWAYS_IN_TASK_PARAMS}
+_TASK_DEFAULTS["weights"] = _LEARNING_DEFAULTS["weights"]
 
 
 @dataclass(frozen=True)
@@ -100,6 +113,7 @@ class Config:
     final_games: int          # games per WPC against the standard WPC in Table 4
     round_robin_games: int    # games per pair in the final round robin of each group (Table 3)
     repetitions: int          # independent learning runs per mode
+    compared_weights: tuple   # learner sizes run by learner_sizes (beyond the paper)
     scale_factor: float = PAPER_CONSTANTS["scale_factor"]        # DE F (our choice)
     crossover_rate: float = PAPER_CONSTANTS["crossover_rate"]    # DE CR (our choice)
     lower: float = PAPER_CONSTANTS["lower"]                      # gene bounds (our choice)
@@ -111,6 +125,7 @@ class Config:
     start_rating: float = PAPER_CONSTANTS["start_rating"]        # Elo start rating
     join_rating: float = PAPER_CONSTANTS["join_rating"]          # group step 6
     elo_reading: str = PAPER_CONSTANTS["elo_reading"]            # league ratings: keep | rederive
+    weights: int = _LEARNING_DEFAULTS["weights"]                 # genes: 10 (paper) | 20 | 64
 
     def learning_params(self, mode: str) -> dict:
         """The :class:`LearningConfig` fields of ``mode`` (a task's parameters).
@@ -145,6 +160,12 @@ def config(scale: str = "default", **overrides) -> Config:
         LearningConfig(**cfg.learning_params(mode))  # validates every field, naming the bad one
     for name in ("repetitions", "final_games", "round_robin_games"):
         positive_int(name, getattr(cfg, name))
+    if not isinstance(cfg.compared_weights, tuple) or len(set(cfg.compared_weights)) != len(
+            cfg.compared_weights):
+        raise ValueError(f"compared_weights must be a tuple of distinct learner sizes, "
+                         f"got {cfg.compared_weights!r}")
+    for size in cfg.compared_weights:
+        LearningConfig(weights=size)  # names a size that is not 10, 20 or 64
     return cfg
 
 
@@ -164,9 +185,15 @@ def _tables(variables) -> tuple[np.ndarray, bool]:
 
 
 def evaluation_task(params: dict, seed: np.random.SeedSequence) -> dict:
-    """``params["weights"]`` (10 or 64 values, None = random) against the standard WPC."""
+    """``params["weights"]`` (10, 20 or 64 values, None = random) against the standard WPC,
+    or against the random player when ``params["opponent"] == "random"``."""
     tables, is_random = _tables(params["weights"])
-    outcome = play_match(tables, is_random, wpc_module.row_tables(wpc_module.STANDARD_WPC), False,
+    opponent = params.get("opponent", "standard")  # absent in the stored tasks: standard
+    if opponent not in ("standard", "random"):
+        raise ValueError(f"opponent must be standard or random, got {opponent!r}")
+    opponent_tables, opponent_random = _tables(
+        wpc_module.STANDARD_WPC if opponent == "standard" else None)
+    outcome = play_match(tables, is_random, opponent_tables, opponent_random,
                          float(params["epsilon"]), int(params["games"]), seed_state(seed))
     return {"wins": int(outcome[0]), "draws": int(outcome[1]), "losses": int(outcome[2])}
 
@@ -269,3 +296,71 @@ def evaluate(run, cfg: Config, learned: Learned) -> Evaluated:
                             games=ci.games, score=ci.score, ci_low=ci.low, ci_high=ci.high))
     robins = [np.array(r["scores"]) for r in results[len(params):]]
     return Evaluated(pd.DataFrame.from_records(records), robins, cfg)
+
+
+# -- beyond the paper: learner sizes (issue 14) -------------------------------------------
+
+def _final_wpc(result: dict):
+    """The WPC a run ends with, as the paper picks it: individual learning's last opponent,
+    group learning's top-rated member (None when no WPC was ever learned)."""
+    if result["mode"] == "individual":
+        return result["final_variables"]
+    wpcs = [m for m in result["final_members"] if m["variables"] is not None]
+    return max(wpcs, key=lambda m: m["rating"])["variables"] if wpcs else None
+
+
+def learner_sizes(run, cfg: Config, learned: Learned) -> pd.DataFrame:
+    """Each learner size of ``cfg.compared_weights`` under the same protocol (issue 14).
+
+    Every (size, mode, repetition) is a learning run with the seed of the same run in
+    :func:`learn` (``cfg.weights``'s runs are ``learned``'s, not run again; the others go to
+    the experiment ``othello_learner_sizes``). Each run's final WPC (:func:`_final_wpc`) and
+    every published WPC play ``final_games`` games against the standard WPC and as many
+    against the random player (epsilon ``cfg.epsilon`` for every WPC): the issue asks for
+    both scores of any claimed winner. One row per WPC and opponent, with its 95% interval
+    (:func:`~mctslab.othello.tables.learner_sizes_summary` adds intervals over seeds).
+    """
+    runs = []
+    other_sizes = [w for w in cfg.compared_weights if w != cfg.weights]
+    for size in cfg.compared_weights:
+        if size == cfg.weights:
+            runs += [(size, r) for mode in MODES for r in learned.mode(mode)]
+    if other_sizes:
+        tasks = []
+        for size in other_sizes:  # make_tasks per size: run i has learn()'s seed (spawn key (i,))
+            sized = dataclasses.replace(cfg, weights=size)
+            tasks += make_tasks("mctslab.othello.experiments:learning_task",
+                                [dict(sized.learning_params(mode), repetition=rep)
+                                 for rep in range(cfg.repetitions) for mode in MODES],
+                                seed=run.seed)
+        sizes = [size for size in other_sizes for _ in range(cfg.repetitions * len(MODES))]
+        runs += list(zip(sizes, run.map("othello_learner_sizes", tasks)))
+    candidates = [dict(learner=f"{size} genes", weights=size, mode=r["mode"],
+                       repetition=r["repetition"], variables=_final_wpc(r)) for size, r in runs]
+    candidates = [c for c in candidates if c["variables"] is not None]
+    published = dict(wpc_module.PUBLISHED_WPCS, **wpc_module.SYMMETRISED_WPCS)
+    candidates += [dict(learner=name, weights=None, mode="published", repetition=None,
+                        variables=np.asarray(w).tolist()) for name, w in published.items()]
+    opponents = ("standard", "random")
+    params, keys = [], []
+    for c in candidates:
+        for k, opponent in enumerate(opponents):
+            params.append(dict(weights=c["variables"], games=cfg.final_games, epsilon=cfg.epsilon,
+                               opponent=opponent))
+            # seeds of their own: (3, crc32 of the WPC's label, opponent), never Table 4's
+            label = f"{c['learner']}|{c['mode']}|{c['repetition']}"
+            keys.append((3, zlib.crc32(label.encode()), k))
+    tasks = [dataclasses.replace(t, spawn_key=key) for t, key in zip(
+        make_tasks("mctslab.othello.experiments:evaluation_task", params, seed=run.seed), keys)]
+    results = run.map("othello_learner_sizes_eval", tasks)
+    records = []
+    for i, c in enumerate(candidates):
+        record = {k: c[k] for k in ("learner", "weights", "mode", "repetition")}
+        for k, opponent in enumerate(opponents):
+            ci = score_interval(**results[2 * i + k])
+            record.update({f"vs_{opponent}": ci.score, f"vs_{opponent}_low": ci.low,
+                           f"vs_{opponent}_high": ci.high})
+        record["games_each"] = cfg.final_games
+        record["variables"] = c["variables"]
+        records.append(record)
+    return pd.DataFrame.from_records(records)

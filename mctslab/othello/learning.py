@@ -9,6 +9,10 @@ Reading guide
   Left open by the paper and chosen here: F = 0.5, CR = 0.9, initial genes uniform in
   [-1, 1] and mutants reflected back into [-1, 1] at the bounds (Storn & Price's usual
   settings; a 1-ply WPC player is scale-invariant, so the box only bounds weight ratios).
+* ``weights`` (beyond the paper, issue 14): the genes of an individual are the paper's
+  10 variables (the default), the 20 weights of a WPC with the 4 symmetries of the start
+  position, or all 64 weights (:mod:`mctslab.othello.wpc`, learner sizes); the same DE,
+  box and protocol. Records hold the genes as learned (10, 20 or 64 values).
 * A generation's fitness evaluation is one compiled call (:mod:`mctslab.othello._de`).
 * Individual learning (Sec. 4.2): fitness ``score - alpha * sigma`` over S matches of N
   games (Eq. 5, alpha = 1.3). Iteration k: a fresh population; after each generation
@@ -52,7 +56,7 @@ __all__ = ["LearningConfig", "de_rand_1_bin", "random_population", "population_t
 
 MODES = ("individual", "group")
 ELO_READINGS = ("keep", "rederive")
-_VARIABLE_INDEX = wpc_module.variable_index()
+LEARNER_SIZES = wpc_module.LEARNER_SIZES
 _BITS_OF_BYTE = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.int64)
 _REAL_FIELDS = ("scale_factor", "crossover_rate", "lower", "upper", "epsilon", "alpha",
                 "replace_threshold", "k_factor", "start_rating", "join_rating")
@@ -95,6 +99,9 @@ class LearningConfig:
     # re-enters at start_rating, so ratings say how a player does within the group and
     # join_rating = start + 100 means "beats the group".
     elo_reading: str = "keep"
+    # Genes of an individual (beyond the paper, issue 14): 10 = the paper's a..j (8-fold
+    # symmetric), 20 = 4-fold symmetric (the start position's symmetries), 64 = every square.
+    weights: int = 10
     max_group: int = 10                # Gmax
     # evaluation against the standard WPC whenever the opponent / group changes (Sec. 4.3, 5.3)
     eval_games: int = 1000
@@ -118,6 +125,9 @@ class LearningConfig:
         if self.elo_reading not in ELO_READINGS:
             raise ValueError(f"elo_reading must be one of {', '.join(ELO_READINGS)}, "
                              f"got {self.elo_reading!r}")
+        if isinstance(self.weights, bool) or self.weights not in LEARNER_SIZES:
+            raise ValueError(f"weights must be one of {', '.join(map(str, LEARNER_SIZES))}, "
+                             f"got {self.weights!r}")
         if not self.lower < self.upper:
             raise ValueError(f"lower ({self.lower}) must be below upper ({self.upper})")
 
@@ -131,9 +141,10 @@ class LearningConfig:
         return max(1, self.max_generations // 2)
 
 
-def random_population(size: int, lower: float, upper: float, rng: np.random.Generator) -> np.ndarray:
-    """``float64[size, 10]`` uniform in the box (Fig. 4: "NP individuals generated randomly in S")."""
-    return rng.uniform(lower, upper, size=(size, 10))
+def random_population(size: int, lower: float, upper: float, rng: np.random.Generator,
+                      genes: int = 10) -> np.ndarray:
+    """``float64[size, genes]`` uniform in the box (Fig. 4: "NP individuals generated randomly in S")."""
+    return rng.uniform(lower, upper, size=(size, genes))
 
 
 def de_rand_1_bin(population, scale_factor, crossover_rate, lower, upper, rng) -> np.ndarray:
@@ -154,8 +165,9 @@ def de_rand_1_bin(population, scale_factor, crossover_rate, lower, upper, rng) -
 
 
 def population_tables(population) -> np.ndarray:
-    """``int64[n, 8, 256]`` kernel row tables of a population of a..j vectors."""
-    weights = np.asarray(population, dtype=np.float64)[:, _VARIABLE_INDEX]
+    """``int64[n, 8, 256]`` kernel row tables of a population of gene vectors (10, 20 or 64 genes)."""
+    population = np.asarray(population, dtype=np.float64)
+    weights = population[:, wpc_module.variable_index(population.shape[1])]
     fixed = np.rint(weights * wpc_module.FIXED_POINT_SCALE).astype(np.int64).reshape(-1, 8, 8)
     return np.ascontiguousarray(fixed @ _BITS_OF_BYTE.T)
 
@@ -219,7 +231,8 @@ def _individual(cfg: LearningConfig, rec: _Recorder) -> dict:
         return fitness_from_scores(scores, cfg.alpha), scores.mean(axis=1)
 
     for iteration in range(1, cfg.iterations + 1):
-        population = random_population(cfg.population_size, cfg.lower, cfg.upper, rec.de_rng)
+        population = random_population(cfg.population_size, cfg.lower, cfg.upper, rec.de_rng,
+                                       cfg.weights)
         fitness, score = evaluate(population)
         replaced = False
         for generation in range(1, cfg.max_generations + 1):
@@ -277,7 +290,8 @@ def _group(cfg: LearningConfig, rec: _Recorder) -> dict:
 
     for iteration in range(1, cfg.iterations + 1):
         group = member_arrays(members)  # G is fixed within an iteration (it changes only at a join)
-        population = random_population(cfg.population_size, cfg.lower, cfg.upper, rec.de_rng)
+        population = random_population(cfg.population_size, cfg.lower, cfg.upper, rec.de_rng,
+                                       cfg.weights)
         rating, score = evaluate(population, group)
         joined = False
         for generation in range(1, cfg.max_generations + 1):
@@ -349,8 +363,9 @@ def run_learning(cfg: LearningConfig, seed) -> dict:
     start = time.perf_counter()
     final = _individual(cfg, rec) if cfg.mode == "individual" else _group(cfg, rec)
     config = dataclasses.asdict(cfg)
-    if cfg.elo_reading == "keep":  # the default: the record stays what it was before the option
-        del config["elo_reading"]
+    for name, default in (("elo_reading", "keep"), ("weights", 10)):
+        if config[name] == default:  # the default: the record stays what it was before the option
+            del config[name]
     return {"mode": cfg.mode, "config": config, "games": rec.games,
             "evaluation_games": rec.evaluation_games, "seconds": round(time.perf_counter() - start, 3),
             "generations": rec.rows, "events": rec.events, **final}

@@ -19,7 +19,7 @@ from mctslab.core.rounding import round_table
 from mctslab.othello import wpc as wpc_module
 
 __all__ = ["change_series", "table3", "table4", "top_rated_vs_paper", "repetitions_table", "claims",
-           "run_summary"]
+           "run_summary", "learner_sizes_summary", "learner_sizes_runs"]
 
 # Table 3's figure for the paper's top-rated member (No. 6): "mean win rate 0.483, SD 0.0697".
 PAPER_TOP_RATED = {"score": 0.483, "sd": 0.0697}
@@ -62,7 +62,8 @@ def table3(learned, evaluated, repetition: int = 0) -> pd.DataFrame:
         others = np.delete(robin[j], j)
         record = {"member": member["id"]}
         variables = member["variables"] if member["variables"] is not None else [np.nan] * 10
-        record.update(dict(zip(wpc_module.VARIABLE_NAMES, np.round(variables, 3))))
+        if len(variables) == 10:  # a..j; a learner with 20 or 64 genes has no such columns
+            record.update(dict(zip(wpc_module.VARIABLE_NAMES, np.round(variables, 3))))
         record.update(rating=round(member["rating"], 1),
                       mean_score_in_group=round(others.mean(), 3) if others.size else np.nan,
                       sd_score_in_group=round(others.std(), 3) if others.size else np.nan,
@@ -251,3 +252,45 @@ def run_summary(learned) -> pd.DataFrame:
     # times and speeds to 3 significant digits (the store keeps full precision)
     return round_table(pd.DataFrame.from_records(records),
                        significant_digits={"task_seconds": 3, "games_per_second": 3})
+
+
+def _mean_interval(values: pd.Series, confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean over seeds and its t interval (NaN bounds for a single run)."""
+    values = values.dropna().to_numpy(dtype=np.float64)
+    mean = values.mean() if values.size else np.nan
+    if values.size < 2:
+        return mean, np.nan, np.nan
+    half = st.t.ppf(0.5 + confidence / 2, values.size - 1) * values.std(ddof=1) / np.sqrt(values.size)
+    return mean, mean - half, mean + half
+
+
+def learner_sizes_summary(rows: pd.DataFrame) -> pd.DataFrame:
+    """Learner sizes (issue 14): per (learner, mode) the mean score of the runs' final WPCs
+    against the standard WPC and against the random player, with 95% t intervals over the
+    runs (seeds), and the run best against the standard WPC with both its scores; the
+    published WPCs as reference rows (one WPC each: the interval is over its games)."""
+    records = []
+    for (learner, mode), group in rows.groupby(["learner", "mode"], sort=False):
+        record = {"learner": learner, "mode": mode, "runs": len(group)}
+        if mode == "published":
+            only = group.iloc[0]
+            for opponent in ("standard", "random"):
+                record.update({f"vs_{opponent}": only[f"vs_{opponent}"],
+                               f"vs_{opponent}_low": only[f"vs_{opponent}_low"],
+                               f"vs_{opponent}_high": only[f"vs_{opponent}_high"]})
+        else:
+            for opponent in ("standard", "random"):
+                mean, low, high = _mean_interval(group[f"vs_{opponent}"])
+                record.update({f"vs_{opponent}": mean, f"vs_{opponent}_low": low,
+                               f"vs_{opponent}_high": high})
+        best = group.loc[group["vs_standard"].idxmax()]
+        record.update(best_vs_standard=best["vs_standard"], best_vs_random=best["vs_random"])
+        records.append(record)
+    table = pd.DataFrame.from_records(records)
+    return round_table(table, {c: 3 for c in table.columns if c.startswith(("vs_", "best_"))})
+
+
+def learner_sizes_runs(rows: pd.DataFrame) -> pd.DataFrame:
+    """The learner-size rows (one WPC each) for citing: scores to 3 decimals, no genes."""
+    table = rows.drop(columns=["variables"], errors="ignore")
+    return round_table(table, {c: 3 for c in table.columns if c.startswith("vs_")})

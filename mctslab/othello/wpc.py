@@ -16,6 +16,14 @@ opponent's, 0 empty (Eq. 1-2, stated there from Black's point of view).
           h i          row 3: c f h i i h f c
             j          row 4: d g i j j i g d   (rows 5-8 mirror rows 4-1)
 
+* **Learner sizes** (beyond the paper, issue 14): a learner's genes are 10 (the
+  paper's a..j: all 8 symmetries), 20 (one weight per class of the 4 symmetries that
+  fix the start position: identity, the half turn, and the reflections in the two
+  diagonals a1-h8 and a8-h1; Burnside: (64 + 0 + 8 + 8) / 4 = 20 classes) or 64 (no
+  symmetry). The reflections in the middle row or column and the quarter turns swap
+  the colours of the four centre discs, so they are no symmetry of the game from the
+  start: the 8-fold tie is an assumption of the paper's WPC, the 4-fold one is not.
+  :func:`variable_index` gives each square's gene, :func:`expand_genes` the 64 weights.
 * Kernels take WPCs as ``int64[64]`` fixed point (:func:`quantize`): weight * 2**32,
   rounded. Integer sums are exact, so moves that are equivalent by symmetry tie
   exactly and the tie-break is a genuine uniform choice (with float64 the order of
@@ -57,6 +65,9 @@ __all__ = [
     "MAX_ABS_WEIGHT",
     "WPCFileError",
     "variable_index",
+    "LEARNER_SIZES",
+    "start_symmetries",
+    "expand_genes",
     "expand",
     "contract",
     "symmetries",
@@ -91,6 +102,34 @@ def _build_variable_index() -> np.ndarray:
 
 _VARIABLE_INDEX = _build_variable_index()
 
+
+def start_symmetries(weights) -> list[np.ndarray]:
+    """The 4 images of a 64-weight WPC under the symmetries that fix the start position:
+    identity, the half turn, the reflections in the diagonals a1-h8 and a8-h1."""
+    board = np.asarray(weights, dtype=np.float64).reshape(8, 8)
+    return [image.reshape(64).copy()
+            for image in (board, np.rot90(board, 2), board.T, np.rot90(board, 2).T)]
+
+
+def _build_fourfold_index() -> np.ndarray:
+    """``int64[64]``: the class (0..19) of each square under :func:`start_symmetries`,
+    numbered by the class's lowest square (a1 = 0, b1 = 1, ...)."""
+    index = np.full(64, -1, dtype=np.int64)
+    label = 0
+    for square in range(64):
+        if index[square] < 0:
+            marker = np.zeros(64)
+            marker[square] = 1.0
+            for image in start_symmetries(marker):
+                index[int(np.argmax(image))] = label
+            label += 1
+    return index
+
+
+# genes of a learner -> the gene each square's weight comes from
+_GENE_INDEX = {10: _VARIABLE_INDEX, 20: _build_fourfold_index(), 64: np.arange(64, dtype=np.int64)}
+LEARNER_SIZES = tuple(_GENE_INDEX)
+
 # Yoshioka, Ishii & Ito (1999): a..j. Rows 1-4 read
 #  1.00 -0.25 0.10 0.05 0.05 0.10 -0.25 1.00 / -0.25 -0.25 0.01 0.01 0.01 0.01 -0.25 -0.25 /
 #  0.10  0.01 0.05 0.02 0.02 0.05  0.01 0.10 /  0.05  0.01 0.02 0.01 0.01 0.02  0.01  0.05
@@ -123,9 +162,18 @@ class WPCFileError(ValueError):
     """A WPC file that cannot be read as 10 variables a..j or 64 weights."""
 
 
-def variable_index() -> np.ndarray:
-    """``int64[64]``: the variable (0..9 for a..j) each square's weight comes from."""
-    return _VARIABLE_INDEX.copy()
+def variable_index(genes: int = 10) -> np.ndarray:
+    """``int64[64]``: the gene each square's weight comes from (genes = 10: a..j, 0..9;
+    20: the 4-fold classes; 64: the square itself)."""
+    if genes not in _GENE_INDEX:
+        raise ValueError(f"a learner has {' | '.join(map(str, LEARNER_SIZES))} genes, got {genes!r}")
+    return _GENE_INDEX[genes].copy()
+
+
+def expand_genes(genes) -> np.ndarray:
+    """The 64 weights of a learner's genes (10 a..j, 20 four-fold classes or 64 weights)."""
+    values = np.asarray(genes, dtype=np.float64).reshape(-1)
+    return values[variable_index(values.size)]
 
 
 def expand(variables) -> np.ndarray:
@@ -173,12 +221,12 @@ def symmetrise(weights) -> np.ndarray:
 
 
 def as_weights(wpc) -> np.ndarray:
-    """64 float weights from either 10 variables a..j or 64 weights (validated)."""
+    """64 float weights from 10 variables a..j, 20 four-fold genes or 64 weights (validated)."""
     values = np.asarray(wpc, dtype=np.float64).reshape(-1)
-    if values.size == 10:
-        values = expand(values)
-    elif values.size != 64:
-        raise ValueError(f"a WPC has 10 variables a..j or 64 weights, got {values.size} values")
+    if values.size not in _GENE_INDEX:
+        raise ValueError(f"a WPC has 10 variables a..j, 20 four-fold genes or 64 weights, "
+                         f"got {values.size} values")
+    values = expand_genes(values)
     if not np.all(np.isfinite(values)):
         raise ValueError("a WPC weight is not a finite number")
     if np.max(np.abs(values)) > MAX_ABS_WEIGHT:
