@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .. import data
+from ..core.rounding import round_table
 from .api import canonical_forms, format_puzzle, read_puzzles
 
 __all__ = ["PAPER_TABLE1", "PAPER_TABLE2", "table1", "table2", "finds17", "finds", "yield_table",
@@ -60,8 +61,28 @@ def _mean(runs, part, n, field="count"):
     return float(np.mean([r[part]["distinct"][str(n)][field] for r in runs]))
 
 
+# -- rounding for citing (issue 14) ---------------------------------------------------------------
+# The task results keep full precision; the tables (and so the CSVs) carry what a reader cites:
+# means of counts over a few runs to 2 decimals (exact for 4 runs: their resolution is 0.25),
+# mean clue counts to 0.01 clue, rates to 3 decimals, times, speeds and yields to 3 significant
+# digits.
+_COUNT_PREFIXES = ("N=", "distinct N=", "reduced N=", "reduced distinct N=", "paper N=",
+                   "paper distinct N=")
+_SIGNIFICANT = ("CPU s/run", "playouts/s", "CPU hours", "runs/s")
+
+
+def _rounded(table: pd.DataFrame) -> pd.DataFrame:
+    decimals = {c: 2 for c in table.columns if c.startswith(_COUNT_PREFIXES)
+                and not c.endswith(("/CPU-h", "per 1M"))}
+    decimals.update({"mean clues": 2, "failure rate": 3})
+    significant = {c: 3 for c in table.columns
+                   if c in _SIGNIFICANT or c.endswith(("/CPU-h", "per 1M"))}
+    return round_table(table, decimals, significant)
+
+
 def table1(results) -> pd.DataFrame:
-    """Table 1: mean counts per variant, ours beside the paper's (same row order)."""
+    """Table 1: mean counts per variant, ours beside the paper's (same row order), rounded for
+    citing (:func:`_rounded`)."""
     rows = []
     for key, runs in _groups(results, _key).items():
         playout, selection, rules = key
@@ -83,7 +104,7 @@ def table1(results) -> pd.DataFrame:
             "mean clues": float(np.mean([_mean_clues(r["histogram"]) for r in runs])),
             "CPU s/run": cpu, "playouts/s": runs[0]["config"]["playouts"] / cpu,
         })
-    return pd.DataFrame(rows)
+    return _rounded(pd.DataFrame(rows))
 
 
 def _mean_clues(histogram):
@@ -92,7 +113,8 @@ def _mean_clues(histogram):
 
 
 def table2(results) -> pd.DataFrame:
-    """Table 2: best variant, c x threshold; counts, exact distinct and the paper's numbers."""
+    """Table 2: best variant, c x threshold; counts, exact distinct and the paper's numbers
+    (rounded for citing)."""
     rows = []
     key = lambda r: (float(r["config"]["c"]), int(r["config"]["threshold"]))  # noqa: E731
     for (c, threshold), runs in sorted(_groups(results, key).items()):
@@ -111,7 +133,7 @@ def table2(results) -> pd.DataFrame:
             "reduced N=18": _mean(runs, "reduced", 18),
             "CPU s/run": float(np.mean([r["cpu_seconds"] for r in runs])),
         })
-    return pd.DataFrame(rows)
+    return _rounded(pd.DataFrame(rows))
 
 
 @lru_cache(maxsize=2)
@@ -185,7 +207,7 @@ def yield_table(*result_lists) -> pd.DataFrame:
                 row[f"reduced N={n} /CPU-h"] = (sum(_distinct(r, "reduced", n) for r in runs)
                                                 / (search + reduction))
             rows.append(row)
-    return pd.DataFrame(rows)
+    return _rounded(pd.DataFrame(rows))
 
 
 def _distinct(result, part, n):
@@ -206,7 +228,7 @@ def baseline_table(removal, qqwing=None) -> pd.DataFrame:
                      "min clues": int(np.flatnonzero(h).min()) if runs else None,
                      **{f"N={n} per 1M": h[n] * 1e6 / max(runs, 1) for n in (18, 19, 20, 21)},
                      "runs/s": runs / max(seconds, 1e-9)})
-    return pd.DataFrame(rows)
+    return _rounded(pd.DataFrame(rows))
 
 
 def heuristic_table(*result_lists) -> pd.DataFrame:
@@ -220,7 +242,7 @@ def heuristic_table(*result_lists) -> pd.DataFrame:
                          "distinct (paper heuristic)": heuristic,
                          "unmerged duplicates": heuristic - exact,
                          "failure rate": (heuristic - exact) / heuristic if heuristic else 0.0})
-    return pd.DataFrame(rows)
+    return _rounded(pd.DataFrame(rows))
 
 
 def histogram_figure(results, title="Clue counts of generated puzzles (Table 1 runs)"):
