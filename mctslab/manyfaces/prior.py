@@ -12,7 +12,9 @@ Reading guide
   root only).
 * :func:`play_game`, :func:`prior_match` - MCTS with the prior against MCTS without (or
   either against GNU Go), colours alternating; :func:`match_table` - win rates with
-  Clopper-Pearson 95% intervals (``mctslab.core.stats``).
+  Clopper-Pearson 95% intervals (``mctslab.core.stats``); :func:`prior_experiment` - the
+  whole measurement as one table (the notebook's cell; numbers in
+  ``docs/bench/manyfaces.md``, "Pattern prior for MCTS").
 
 From matches to a score (our heuristic, not GNU Go's move valuation)
 --------------------------------------------------------------------
@@ -44,7 +46,8 @@ import numpy as np
 from mctslab.go.api import BLACK, WHITE, Board, search
 
 __all__ = ["CLASS_BONUS", "SCORE_SCALE", "pattern_weights", "PatternPrior", "pattern_scores", "Player",
-           "pattern_prior", "play_game", "prior_match", "match_table"]
+           "pattern_prior", "play_game", "prior_match", "match_table", "table_row",
+           "prior_experiment"]
 
 #: GNU Go classification letter -> weight bonus (letters not listed add nothing)
 CLASS_BONUS = {"J": 2.0, "j": 1.0, "t": 0.5, "C": 1.0, "B": 1.0, "c": 0.5, "e": 0.5,
@@ -224,6 +227,41 @@ def prior_match(candidate, opponent, games: int, *, size: int = 9, komi: float =
         if progress is not None:
             progress(game)
     return out
+
+
+def prior_experiment(games: int = 100, gnugo_games: int = 0, *, playouts: int = 1000,
+                     policy: str = "light", prior_visits: int = 20, size: int = 9,
+                     komi: float = 7.5, seed: int = 0, gnugo_level: int = 0):
+    """The issue's measurement as one table (a ``pandas.DataFrame``, one row per pairing):
+    MCTS with the pattern prior against the same MCTS without it (``games`` games, colours
+    alternating, seeds ``seed + g``) and, when ``gnugo_games > 0``, each of them against GNU Go
+    at ``gnugo_level`` (seeds ``seed + 1000 + g``). Columns: wins, games, win rate and its
+    Clopper-Pearson 95% interval, by colour too, and the mean game length."""
+    import pandas as pd
+
+    with_prior = Player(playouts, policy, prior_visits)
+    without = Player(playouts, policy, 0)
+    pairings = [(with_prior, without, games, seed)]
+    if gnugo_games:
+        pairings += [(p, "gnugo", gnugo_games, seed + 1000) for p in (with_prior, without)]
+    rows = []
+    for cand, opp, n, first in pairings:
+        if n <= 0:
+            continue
+        played = prior_match(cand, opp, n, size=size, komi=komi, seed=first,
+                             gnugo_level=gnugo_level)
+        rows.append(table_row(match_table(played), cand.name,
+                              opp if opp == "gnugo" else opp.name))
+    return pd.DataFrame(rows)
+
+
+def table_row(table: dict, candidate: str, opponent: str) -> dict:
+    """One flat row of :func:`match_table`'s result (for a DataFrame or a markdown table)."""
+    a, b, w = table["all"], table["black"], table["white"]
+    return dict(candidate=candidate, opponent=opponent, games=a["games"], wins=a["wins"],
+                win_rate=a["rate"], ci_low=a["low"], ci_high=a["high"],
+                black=f"{b['wins']}/{b['games']}", white=f"{w['wins']}/{w['games']}",
+                mean_moves=table["mean_moves"])
 
 
 def match_table(games: list[dict], label: str = "") -> dict:

@@ -112,3 +112,23 @@ def test_match_table_counts_and_intervals():
     assert (t["all"]["wins"], t["all"]["games"], t["black"]["wins"], t["white"]["wins"]) == \
         (3, 4, 1, 2)
     assert 0 < t["all"]["low"] < 0.75 < t["all"]["high"] <= 1
+
+
+def test_a_short_game_and_the_experiment_table(prior9, monkeypatch):
+    monkeypatch.setattr(PR, "_compiled_default", lambda: prior9.compiled)
+    game = PR.play_game(PR.Player(40, prior_visits=5), PR.Player(40), size=5, komi=0.5, seed=3)
+    assert game["end"] in ("passes", "max moves") and 0 < game["moves"] <= 75
+    assert (game["score"] > 0) == (game["winner"] == BLACK)
+    table = PR.prior_experiment(2, playouts=40, size=5, komi=0.5)
+    assert list(table["games"]) == [2] and table["candidate"][0] == "mcts-light-40+prior20"
+    assert table["ci_low"][0] <= table["win_rate"][0] <= table["ci_high"][0]
+
+
+def test_pass_rule_ends_a_won_game_and_never_passes_a_lost_one(prior9):
+    board = Board.from_moves(5, [(BLACK, (2, 2)), (WHITE, None)], komi=0.5)
+    # Black to move after White's pass, ahead on the area count: pass ends the game, won
+    assert PR._mcts_move(board, PR.Player(20), None, 1, passed=True) is None
+    # White, behind, never passes while it has a move (whatever the search prefers)
+    behind = Board.from_moves(5, [(BLACK, (2, 2))], komi=0.5)
+    for seed in range(5):
+        assert PR._mcts_move(behind, PR.Player(20), None, seed, passed=False) is not None
