@@ -160,7 +160,12 @@ def score_text(black_margin: float) -> str:
 class GtpServer:
     """The GTP engine: :meth:`handle` turns one input line into one reply (or None), :meth:`run`
     loops over ``stdin`` until ``quit`` or end of input. ``api`` is the rules/search module
-    (:mod:`mctslab.go.api`; tests may pass a stand-in)."""
+    (:mod:`mctslab.go.api`; tests may pass a stand-in). Another engine subclasses it and
+    overrides :meth:`choose_move` (and ``commands``/``engine_name`` with a ``cmd_*`` method per
+    extra command): the framing, board and scoring commands stay these."""
+
+    commands: tuple = COMMANDS   # what known_command/list_commands report and handle accepts
+    engine_name: str = "mctslab"
 
     def __init__(self, settings: EngineSettings | None = None, stdin=None, stdout=None,
                  stderr=None, api=None):
@@ -193,7 +198,7 @@ class GtpServer:
                 return f"?{ident} syntax error\n\n"
         name, args = parts[0], parts[1:]
         handler = getattr(self, "cmd_" + name.replace("-", "_"), None)
-        if name not in COMMANDS or handler is None:
+        if name not in self.commands or handler is None:
             return f"?{ident} unknown command\n\n"
         try:
             result = handler(args)
@@ -247,17 +252,17 @@ class GtpServer:
         return "2"
 
     def cmd_name(self, args):
-        return "mctslab"
+        return self.engine_name
 
     def cmd_version(self, args):
         return __version__
 
     def cmd_known_command(self, args):
         (name,) = self._args(args, 1)
-        return "true" if name in COMMANDS else "false"
+        return "true" if name in self.commands else "false"
 
     def cmd_list_commands(self, args):
-        return "\n".join(COMMANDS)
+        return "\n".join(self.commands)
 
     def cmd_quit(self, args):
         self.quit = True

@@ -3,6 +3,7 @@
     mctslab manyfaces analyse GAME.sgf [--move N] [--png FILE]
     mctslab manyfaces patterns GAME.sgf [--move N] [--limit K]
     mctslab manyfaces joseki [--stats] [GAME.sgf [--move N]]
+    mctslab manyfaces gtp [--size N] [--komi K] [--seed S]
 
 ``analyse`` prints strings, groups with strength, connections, eye spaces (min/typ/max in
 eighths), the influence map and the territory estimate of the position after N moves (all
@@ -10,7 +11,8 @@ moves by default); ``--png`` draws the influence map. ``patterns`` prints the pa
 match (GNU Go's patterns.db, patterns2.db, conn.db) and the matcher's operation counts for
 a full match and for the incremental update from the position one move earlier. ``joseki``
 prints the DAG's size and bytes per move (``--stats``) and, given a game, the joseki
-continuations in each corner.
+continuations in each corner. ``gtp`` serves GTP 2 on stdin/stdout with the knowledge-based
+player (:mod:`mctslab.manyfaces.player`); ``mf_reasons`` gives the last genmove's reasons.
 """
 
 from __future__ import annotations
@@ -180,6 +182,19 @@ def _joseki(args) -> int:
     return 0
 
 
+def _gtp(args) -> int:
+    import sys
+
+    from mctslab.go.api import Board
+    from mctslab.go.gtp import EngineSettings
+    from mctslab.manyfaces import player
+
+    Board(args.size)  # ValueError for a size outside 5..25, before serving
+    settings = EngineSettings(size=args.size, komi=args.komi, seed=args.seed,
+                              dead_playouts=args.dead_playouts)
+    return player.main(settings, stdin=sys.stdin.buffer, stdout=sys.stdout.buffer)
+
+
 def add_parser(subparsers):
     p = subparsers.add_parser("manyfaces", help="Many Faces of Go knowledge structures")
     verbs = p.add_subparsers(dest="verb", metavar="VERB", required=True)
@@ -198,3 +213,10 @@ def add_parser(subparsers):
     j.add_argument("--move", type=int, default=None, help="after N moves (default: all)")
     j.add_argument("--stats", action="store_true", help="print the DAG's size and bytes/move")
     j.set_defaults(func=_joseki)
+    g = verbs.add_parser("gtp", help="serve GTP 2 with the knowledge-based player")
+    g.add_argument("--size", type=int, default=19, help="initial board size (5..25)")
+    g.add_argument("--komi", type=float, default=6.5)
+    g.add_argument("--seed", type=int, default=0, help="seed of the player's tie-breaking")
+    g.add_argument("--dead-playouts", type=int, default=200,
+                   help="playouts behind final_status_list dead / final_score")
+    g.set_defaults(func=_gtp)
