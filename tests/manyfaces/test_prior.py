@@ -132,3 +132,18 @@ def test_pass_rule_ends_a_won_game_and_never_passes_a_lost_one(prior9):
     behind = Board.from_moves(5, [(BLACK, (2, 2))], komi=0.5)
     for seed in range(5):
         assert PR._mcts_move(behind, PR.Player(20), None, seed, passed=False) is not None
+
+
+def test_move_prediction_on_a_game_that_plays_the_pattern_move(prior9, monkeypatch):
+    from mctslab.go import sgf
+
+    monkeypatch.setattr(PR, "_compiled_default", lambda: prior9.compiled)
+    moves = [(BLACK, (4, 1)), (WHITE, (3, 2)), (BLACK, (4, 3)), (WHITE, (5, 3)),
+             (BLACK, (4, 2))]  # move 5: the CC2 point
+    game = sgf.game_bytes(9, 7.5, moves)
+    at_cc2 = PR.move_prediction([game], every=10, first=4, last=4)
+    assert at_cc2["positions"] == 1 and at_cc2["covered"] == 1.0
+    assert at_cc2["percentile"] > 0.9 and at_cc2["covered_random"] < 0.5
+    # move 1 on the empty board: no pattern of this small set matches anywhere
+    empty = PR.move_prediction([game], every=10, first=0, last=0)
+    assert empty == dict(positions=1, covered=0.0, covered_random=0.0, percentile=0.5)
