@@ -293,4 +293,7 @@ def learner_sizes_summary(rows: pd.DataFrame) -> pd.DataFrame:
 def learner_sizes_runs(rows: pd.DataFrame) -> pd.DataFrame:
     """The learner-size rows (one WPC each) for citing: scores to 3 decimals, no genes."""
     table = rows.drop(columns=["variables"], errors="ignore")
+    for column in ("weights", "repetition"):  # integers, empty for the published rows
+        if column in table:
+            table[column] = table[column].astype("Int64")
     return round_table(table, {c: 3 for c in table.columns if c.startswith("vs_")})
