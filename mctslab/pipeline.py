@@ -64,16 +64,20 @@ def parameters(name: str) -> dict[str, dict]:
 
 
 def parse_value(text: str):
-    """A ``-p`` value: a Python literal (``3``, ``0.5``, ``None``, ``[1, 2]``) or a plain string."""
+    """A ``-p`` value: a Python literal (``3``, ``0.5``, ``None``, ``[1, 2]``) or a plain string.
+
+    A tuple (``(10, 64)``) becomes a list: papermill writes only lists, dicts and scalars as
+    literals into the parameters cell, and would pass a tuple on as its string."""
     lowered = text.strip().lower()
     if lowered in ("none", "null"):
         return None
     if lowered in ("true", "false"):
         return lowered == "true"
     try:
-        return ast.literal_eval(text)
+        value = ast.literal_eval(text)
     except (ValueError, SyntaxError):
         return text
+    return list(value) if isinstance(value, tuple) else value
 
 
 def _path(name: str) -> Path:

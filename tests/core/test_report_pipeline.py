@@ -230,3 +230,13 @@ def test_a_notebook_failing_before_its_run_leaves_the_previous_manifest_alone(to
     after = json.loads(path.read_text())
     assert after["status"] == "complete" and after["parameters"] == {"size": 3}
     assert after["started"] >= before["finished"]
+
+
+def test_command_line_values_are_literals_and_a_tuple_reaches_papermill_as_a_list():
+    from papermill.translators import PythonTranslator
+
+    assert pipeline.parse_value("3") == 3 and pipeline.parse_value("None") is None
+    assert pipeline.parse_value("true") is True and pipeline.parse_value("drop") == "drop"
+    value = pipeline.parse_value("(10, 64)")
+    assert value == [10, 64]
+    assert PythonTranslator.translate(value) == "[10, 64]"  # not the string "(10, 64)"
