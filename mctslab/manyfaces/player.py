@@ -51,7 +51,8 @@ PATTERN_BONUS = 0.3        # added once when a pattern proposes the move
 JOSEKI_BONUS = {"urgent": 2.0, "standard": 1.5, "minor": 0.8, "tenuki_ok": 0.8,
                 "trick": 0.0, "antisuji": -2.0}
 JITTER = 0.05              # seeded uniform noise on the choice (breaks ties)
-MAX_CANDIDATES = 72        # rule/pattern/joseki candidates are all kept, the rest sampled
+MAX_CANDIDATES = 72        # rule and joseki candidates are all kept; beyond this many, the
+#                            points only patterns propose, then the rest, are sampled
 MAX_REASONS = 4            # reasons kept per candidate (the rest are counted)
 PATTERN_CLASSES = {"J": "joseki", "j": "minor joseki", "U": "urgent joseki", "F": "fuseki",
                    "A": "attack", "D": "defend", "C": "connect", "B": "cut", "E": "expand",
@@ -273,6 +274,9 @@ class KnowledgePlayer:
                  not own_eye(stones, m[0], m[1], color)]
         ruled = [m for m in legal if not proposed[m][0].startswith("territory")]
         rest = [m for m in legal if proposed[m][0].startswith("territory")]
+        if len(ruled) > self.max_candidates:   # 19x19 mid-game: patterns propose 150+ points
+            rest = [m for m in ruled if all(r.startswith("pattern") for r in proposed[m])]
+            ruled = [m for m in ruled if m not in set(rest)]
         room = max(0, self.max_candidates - len(ruled))
         if len(rest) > room:
             rest = [rest[i] for i in sorted(rng.choice(len(rest), room, replace=False))]
