@@ -147,7 +147,15 @@ def copy_state(src, dst):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _u(i):
+    """``i`` as an unsigned index: numba then skips the negative-index wraparound code that a
+    signed index costs at every array access (points are never negative)."""
+    return np.uint64(i)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _atari(libs, lib_sum, lib_sumsq, g):
+    g = _u(g)
     n = np.int64(libs[g])
     s = np.int64(lib_sum[g])
     return n > 0 and n * lib_sumsq[g] == s * s
@@ -184,19 +192,28 @@ def check_move(st, color, p):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _check_neighbours(col, group, libs, lib_sum, lib_sumsq, w, color, p):
-    if col[p - 1] == EMPTY or col[p + 1] == EMPTY or col[p - w] == EMPTY or col[p + w] == EMPTY:
+    if col[_u(p - 1)] == EMPTY or col[_u(p + 1)] == EMPTY or col[_u(p - w)] == EMPTY or \
+            col[_u(p + w)] == EMPTY:
         return OK  # the common case, decided without looking at strings
+    return OK if _legal_surrounded(col, group, libs, lib_sum, lib_sumsq, w, color, p) else \
+        SUICIDE
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _legal_surrounded(col, group, libs, lib_sum, lib_sumsq, w, color, p):
+    """Legality of ``color`` on empty ``p`` with no empty neighbour: it must join an own
+    string that keeps another liberty or capture an enemy string (one in atari)."""
     for q in (p - 1, p + 1, p - w, p + w):
-        cq = col[q]
+        cq = col[_u(q)]
         if cq == BORDER:
             continue
-        atari = _atari(libs, lib_sum, lib_sumsq, group[q])
+        atari = _atari(libs, lib_sum, lib_sumsq, group[_u(q)])
         if cq == color:
             if not atari:
-                return OK  # joins a string that keeps another liberty
+                return True  # joins a string that keeps another liberty
         elif atari:
-            return OK  # captures
-    return SUICIDE
+            return True  # captures
+    return False
 
 
 @njit(cache=True, _nrt=False)
@@ -209,23 +226,23 @@ def is_eye_like(st, p, color):
 @njit(cache=True, _nrt=False, inline="always")
 def _eye_like(col, w, p, color):
     # unrolled: the first test rejects most points at once
-    c = col[p - 1]
+    c = col[_u(p - 1)]
     if c != color and c != BORDER:
         return False
-    c = col[p + 1]
+    c = col[_u(p + 1)]
     if c != color and c != BORDER:
         return False
-    c = col[p - w]
+    c = col[_u(p - w)]
     if c != color and c != BORDER:
         return False
-    c = col[p + w]
+    c = col[_u(p + w)]
     if c != color and c != BORDER:
         return False
     enemy = 3 - color
     bad = 0
     edge = 0
     for d in (p - w - 1, p - w + 1, p + w - 1, p + w + 1):
-        c = col[d]
+        c = col[_u(d)]
         if c == BORDER:
             edge = 1
         elif c == enemy:
@@ -234,7 +251,34 @@ def _eye_like(col, w, p, color):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _playable(col, group, libs, lib_sum, lib_sumsq, w, color, p):
+    """``check_move(color, p) == OK`` (ko aside) and ``not _eye_like(col, w, p, color)``, for
+    an empty ``p``: the light policy's test. The four orthogonal colours are packed into one
+    byte (2 bits each: EMPTY 00, BLACK 01, WHITE 10, BORDER 11) so the two common cases, an
+    empty neighbour (legal, no eye) and an own eye, cost one or two branches."""
+    code = np.int64(col[_u(p - 1)]) | (np.int64(col[_u(p + 1)]) << 2) | \
+        (np.int64(col[_u(p - w)]) << 4) | (np.int64(col[_u(p + w)]) << 6)
+    low = code & 0x55  # bit 2k: field k is BLACK or BORDER
+    high = (code >> 1) & 0x55  # bit 2k: field k is WHITE or BORDER
+    if (low | high) != 0x55:
+        return True  # an empty neighbour: legal, and not an eye
+    if (low if color == BLACK else high) == 0x55:  # every neighbour own or border
+        enemy = 3 - color
+        d0 = col[_u(p - w - 1)]
+        d1 = col[_u(p - w + 1)]
+        d2 = col[_u(p + w - 1)]
+        d3 = col[_u(p + w + 1)]
+        bad = np.int64(d0 == enemy) + np.int64(d1 == enemy) + np.int64(d2 == enemy) + \
+            np.int64(d3 == enemy)
+        edge = (d0 == BORDER) | (d1 == BORDER) | (d2 == BORDER) | (d3 == BORDER)
+        if bad + np.int64(edge) < 2:
+            return False  # an own eye
+    return _legal_surrounded(col, group, libs, lib_sum, lib_sumsq, w, color, p)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _add_lib(libs, lib_sum, lib_sumsq, g, q):
+    g = _u(g)
     libs[g] += 1
     lib_sum[g] += q
     lib_sumsq[g] += np.int64(q) * q
@@ -242,6 +286,7 @@ def _add_lib(libs, lib_sum, lib_sumsq, g, q):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _remove_lib(libs, lib_sum, lib_sumsq, g, q):
+    g = _u(g)
     libs[g] -= 1
     lib_sum[g] -= q
     lib_sumsq[g] -= np.int64(q) * q
@@ -250,12 +295,14 @@ def _remove_lib(libs, lib_sum, lib_sumsq, g, q):
 @njit(cache=True, _nrt=False, inline="always")
 def _merge(group, next_stone, stones, libs, lib_sum, lib_sumsq, a, b):
     """Merge string ``b`` into ``a`` (the larger keeps its id); returns the surviving id."""
+    a = _u(a)
+    b = _u(b)
     if stones[a] < stones[b]:
         a, b = b, a
     s = b
     while True:
         group[s] = a
-        s = next_stone[s]
+        s = _u(next_stone[s])
         if s == b:
             break
     na = next_stone[a]
@@ -265,7 +312,7 @@ def _merge(group, next_stone, stones, libs, lib_sum, lib_sumsq, a, b):
     libs[a] += libs[b]
     lib_sum[a] += lib_sum[b]
     lib_sumsq[a] += lib_sumsq[b]
-    return a
+    return np.int64(a)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -280,13 +327,13 @@ def _capture(col, group, next_stone, libs, lib_sum, lib_sumsq, empty, empty_inde
     k = info[I_NUM_EMPTY]
     s = np.int64(g)
     while True:
-        nxt = np.int64(next_stone[s])
-        col[s] = EMPTY
-        dh ^= key_row[s]
-        empty[k] = s
-        empty_index[s] = k
+        nxt = np.int64(next_stone[_u(s)])
+        col[_u(s)] = EMPTY
+        dh ^= key_row[_u(s)]
+        empty[_u(k)] = s
+        empty_index[_u(s)] = k
         k += 1
-        captured[n] = s
+        captured[_u(n)] = s
         n += 1
         s = nxt
         if s == g:
@@ -294,11 +341,11 @@ def _capture(col, group, next_stone, libs, lib_sum, lib_sumsq, empty, empty_inde
     info[I_NUM_EMPTY] = k
     info[I_NUM_CAPTURED] = n
     for i in range(start, n):
-        s = np.int64(captured[i])
+        s = np.int64(captured[_u(i)])
         for q in (s - 1, s + 1, s - w, s + w):
-            cq = col[q]
+            cq = col[_u(q)]
             if cq == BLACK or cq == WHITE:
-                _add_lib(libs, lib_sum, lib_sumsq, group[q], s)
+                _add_lib(libs, lib_sum, lib_sumsq, group[_u(q)], s)
     return dh
 
 
@@ -323,15 +370,15 @@ def play_arrays(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty,
         g = _place(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, empty_index,
                    info, color, p)
         enemy = 3 - color
-        h ^= zobrist[color, p]
+        h ^= zobrist[_u(color), _u(p)]
         w = info[I_WIDTH]
         for q in (p - 1, p + 1, p - w, p + w):
-            if col[q] == enemy and libs[group[q]] == 0:
+            if col[_u(q)] == enemy and libs[_u(group[_u(q)])] == 0:
                 h ^= _capture(col, group, next_stone, libs, lib_sum, lib_sumsq, empty,
-                              empty_index, captured, info, zobrist[enemy], group[q])
+                              empty_index, captured, info, zobrist[_u(enemy)], group[_u(q)])
         n = info[I_NUM_CAPTURED]
         info[I_CAPTURES_BLACK if color == BLACK else I_CAPTURES_WHITE] += n
-        if n == 1 and stones[g] == 1 and libs[g] == 1:
+        if n == 1 and stones[_u(g)] == 1 and libs[_u(g)] == 1:
             info[I_KO] = captured[0]  # the single stone just taken may not retake at once
             info[I_KO_COLOR] = enemy
     if info[I_TO_MOVE] != 3 - color:
@@ -348,29 +395,30 @@ def _place(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, empt
     """Put a stone on ``p`` as a new string, update neighbours' pseudo-liberties and merge with
     friendly strings; returns the id of the string holding ``p``."""
     w = info[I_WIDTH]
-    col[p] = color
+    up = _u(p)
+    col[up] = color
     k = info[I_NUM_EMPTY] - 1  # remove p from the empty list (swap with the last)
-    last = empty[k]
-    i = empty_index[p]
-    empty[i] = last
-    empty_index[last] = i
+    last = empty[_u(k)]
+    i = empty_index[up]
+    empty[_u(i)] = last
+    empty_index[_u(last)] = i
     info[I_NUM_EMPTY] = k
-    group[p] = p
-    next_stone[p] = p
-    stones[p] = 1
-    libs[p] = 0
-    lib_sum[p] = 0
-    lib_sumsq[p] = 0
+    group[up] = p
+    next_stone[up] = p
+    stones[up] = 1
+    libs[up] = 0
+    lib_sum[up] = 0
+    lib_sumsq[up] = 0
     for q in (p - 1, p + 1, p - w, p + w):
-        cq = col[q]
+        cq = col[_u(q)]
         if cq == EMPTY:
             _add_lib(libs, lib_sum, lib_sumsq, p, q)
         elif cq != BORDER:
-            _remove_lib(libs, lib_sum, lib_sumsq, group[q], p)
+            _remove_lib(libs, lib_sum, lib_sumsq, group[_u(q)], p)
     g = np.int64(p)
     for q in (p - 1, p + 1, p - w, p + w):
-        if col[q] == color and group[q] != g:
-            g = _merge(group, next_stone, stones, libs, lib_sum, lib_sumsq, g, group[q])
+        if col[_u(q)] == color and group[_u(q)] != g:
+            g = _merge(group, next_stone, stones, libs, lib_sum, lib_sumsq, g, group[_u(q)])
     return g
 
 

@@ -39,8 +39,8 @@ from ._board import (
     I_WIDTH,
     OK,
     PASS,
-    _check_neighbours,
-    _eye_like,
+    _playable,
+    _u,
     area_score,
     hash_after,
     play_arrays,
@@ -80,9 +80,8 @@ def choose_light_move(col, group, libs, lib_sum, lib_sumsq, empty, info, rng, co
     ko = info[I_KO] if info[I_KO_COLOR] == color else -1
     i = rng_below(rng, n)
     for _ in range(n):
-        p = np.int64(empty[i])
-        if p != ko and not _eye_like(col, w, p, color) and \
-                _check_neighbours(col, group, libs, lib_sum, lib_sumsq, w, color, p) == OK:
+        p = np.int64(empty[_u(i)])
+        if _playable(col, group, libs, lib_sum, lib_sumsq, w, color, p) and p != ko:
             return p
         i += 1
         if i == n:

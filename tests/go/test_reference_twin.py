@@ -2,8 +2,9 @@
 
 After every move of a random game (legal moves only, passes mixed in, out-of-turn plays now
 and then): same stones, same captured points, same legality of every point for both colours
-(ko and suicide included), same ko point, same eye-like points, same area score, and the
-incremental Zobrist hash equals the from-scratch hash and changes with every move.
+(ko and suicide included), same ko point, same eye-like points, same points the light playout
+policy may take (legal, ko aside, and not an own eye: ``_board._playable``), same area score, and
+the incremental Zobrist hash equals the from-scratch hash and changes with every move.
 """
 
 import numpy as np
@@ -31,6 +32,11 @@ def assert_same(board: Board, ref: ReferenceBoard, komi: float):
                 for color in (BLACK, WHITE):
                     assert kb.is_eye_like(state, board.point((r, c)), color) == \
                         ref.is_eye_like((r, c), color), ((r, c), color)
+                    playable = ref.legality(color, (r, c)) in (None, "ko") and \
+                        not ref.is_eye_like((r, c), color)
+                    assert kb._playable(state.color, state.group, state.libs, state.lib_sum,
+                                        state.lib_sumsq, size + 2, color,
+                                        board.point((r, c))) == playable, ((r, c), color)
     assert board.area_score(komi) == ref.area_score(komi)
     assert kb.full_hash(state) == state.hash[0]
 
