@@ -79,6 +79,15 @@ def test_scores_on_a_known_pattern_position(prior9):
     assert (prior[scores == 0] == 0.5).all()
 
 
+def test_scores_land_on_the_pattern_point_off_the_middle_row(prior9):
+    # row 4 is the middle row of a 9x9 board, where a vertical flip would go unnoticed. Here
+    # CC2 (O at B3, D3; X at C2, D4) puts Black's * at C3, and CB106 at B4 (above B3)
+    board = Board.from_moves(9, [(BLACK, (2, 1)), (WHITE, (1, 2)), (BLACK, (2, 3)),
+                                 (WHITE, (3, 3))])
+    scores = prior9.scores(board)
+    assert sorted(map(tuple, np.argwhere(scores > 0).tolist())) == [(2, 2), (3, 1)]
+
+
 def test_scores_are_for_the_player_to_move(prior9):
     moves = [(BLACK, (4, 1)), (WHITE, (3, 2)), (BLACK, (4, 3)), (WHITE, (5, 3))]
     black = Board.from_moves(9, moves)
