@@ -16,6 +16,11 @@
         backup: every node on the path gets one visit and the result seen from the player who
                  moved into it (the root: the player to move there)
 
+Optional prior knowledge (Gelly & Silver 2007), root only: :func:`expand_root_with_prior`
+creates every root child up front with ``prior_visits`` virtual playouts at a per-point win
+rate computed once in Python (a pattern match per tree node would cost far more than the
+playouts); the virtual visits steer selection and are taken out of what is reported.
+
 Edges carry kernel points (``PASS = 0``). ``X_u`` is a win rate in [0, 1] (win = 1, loss = 0)
 for the player to move at the parent. Nodes are created one per iteration; :func:`uct_run`
 returns early when the node or edge budget cannot take one more iteration, so the Python side
