@@ -40,7 +40,7 @@ from . import _baseline
 from ._playout import make_playout_scratch
 from ._tables import make_tables
 from .api import canonical_forms, format_puzzle, paper_normalise, solve_many
-from .generator import GeneratorConfig, generate, variant_name, verified_puzzles
+from .generator import GeneratorConfig, finds_per_part, generate, variant_name, verified_puzzles
 from .readings import READING_DEFAULTS, check_readings
 
 __all__ = ["Config", "SCALES", "config", "VARIANTS", "table1_tasks", "table2_tasks", "baseline_tasks",
@@ -271,7 +271,12 @@ def run_generation(params: dict, seed) -> dict:
                       _boards(verified_puzzles(boards, result.playout_of, "sat", info,
                                                "verify_failed_reduced", 20)))
     reduce_seconds = time.process_time() - start
+    # when each verified find happened, per tenth of the run (a field added after task version
+    # 2: results stored before it lack it, and results.finds_per_tenth skips them)
+    tenths = finds_per_part([i for _, _, i in result.puzzles], [n for _, n, _ in result.puzzles],
+                            gen.playouts, COUNTED)
     return {"config": dataclasses.asdict(gen), "variant": gen.variant, "seed_index": seed_index,
+            "finds_per_tenth": {str(n): counts for n, counts in tenths.items()},
             "histogram": result.histogram, "reduced_histogram": reduced_hist,
             "raw": raw, "reduced": _summarise(*reduced_source, reduce_seconds),
             "wall_seconds": result.wall_seconds, "cpu_seconds": result.cpu_seconds,

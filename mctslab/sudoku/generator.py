@@ -38,7 +38,7 @@ from .readings import (
 from .sat import SatSudoku
 
 __all__ = ["GeneratorConfig", "variant_name", "GenerationResult", "generate", "verified_puzzles",
-           "SELECTIONS", "PLAYOUTS", "READINGS"]
+           "finds_per_part", "SELECTIONS", "PLAYOUTS", "READINGS"]
 
 SELECTIONS = ("min", "mean")
 PLAYOUTS = ("reducing", "random")
@@ -147,6 +147,24 @@ class GenerationResult:
     def count(self, clues: int, reduced: bool = False) -> int:
         hist = self.reduced_histogram if reduced else self.histogram
         return int(hist[clues])
+
+
+def finds_per_part(playout_of, clues, playouts: int, clue_numbers=(17, 18, 19, 20),
+                   parts: int = 10) -> dict[int, list[int]]:
+    """When the finds happened: for each number of clues in ``clue_numbers``, how many of the
+    puzzles (``clues[i]`` clues, produced at playout number ``playout_of[i]``, 0-based) fall in
+    each of ``parts`` equal parts of a run of ``playouts`` playouts (issue 14: a search that
+    stalls finds everything early; the paper's N=20 count grows about linearly with the budget).
+    """
+    if playouts < 1 or parts < 1:
+        raise ValueError(f"playouts and parts must be >= 1, got {playouts}, {parts}")
+    playout_of = np.asarray(playout_of, np.int64)
+    clues = np.asarray(clues, np.int64)
+    if playout_of.shape != clues.shape:
+        raise ValueError("playout_of and clues must have the same length")
+    part = np.minimum(playout_of * parts // playouts, parts - 1)
+    return {int(n): np.bincount(part[clues == n], minlength=parts).astype(int).tolist()
+            for n in clue_numbers}
 
 
 def verified_puzzles(boards, playout_of, backend, stats, key, max_clues=81):
