@@ -78,9 +78,24 @@ def _our_move(board: Board, settings: EngineSettings, tabu, seed: int, opponent_
     return move, result
 
 
+_WARM: set = set()  # (policy, tabu kind, update) already compiled in this process
+
+
+def _warm(settings: EngineSettings, tabu) -> None:
+    """Compile (or load from numba's cache) the search kernels these settings use, before the
+    game's clock starts: a cold cache costs a minute or more on the first move, which would
+    otherwise count as the first game's thinking time (Fig. 6)."""
+    key = (settings.policy, tabu.kind, tabu.update)
+    if key not in _WARM:
+        search(Board(5), 8, policy=settings.policy, tabu=tabu, seed=0,
+               expansion_threshold=tabu.expansion_threshold)
+        _WARM.add(key)
+
+
 def _one_game(engine: gnugo.GtpEngine, settings: EngineSettings, ours: int, size: int,
               komi: float, seed: int, max_moves: int, genmove_timeout: float) -> dict:
     tabu = settings.tabu()
+    _warm(settings, tabu)
     engine.boardsize(size)
     engine.clear_board()
     engine.komi(komi)

@@ -30,6 +30,10 @@ def test_a_game_against_the_fake_engine_is_recorded_and_saved(tmp_path):
     assert board.move_number == 12
     assert [list(m) if m else None for _, m in board.moves] == [m for _, m in game["record"]]
     assert "gTabu18-hash-win" in (tmp_path / "g.sgf").read_text()
+    # the kernels were compiled before the clock started (Fig. 6 counts thinking, not numba)
+    from mctslab.go import match
+
+    assert (SMALL.policy, "state", "batch-on-loss") in match._WARM
 
 
 @pytest.mark.parametrize("mode", ["crash", "hang", "garbage", "exit-silently"])
