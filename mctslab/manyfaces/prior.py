@@ -10,11 +10,11 @@ Reading guide
   the player to move; :func:`pattern_prior` maps it to the win rates
   :func:`mctslab.go.api.search` takes as ``prior`` (Gelly & Silver 2007 prior knowledge,
   root only).
-* :func:`play_game`, :func:`prior_match` - MCTS with the prior against MCTS without (or
-  either against GNU Go), colours alternating; :func:`match_table` - win rates with
-  Clopper-Pearson 95% intervals (``mctslab.core.stats``); :func:`prior_experiment` - the
-  whole measurement as one table (the notebook's cell; numbers in
-  ``docs/bench/manyfaces.md``, "Pattern prior for MCTS").
+* :class:`PriorGtpServer` - ``mctslab go gtp``'s engine searching with the prior (and an
+  optional pass rule); :func:`prior_experiment` - MCTS with the prior against MCTS without
+  (and either against GNU Go) as one table (the notebook's cell; numbers in
+  ``docs/bench/manyfaces.md``, "Pattern prior for MCTS"). The games themselves are
+  :mod:`mctslab.manyfaces.player_match`'s: stored tasks, GNU Go as the referee.
 
 From matches to a score (our heuristic, not GNU Go's move valuation)
 --------------------------------------------------------------------
@@ -35,19 +35,17 @@ applicable: hence the halving. The point's score is ``1 - exp(-sum w / SCORE_SCA
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-import math
 import re
-import time
-from dataclasses import dataclass
 
 import numpy as np
 
-from mctslab.go.api import BLACK, WHITE, Board, search
+from mctslab.go.api import BLACK, Board
+from mctslab.go.gtp import EngineSettings, GtpServer
 
-__all__ = ["CLASS_BONUS", "SCORE_SCALE", "pattern_weights", "PatternPrior", "pattern_scores", "Player",
-           "pattern_prior", "play_game", "prior_match", "match_table", "table_row",
-           "prior_experiment", "move_prediction"]
+__all__ = ["CLASS_BONUS", "SCORE_SCALE", "pattern_weights", "PatternPrior", "pattern_scores",
+           "pattern_prior", "PriorGtpServer", "prior_experiment", "move_prediction"]
 
 #: GNU Go classification letter -> weight bonus (letters not listed add nothing)
 CLASS_BONUS = {"J": 2.0, "j": 1.0, "t": 0.5, "C": 1.0, "B": 1.0, "c": 0.5, "e": 0.5,
@@ -163,153 +161,105 @@ def move_prediction(paths, *, every: int = 10, first: int = 10, last: int = 200)
                 percentile=percentile / n)
 
 
-# --- games ---------------------------------------------------------------------------------
+# --- the prior in the GTP engine, and the games -----------------------------------------------
 
-@dataclass(frozen=True)
-class Player:
-    """An MCTS side: playouts per move, playout policy, prior visits (0: no prior)."""
+class _HookedApi:
+    """:mod:`mctslab.go.api` (or a stand-in) whose ``search`` is the server's own: the one
+    place :class:`~mctslab.go.gtp.GtpServer` calls the search, so :meth:`GtpServer.choose_move`
+    (resignation, the pass after the opponent's pass, superko, cleanup) stays as it is."""
 
-    playouts: int = 1000
-    policy: str = "light"
-    prior_visits: int = 0
+    def __init__(self, server, api):
+        self._server, self._api = server, api
 
-    @property
-    def name(self) -> str:
-        tail = f"+prior{self.prior_visits}" if self.prior_visits else ""
-        return f"mcts-{self.policy}-{self.playouts}{tail}"
+    def __getattr__(self, name):
+        return getattr(self._api, name)
 
-
-def _winning(board: Board) -> bool:
-    margin = board.area_score()
-    return margin != 0 and (margin > 0) == (board.to_move == BLACK)
+    def search(self, board, playouts, **kw):
+        return self._server.search(board, playouts, **kw)
 
 
-def _mcts_move(board: Board, player: Player, priors: PatternPrior | None, seed, passed: bool):
-    """The search's move, with a pass rule for Tromp-Taylor self-play: pass when the opponent
-    has just passed and the area count already wins (the game ends, won); otherwise pass only
-    when the search prefers it and the area count wins, or nothing else is left. Without the
-    last rule a pass picked by noise from a thinly sampled root ends games at move 12."""
-    if passed and _winning(board):
-        return None
-    prior = priors.prior(board) if player.prior_visits and priors is not None else None
-    result = search(board, player.playouts, policy=player.policy, seed=seed, prior=prior,
-                    prior_visits=player.prior_visits)
-    if result.move is not None or _winning(board):
-        return result.move
-    others = [ch for ch in result.children if ch[0] is not None]
-    if not others:
-        return None
-    floor = max(1, max(v for _, v, _ in others) // 10)  # api.search's "winrate" rule
-    return max((ch for ch in others if ch[1] >= floor), key=lambda ch: (ch[2], ch[1]))[0]
+class PriorGtpServer(GtpServer):
+    """``mctslab go gtp``'s engine (:class:`~mctslab.go.gtp.GtpServer`) whose searches take the
+    pattern prior (:meth:`PatternPrior.prior` of the position, ``prior_visits`` virtual visits
+    per root child; 0: no prior, the plain engine), and optionally a pass rule.
 
+    ``careful_pass``: when the search prefers to pass but our count (the server's
+    :meth:`~mctslab.go.gtp.GtpServer.score_margin`: area after removing the stones playouts
+    find dead, the count its own "opponent passed and we win: pass" rule uses) does not win,
+    play the best other root move (by ``root_select``: most visits, or best win rate among the
+    children with at least a tenth of the top visits) instead; pass only when the count wins
+    or no other move was searched. Without it a pass picked by noise from a thinly sampled root
+    can end a game at move 3-16 (seen in both Many Faces match series)."""
 
-def play_game(black, white, *, size: int = 9, komi: float = 7.5, seed: int = 0,
-              max_moves: int | None = None, gnugo_level: int = 0) -> dict:
-    """One game; ``black``/``white`` a :class:`Player` or ``"gnugo"`` (GNU Go at
-    ``gnugo_level``, seeded ``seed``). Ends at two passes or ``max_moves`` (default 3 size^2);
-    scored by Tromp-Taylor area (every stone on the board alive), komi ``komi``."""
-    from mctslab.go import gnugo
+    engine_name = "mctslab-prior"
 
-    max_moves = 3 * size * size if max_moves is None else max_moves
-    sides = {BLACK: black, WHITE: white}
-    priors = PatternPrior(size) if any(isinstance(s, Player) and s.prior_visits
-                                       for s in sides.values()) else None
-    engine = None
-    if "gnugo" in sides.values():
-        engine = gnugo.gnugo(level=gnugo_level, seed=seed % 2**31, komi=komi, size=size)
-    board = Board(size, komi=komi)
-    think = {BLACK: 0.0, WHITE: 0.0}
-    passes = 0
-    try:
-        while board.move_number < max_moves and passes < 2:
-            color = board.to_move
-            start = time.perf_counter()
-            if sides[color] == "gnugo":
-                move = engine.genmove(color)
-            else:
-                move = _mcts_move(board, sides[color], priors,
-                                  np.random.SeedSequence([seed, board.move_number, color]),
-                                  passes == 1)
-                if engine is not None:
-                    engine.play(color, move)
-            think[color] += time.perf_counter() - start
-            if move == "resign":
-                return dict(winner=3 - color, score=None, moves=board.move_number,
-                            end="resign", think=think)
-            board.play(color, move)
-            passes = passes + 1 if move is None else 0
-    finally:
-        if engine is not None:
-            engine.close()
-    score = board.area_score()
-    return dict(winner=BLACK if score > 0 else WHITE, score=score, moves=board.move_number,
-                end="passes" if passes == 2 else "max moves", think=think)
+    def __init__(self, settings: EngineSettings | None = None, stdin=None, stdout=None,
+                 stderr=None, api=None, *, prior_visits: int = 0, careful_pass: bool = False,
+                 compiled=None):
+        if api is None:
+            from mctslab.go import api
+        self.base_api = api
+        self.prior_visits, self.careful_pass = int(prior_visits), bool(careful_pass)
+        self.compiled = compiled
+        self.priors: dict[int, PatternPrior] = {}
+        super().__init__(settings, stdin=stdin, stdout=stdout, stderr=stderr,
+                         api=_HookedApi(self, api))
 
+    def pattern_prior(self, size: int) -> PatternPrior:
+        if size not in self.priors:
+            self.priors[size] = PatternPrior(size, self.compiled)
+        return self.priors[size]
 
-def prior_match(candidate, opponent, games: int, *, size: int = 9, komi: float = 7.5,
-                seed: int = 0, gnugo_level: int = 0, progress=None) -> list[dict]:
-    """``games`` games of ``candidate`` against ``opponent`` (:class:`Player` or ``"gnugo"``),
-    the candidate Black in even games and White in odd ones; game ``g`` is seeded
-    ``seed + g``. Returns one dict per game with ``candidate_won``."""
-    out = []
-    for g in range(games):
-        cand_color = BLACK if g % 2 == 0 else WHITE
-        black, white = (candidate, opponent) if cand_color == BLACK else (opponent, candidate)
-        game = play_game(black, white, size=size, komi=komi, seed=seed + g,
-                         gnugo_level=gnugo_level)
-        game.update(game=g, candidate_color=cand_color,
-                    candidate_won=game["winner"] == cand_color)
-        out.append(game)
-        if progress is not None:
-            progress(game)
-    return out
+    def search(self, board, playouts: int, **kw):
+        """``api.search`` with the prior, then the ``careful_pass`` rule (class docstring)."""
+        if self.prior_visits > 0:
+            kw.update(prior=self.pattern_prior(board.size).prior(board),
+                      prior_visits=self.prior_visits)
+        result = self.base_api.search(board, playouts, **kw)
+        if not self.careful_pass or result.move is not None:
+            return result
+        margin = self.score_margin(board)
+        if margin != 0 and (margin > 0) == (board.to_move == self.base_api.BLACK):
+            return result  # the count wins: passing is fine
+        others = [ch for ch in result.children
+                  if ch[0] is not None and board.is_legal(board.to_move, ch[0])]
+        if not others:
+            return result
+        if kw.get("root_select", "winrate") == "visits":
+            move, _, rate = max(others, key=lambda ch: (ch[1], ch[2]))
+        else:
+            floor = max(1, max(v for _, v, _ in others) // 10)  # api.search's "winrate" rule
+            move, _, rate = max((ch for ch in others if ch[1] >= floor),
+                                key=lambda ch: (ch[2], ch[1]))
+        self.log(f"the search passes but the count ({margin:+g} for Black) does not win: "
+                 f"{self.base_api.vertex(move, board.size)} instead")
+        return dataclasses.replace(result, move=move, win_rate=rate)
 
 
 def prior_experiment(games: int = 100, gnugo_games: int = 0, *, playouts: int = 1000,
                      policy: str = "light", prior_visits: int = 20, size: int = 9,
-                     komi: float = 7.5, seed: int = 0, gnugo_level: int = 0):
-    """The issue's measurement as one table (a ``pandas.DataFrame``, one row per pairing):
-    MCTS with the pattern prior against the same MCTS without it (``games`` games, colours
-    alternating, seeds ``seed + g``) and, when ``gnugo_games > 0``, each of them against GNU Go
-    at ``gnugo_level`` (seeds ``seed + 1000 + g``). Columns: wins, games, win rate and its
-    Clopper-Pearson 95% interval, by colour too, and the mean game length."""
-    import pandas as pd
+                     komi: float = 7.5, seed: int = 0, gnugo_level: int = 0,
+                     resign: float = 0.0, root_select: str = "winrate",
+                     careful_pass: bool = True, workers: int = 1, out=None,
+                     progress: bool = False):
+    """The issue's measurement as one table (:func:`~mctslab.manyfaces.player_match.
+    match_table`, one row per pairing): MCTS with the pattern prior against the same MCTS
+    without it (``games`` games, colours alternating, seeded from ``seed``) and, when
+    ``gnugo_games > 0``, each of them against GNU Go at ``gnugo_level`` (seeded from
+    ``seed + 1000``). Both MCTS sides search with ``playouts``, ``policy``, ``root_select``,
+    resign below ``resign`` (0: never) and pass with ``careful_pass``. Every game is a task of
+    :func:`~mctslab.manyfaces.player_match.play_match` (stored in ``out`` as it finishes, GNU
+    Go referees)."""
+    from mctslab.manyfaces.player_match import Side, match_table, play_match
 
-    with_prior = Player(playouts, policy, prior_visits)
-    without = Player(playouts, policy, 0)
+    common = dict(playouts=playouts, policy=policy, resign=resign, root_select=root_select,
+                  careful_pass=careful_pass)
+    with_prior = Side("mcts", prior_visits=prior_visits, **common)
+    without = Side("mcts", prior_visits=0, **common)
     pairings = [(with_prior, without, games, seed)]
     if gnugo_games:
-        pairings += [(p, "gnugo", gnugo_games, seed + 1000) for p in (with_prior, without)]
-    rows = []
-    for cand, opp, n, first in pairings:
-        if n <= 0:
-            continue
-        played = prior_match(cand, opp, n, size=size, komi=komi, seed=first,
-                             gnugo_level=gnugo_level)
-        rows.append(table_row(match_table(played), cand.name,
-                              opp if opp == "gnugo" else opp.name))
-    return pd.DataFrame(rows)
-
-
-def table_row(table: dict, candidate: str, opponent: str) -> dict:
-    """One flat row of :func:`match_table`'s result (for a DataFrame or a markdown table)."""
-    a, b, w = table["all"], table["black"], table["white"]
-    return dict(candidate=candidate, opponent=opponent, games=a["games"], wins=a["wins"],
-                win_rate=a["rate"], ci_low=a["low"], ci_high=a["high"],
-                black=f"{b['wins']}/{b['games']}", white=f"{w['wins']}/{w['games']}",
-                mean_moves=table["mean_moves"])
-
-
-def match_table(games: list[dict], label: str = "") -> dict:
-    """Win rate of the candidate with its Clopper-Pearson 95% interval, overall and by colour."""
-    from mctslab.core.stats import clopper_pearson
-
-    def row(subset):
-        wins, n = sum(g["candidate_won"] for g in subset), len(subset)
-        low, high = clopper_pearson(wins, n) if n else (math.nan, math.nan)
-        return dict(wins=wins, games=n, rate=wins / n if n else math.nan, low=low, high=high)
-
-    return dict(label=label, all=row(games),
-                black=row([g for g in games if g["candidate_color"] == BLACK]),
-                white=row([g for g in games if g["candidate_color"] == WHITE]),
-                mean_moves=float(np.mean([g["moves"] for g in games])) if games else math.nan)
+        pairings += [(p, Side("gnugo"), gnugo_games, seed + 1000) for p in (with_prior, without)]
+    settings = dict(size=size, komi=komi, gnugo_level=gnugo_level, workers=workers, out=out,
+                    progress=progress)
+    return match_table([play_match(opp, n, candidate=cand, seed=first, **settings)
+                        for cand, opp, n, first in pairings if n > 0])

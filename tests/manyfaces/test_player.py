@@ -1,7 +1,8 @@
 """The knowledge-based player (issue 13, beyond the paper): legal moves with reasons over a
 whole game, known answers (capture, save, pass in a settled position), same seed same move,
-the GTP front end in-process and as ``mctslab manyfaces gtp``, and the match runner on a tiny
-board against GNU Go and against the MCTS engine."""
+the GTP front end in-process and as ``mctslab manyfaces gtp``, and the match runner
+(mctslab.manyfaces.player_match, shared with the pattern-prior games) on a tiny board against
+GNU Go and against the MCTS engine."""
 
 import io
 import subprocess
@@ -142,22 +143,25 @@ def gnugo_or_skip():
 def test_match_runner_against_gnugo_and_mcts_on_7x7(tmp_path):
     gnugo_or_skip()
     result = play_match("gnugo", 2, size=7, komi=5.5, out=tmp_path, sgf_dir=tmp_path / "sgf")
-    assert result["games"] == 2 and 0 <= result["wins"] <= 2
+    assert result["games"] == 2 and 0 <= result["wins"] <= 2 and result["played"] == 2
+    assert (result["candidate"], result["opponent"]) == ("knowledge", "gnugo-level0")
     assert result["wins"] == result["wins_as_black"] + result["wins_as_white"]
     assert (result["ci_low"], result["ci_high"]) == pytest.approx(
         clopper_pearson(result["wins"], 2))
     for i, (game, ours) in enumerate(zip(result["results"], "BW")):
         assert game["result"][0] in "BW0" and game["end"] in ("passes", "resign", "max moves")
-        assert game["ours_won"] == (game["result"][0] == ours)
+        assert game["candidate_won"] == (game["result"][0] == ours)
         assert game["reasons"] and game["restarts"] == 0
         record = sgfmill.Sgf_game.from_bytes((tmp_path / "sgf" / f"gnugo-{i:03d}-{ours}.sgf")
                                              .read_bytes())
         assert record.get_size() == 7 and record.get_root().get("RE") == game["result"]
         assert len(record.get_main_sequence()) - 1 == game["moves"]
     again = play_match("gnugo", 2, size=7, komi=5.5, out=tmp_path)     # from the store
+    assert again["played"] == 0
     assert [g["sgf"] for g in again["results"]] == [g["sgf"] for g in result["results"]]
     mcts = play_match("mcts", 1, size=7, komi=5.5, playouts=50, out=tmp_path)
-    assert mcts["games"] == 1 and mcts["settings"]["playouts"] == 50
+    assert mcts["games"] == 1 and mcts["settings"]["opponent"]["playouts"] == 50
+    assert mcts["opponent"] == "mcts-light-50" and mcts["settings"]["opponent"]["resign"] == 0.1
     assert "MCTS 50 playouts" in mcts["results"][0]["sgf"]
-    with pytest.raises(ValueError, match="opponent"):
+    with pytest.raises(ValueError, match="a side must be one of"):
         play_match("gnugo3", 1, out=tmp_path)

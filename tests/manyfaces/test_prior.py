@@ -1,11 +1,21 @@
-"""Pattern matches -> a per-point prior for the MCTS search (mctslab.manyfaces.prior)."""
+"""Pattern matches -> a per-point prior for the MCTS search (mctslab.manyfaces.prior): the
+weights and scores, the prior in the search and in the GTP engine (PriorGtpServer, its pass
+rule), and the prior games as stored, resumable tasks of mctslab.manyfaces.player_match."""
+
+import io
 
 import numpy as np
 import pytest
 
+from mctslab.core.stats import clopper_pearson
+from mctslab.go import api, gnugo
 from mctslab.go.api import BLACK, WHITE, Board, search
+from mctslab.go.gtp import EngineSettings, GtpServer
 from mctslab.manyfaces import patterns as P
+from mctslab.manyfaces import player_match as PM
 from mctslab.manyfaces import prior as PR
+from mctslab.manyfaces.player_match import Side
+from mctslab.paths import results_dir
 
 # two GNU Go patterns.db entries as written there (CC1: a connection, class c; CC2: a cut
 # and connection with a constraint, classes nBC) and a shape pattern with a helper
@@ -42,6 +52,13 @@ Pattern CB106
 
 :|,OE,shape(2),jump_out_far_helper
 """
+
+
+def gnugo_or_skip():
+    try:
+        gnugo.find_gnugo()
+    except gnugo.GnuGoNotFound as exc:
+        pytest.skip(f"GNU Go is not installed, the match runner needs it as the referee: {exc}")
 
 
 @pytest.fixture(scope="module")
@@ -114,33 +131,111 @@ def test_the_prior_plugs_into_search(prior9):
         prior9.prior(board, neutral=0.8, spread=0.5)
 
 
-def test_match_table_counts_and_intervals():
-    games = [dict(candidate_won=w, candidate_color=BLACK if i % 2 == 0 else WHITE, moves=50)
-             for i, w in enumerate([True, True, False, True])]
-    t = PR.match_table(games, "x")
-    assert (t["all"]["wins"], t["all"]["games"], t["black"]["wins"], t["white"]["wins"]) == \
-        (3, 4, 1, 2)
-    assert 0 < t["all"]["low"] < 0.75 < t["all"]["high"] <= 1
+class StubApi:
+    """mctslab.go.api with a search that records its keywords and returns a fixed root."""
+
+    def __init__(self, move, children):
+        self.move, self.children, self.calls = move, children, []
+
+    def __getattr__(self, name):
+        return getattr(api, name)
+
+    def search(self, board, playouts, **kw):
+        self.calls.append(kw)
+        return api.SearchResult(self.move, board.to_move, playouts, 0.01, 1.0, self.children,
+                                0.5, 0.5)
 
 
-def test_a_short_game_and_the_experiment_table(prior9, monkeypatch):
+def stub_server(stub, **kw):
+    settings = EngineSettings(size=5, komi=0.5, dead_playouts=16, resign=0.0,
+                              root_select=kw.pop("root_select", "visits"))
+    return PR.PriorGtpServer(settings, stdin=io.BytesIO(), stdout=io.BytesIO(),
+                             stderr=io.StringIO(), api=stub, **kw)
+
+
+def test_prior_server_gives_the_search_the_pattern_prior(prior9):
+    stub = StubApi((0, 0), [((0, 0), 10, 0.5)])
+    srv = stub_server(stub, prior_visits=7, compiled=prior9.compiled)
+    srv.handle("boardsize 9")
+    for text in ("play b B5", "play w C4", "play b D5", "play w D6"):
+        assert srv.handle(text) == "=\n\n"
+    assert srv.handle("genmove b") == "= A1\n\n"
+    kw = stub.calls[-1]
+    assert kw["prior_visits"] == 7 and kw["root_select"] == "visits"
+    board = Board.from_moves(9, [(BLACK, (4, 1)), (WHITE, (3, 2)), (BLACK, (4, 3)),
+                                 (WHITE, (5, 3))])
+    assert np.array_equal(kw["prior"], prior9.prior(board)) and kw["prior"][4, 2] > 0.5
+    # prior_visits 0: the plain engine's search call, no prior at all
+    plain = StubApi((0, 0), [((0, 0), 10, 0.5)])
+    stub_server(plain).handle("genmove b")
+    assert "prior" not in plain.calls[-1] and "prior_visits" not in plain.calls[-1]
+
+
+def test_prior_server_without_prior_or_rule_plays_like_the_plain_engine():
+    # the "mcts" side of the matches: with prior_visits 0 and no pass rule, mctslab go gtp
+    settings = EngineSettings(size=5, komi=0.5, playouts=50, seed=3)
+    quiet = dict(stdin=io.BytesIO(), stdout=io.BytesIO(), stderr=io.StringIO())
+    ours, plain = PR.PriorGtpServer(settings, **quiet), GtpServer(settings, **quiet)
+    replies = [[srv.handle(f"genmove {'bw'[i % 2]}") for i in range(6)] for srv in (ours, plain)]
+    assert replies[0] == replies[1]
+
+
+@pytest.mark.parametrize("root_select, expected", [("visits", "A1"), ("winrate", "B2")])
+def test_careful_pass_never_passes_a_lost_count(root_select, expected):
+    # the search prefers to pass; White, behind on the count after Black C3, plays the best
+    # other root move instead (most visits, or best win rate among children with >= 1/10 of
+    # the top visits: E5 with 2 visits is below the floor)
+    children = [(None, 50, 0.6), ((0, 0), 30, 0.4), ((1, 1), 10, 0.5), ((4, 4), 2, 0.9)]
+    srv = stub_server(StubApi(None, children), careful_pass=True, root_select=root_select)
+    srv.handle("play b C3")
+    assert srv.handle("genmove w") == f"= {expected}\n\n"
+    # without the rule the engine passes as the search says
+    plain = stub_server(StubApi(None, children), root_select=root_select)
+    plain.handle("play b C3")
+    assert plain.handle("genmove w") == "= pass\n\n"
+    # Black, ahead on the count, may pass (the opponent did not pass: the search decided)
+    ahead = stub_server(StubApi(None, children), careful_pass=True)
+    for text in ("b C1", "w E5", "b C2", "w E4", "b C3", "w E3", "b C4", "w D5", "b C5"):
+        assert ahead.handle("play " + text) == "=\n\n"
+    ahead.handle("play w D1")  # Black: 10 + 5 points against 5 (D, E columns: shared)
+    assert ahead.handle("genmove b") == "= pass\n\n"
+
+
+def test_prior_games_are_stored_tasks_with_a_table_and_resume(prior9, monkeypatch, tmp_path):
+    gnugo_or_skip()
     monkeypatch.setattr(PR, "_compiled_default", lambda: prior9.compiled)
-    game = PR.play_game(PR.Player(40, prior_visits=5), PR.Player(40), size=5, komi=0.5, seed=3)
-    assert game["end"] in ("passes", "max moves") and 0 < game["moves"] <= 75
-    assert (game["score"] > 0) == (game["winner"] == BLACK)
-    table = PR.prior_experiment(2, playouts=40, size=5, komi=0.5)
-    assert list(table["games"]) == [2] and table["candidate"][0] == "mcts-light-40+prior20"
-    assert table["ci_low"][0] <= table["win_rate"][0] <= table["ci_high"][0]
-
-
-def test_pass_rule_ends_a_won_game_and_never_passes_a_lost_one(prior9):
-    board = Board.from_moves(5, [(BLACK, (2, 2)), (WHITE, None)], komi=0.5)
-    # Black to move after White's pass, ahead on the area count: pass ends the game, won
-    assert PR._mcts_move(board, PR.Player(20), None, 1, passed=True) is None
-    # White, behind, never passes while it has a move (whatever the search prefers)
-    behind = Board.from_moves(5, [(BLACK, (2, 2))], komi=0.5)
-    for seed in range(5):
-        assert PR._mcts_move(behind, PR.Player(20), None, seed, passed=False) is not None
+    played = []
+    task = PM.game_task
+    monkeypatch.setattr(PM, "game_task", lambda params, seed: played.append(1) or
+                        task(params, seed))
+    common = dict(playouts=40, resign=0.0, root_select="winrate", careful_pass=True)
+    cand, opp = Side("mcts", prior_visits=5, **common), Side("mcts", **common)
+    first = PM.play_match(opp, 2, candidate=cand, size=5, komi=0.5, out=tmp_path)
+    assert first["played"] == 2 and len(played) == 2
+    assert (first["candidate"], first["opponent"]) == ("mcts-light-40+prior5", "mcts-light-40")
+    assert first["wins"] == first["wins_as_black"] + first["wins_as_white"]
+    for game, color in zip(first["results"], "BW"):
+        assert game["end"] in ("passes", "max moves") and 0 < game["moves"] <= 75
+        assert game["candidate_won"] == (game["result"][0] == color)
+        assert (game["margin"] > 0) == game["candidate_won"]
+        assert "pattern prior 5 visits" in game["sgf"]
+    store = results_dir("manyfaces_mcts_mcts", tmp_path) / "results.jsonl"
+    lines = store.read_text()
+    # a second call is served from the store: nothing replayed
+    again = PM.play_match(opp, 2, candidate=cand, size=5, komi=0.5, out=tmp_path)
+    assert again["played"] == 0 and len(played) == 2 and store.read_text() == lines
+    assert [g["sgf"] for g in again["results"]] == [g["sgf"] for g in first["results"]]
+    table = PM.match_table([first])
+    row = table.iloc[0]
+    assert (row["games"], row["as_black"], row["as_white"]) == (
+        2, f"{first['wins_as_black']}/1", f"{first['wins_as_white']}/1")
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx(clopper_pearson(first["wins"], 2))
+    assert 0 < row["pvalue"] <= 1 and row["mean_moves"] == first["mean_moves"]
+    # prior_experiment is the same match: its 2 games come from the store too
+    experiment = PR.prior_experiment(2, playouts=40, prior_visits=5, size=5, komi=0.5,
+                                     out=tmp_path)
+    assert len(played) == 2
+    assert experiment.to_dict("records") == table.to_dict("records")
 
 
 def test_move_prediction_on_a_game_that_plays_the_pattern_move(prior9, monkeypatch):
