@@ -357,6 +357,11 @@ class GtpServer:
     def cmd_kgs_genmove_cleanup(self, args):
         return self.cmd_genmove(args, cleanup=True)
 
+    def search(self, board, playouts: int, **kw):
+        """The one search of ``genmove`` (``api.search``); an engine that subclasses the server
+        overrides it to add to the search (a prior) or to overrule its move."""
+        return self.api.search(board, playouts, **kw)
+
     def choose_move(self, color: int, cleanup: bool = False):
         """The move ``genmove`` plays: (row, col), None (pass) or "resign"."""
         s = self.settings
@@ -373,9 +378,9 @@ class GtpServer:
         seed = None if s.seed is None else s.seed + self.searches
         self.searches += 1
         extra = {"tabu": s.tabu} if s.tabu else {}
-        result = self.api.search(board, s.playouts, policy=s.policy, c=s.c, seed=seed,
-                                 komi=self.komi, root_select=s.root_select,
-                                 expansion_threshold=s.expansion_threshold, **extra)
+        result = self.search(board, s.playouts, policy=s.policy, c=s.c, seed=seed,
+                             komi=self.komi, root_select=s.root_select,
+                             expansion_threshold=s.expansion_threshold, **extra)
         self.log(f"genmove {'BW'[color - 1]}: {self.api.vertex(result.move, self.size)} "
                  f"win rate {result.root_win_rate:.3f}, {result.playouts} playouts, "
                  f"{result.playouts_per_s:,.0f}/s")

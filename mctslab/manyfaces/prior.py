@@ -163,21 +163,6 @@ def move_prediction(paths, *, every: int = 10, first: int = 10, last: int = 200)
 
 # --- the prior in the GTP engine, and the games -----------------------------------------------
 
-class _HookedApi:
-    """:mod:`mctslab.go.api` (or a stand-in) whose ``search`` is the server's own: the one
-    place :class:`~mctslab.go.gtp.GtpServer` calls the search, so :meth:`GtpServer.choose_move`
-    (resignation, the pass after the opponent's pass, superko, cleanup) stays as it is."""
-
-    def __init__(self, server, api):
-        self._server, self._api = server, api
-
-    def __getattr__(self, name):
-        return getattr(self._api, name)
-
-    def search(self, board, playouts, **kw):
-        return self._server.search(board, playouts, **kw)
-
-
 class PriorGtpServer(GtpServer):
     """``mctslab go gtp``'s engine (:class:`~mctslab.go.gtp.GtpServer`) whose searches take the
     pattern prior (:meth:`PatternPrior.prior` of the position, ``prior_visits`` virtual visits
@@ -196,14 +181,10 @@ class PriorGtpServer(GtpServer):
     def __init__(self, settings: EngineSettings | None = None, stdin=None, stdout=None,
                  stderr=None, api=None, *, prior_visits: int = 0, careful_pass: bool = False,
                  compiled=None):
-        if api is None:
-            from mctslab.go import api
-        self.base_api = api
         self.prior_visits, self.careful_pass = int(prior_visits), bool(careful_pass)
         self.compiled = compiled
         self.priors: dict[int, PatternPrior] = {}
-        super().__init__(settings, stdin=stdin, stdout=stdout, stderr=stderr,
-                         api=_HookedApi(self, api))
+        super().__init__(settings, stdin=stdin, stdout=stdout, stderr=stderr, api=api)
 
     def pattern_prior(self, size: int) -> PatternPrior:
         if size not in self.priors:
@@ -211,15 +192,16 @@ class PriorGtpServer(GtpServer):
         return self.priors[size]
 
     def search(self, board, playouts: int, **kw):
-        """``api.search`` with the prior, then the ``careful_pass`` rule (class docstring)."""
+        """``api.search`` with the prior, then the ``careful_pass`` rule (class docstring); the
+        server's :meth:`~mctslab.go.gtp.GtpServer.search` hook."""
         if self.prior_visits > 0:
             kw.update(prior=self.pattern_prior(board.size).prior(board),
                       prior_visits=self.prior_visits)
-        result = self.base_api.search(board, playouts, **kw)
+        result = self.api.search(board, playouts, **kw)
         if not self.careful_pass or result.move is not None:
             return result
         margin = self.score_margin(board)
-        if margin != 0 and (margin > 0) == (board.to_move == self.base_api.BLACK):
+        if margin != 0 and (margin > 0) == (board.to_move == self.api.BLACK):
             return result  # the count wins: passing is fine
         others = [ch for ch in result.children
                   if ch[0] is not None and board.is_legal(board.to_move, ch[0])]
@@ -232,7 +214,7 @@ class PriorGtpServer(GtpServer):
             move, _, rate = max((ch for ch in others if ch[1] >= floor),
                                 key=lambda ch: (ch[2], ch[1]))
         self.log(f"the search passes but the count ({margin:+g} for Black) does not win: "
-                 f"{self.base_api.vertex(move, board.size)} instead")
+                 f"{self.api.vertex(move, board.size)} instead")
         return dataclasses.replace(result, move=move, win_rate=rate)
 
 
