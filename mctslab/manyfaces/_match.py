@@ -7,24 +7,34 @@ white and empty masks of the 8x8 window (bit ``8*i + j``); points off the board 
 all three bits. Colour 1 (``O`` = white) swaps the black and white masks.
 
 Patterns: ``pats = (masks[K, 3] uint64, meta[P, 8] int32, block_dr[K], block_dc[K],
-key_bits[4], bucket_start[3, 8, 257], bucket_info[M, 8], bucket_masks[M, 3])`` with
-meta rows (height, width, orientation bits, edge bits, first block, end block); see
-:class:`mctslab.manyfaces.patterns.CompiledPatterns`. A candidate list (the hash
-buckets, all patterns, the patterns bigger than 8x8) is a table of info rows (the
-pattern index, then its meta row) and first-block masks, sorted by decreasing height.
+key_bits[4], bucket_starts[3 * 8 * 256, 9] int32, entries[P, 4] uint64,
+bucket_items[M] uint16)`` with meta rows (height, width, orientation bits, edge bits,
+first block, end block); see :class:`mctslab.manyfaces.patterns.CompiledPatterns`. A
+candidate list (a hash bucket; ``tables``: all patterns, the patterns bigger than 8x8) is
+a list of pattern indices split into width classes, each by decreasing height; the
+indices point into ``entries``, one 32-byte row per pattern (packed meta data and the
+first block's masks), small enough to stay in the core's caches.
 
 Matches are kept as bits: ``match_bits[2*o + colour, a, p >> 6]`` bit ``p & 63``, and
 ``match_count[2*o + colour, a]`` counts them (an anchor without matches is not scanned).
 
 Switches (each tested against the naive matcher): ``use_hash`` (8-bit key
-prefilter), ``early_exit`` (compare ``word_bits`` at a time, stop at the first failing
-word), and, in :func:`update`, ``incremental`` (re-match only anchors whose pattern
-box contains a changed point; otherwise a full re-match).
+prefilter), ``early_exit`` (stop at the first failing ``word_bits`` word; the kernel
+compares 64 bits at once and counts the words the word-wise exit compares), and, in
+:func:`update`, ``incremental`` (re-match only the (pattern, anchor) pairs whose box
+contains a changed point; otherwise a full re-match). An incremental re-match updates the
+match bits in place and compares only the patterns whose cell at the changed point
+accepts its new state but rejected its old one (the others keep their result, or lose
+it when they reject the new state); see :func:`match_anchor`.
 
 Counters (int64[N_COUNTERS]; ``matches`` counts the matches found by the call, in an
-incremental update only the re-found ones), cost model in basic operations: a word comparison is
-6 (3 AND, 2 OR, 1 compare), a hash key 8 (4 points x shift+and), a candidate's
-orientation/bounds/edge test 1, a window-mask bit update 4.
+incremental update only the newly compared ones), cost model in basic operations: a word
+comparison is 6 (3 AND, 2 OR, 1 compare), a hash key 8 (4 points x shift+and), a
+candidate's orientation/bounds/edge test 1, a changed-point test 2, a window-mask bit
+update 4.
+
+Kernels run with ``_nrt=False`` (they allocate nothing): without it every array passed
+to an inlined helper is reference counted, which cost a third of an incremental update.
 """
 
 import numba
@@ -36,9 +46,10 @@ WORD_OPS = 6
 HASH_OPS = 8
 CANDIDATE_OPS = 1
 MASK_UPDATE_OPS = 4
+POINT_TEST_OPS = 2
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def build_windows(board, n, src, win):
     """Fill win[8, n*n, 3] from board[n*n]; src[o, a] is the board point shown at
     transformed point a."""
@@ -71,7 +82,7 @@ def build_windows(board, n, src, win):
                 win[o, ar * n + ac, 2] = e
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True, _nrt=False, inline="always")
 def window_hash(own, other, key_bits):
     """8-bit key: the 2-bit state code of 4 window points, from the window's own and
     other masks (black and white, swapped for colour 1). The code is own | other << 1:
@@ -84,128 +95,168 @@ def window_hash(own, other, key_bits):
     return h
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def clear_bit(match_bits, t, a, p):
     match_bits[t, a, p >> 6] &= ~(np.uint64(1) << np.uint64(p & 63))
 
 
-@numba.njit(cache=True, inline="always")
-def match_anchor(o, colour, ar, ac, n, win, pats, cand_lo, cand_hi, cand_info, cand_masks,
-                 q_row, q_col, match_bits, match_count, use_hash, early_exit, word_bits,
-                 counters):
-    """Try the candidates at one (orientation, colour, anchor) and set their match bits.
+@numba.njit(cache=True, _nrt=False, inline="always")
+def words_to_fail(hit, word_bits):
+    """Words of ``word_bits`` compared up to and including the first that fails (the
+    paper's word-wise early exit; the kernel itself compares 64 bits at once)."""
+    wmask = (np.uint64(1) << np.uint64(word_bits % 64)) - np.uint64(1)
+    if word_bits == 64:
+        return 1
+    for q in range(64 // word_bits):
+        if (hit >> np.uint64(q * word_bits)) & wmask != wmask:
+            return q + 1
+    return 64 // word_bits
 
-    A candidate list is a row range of (info[M, 8] int32, first-block masks[M, 3]):
-    info rows are (pattern, height, width, orientation bits, edge bits, first block,
-    end block, 0), stored with the masks so that a bucket is read sequentially. With
+
+@numba.njit(cache=True, _nrt=False, inline="always")
+def match_anchor(o, colour, ar, ac, n, win, pats, starts, row, j_lo, items, q_row, q_col,
+                 q_old, in_place, match_bits, match_count, early_exit, word_bits, counters):
+    """Try one candidate list at one (orientation, colour, anchor) and set match bits.
+
+    The list is ``items[starts[row, j]:starts[row, j + 1]]`` (pattern indices) for the
+    width classes j >= j_lo, each by decreasing height; ``pats[6]`` is the pattern table
+    ``entries[P, 4]`` (an info word, see :func:`mctslab.manyfaces.patterns.entry_words`,
+    then the pattern's first-block masks: 40 kB for GNU Go's patterns). With
     q_row >= 0 only patterns whose box contains transformed point (q_row, q_col) are
-    tried (incremental re-matching). A pattern needs its orientation bit, its box on
-    the board and its edge marks at the board edge (edge anchoring)."""
-    masks, meta, block_dr, block_dc, key_bits, bucket_start, bucket_info, bucket_masks = pats
+    tried (incremental re-matching; a class's scan stops at the first pattern too short
+    to reach q_row). A pattern needs its orientation bit, its box on the board and its
+    edge marks at the board edge (edge anchoring). ``in_place``: the tried patterns'
+    bits are set *or cleared* (the caller has not cleared them).
+
+    ``q_old`` >= 0 (in place, q in the first block): q's state before this update (0
+    empty, 1 black, 2 white). A pattern whose cell at q accepts q's old and new states
+    keeps its result (q is the only difference it can see, or another changed point
+    will re-try it); one that rejects the new state cannot match; only one that accepts
+    the new state and rejected the old one is compared (a changed-point test: 2 ops)."""
+    masks, meta, block_dr, block_dc, entries = pats[0], pats[1], pats[2], pats[3], pats[6]
     full = np.uint64(0xFFFFFFFFFFFFFFFF)
     nwords = 64 // word_bits
-    wmask = (np.uint64(1) << np.uint64(word_bits % 64)) - np.uint64(1) if word_bits < 64 else full
     a = ar * n + ac
     t = 2 * o + colour
-    swap = colour != 0
     e0 = win[o, a, 2]
-    b0 = win[o, a, 1] if swap else win[o, a, 0]
-    w0 = win[o, a, 0] if swap else win[o, a, 1]
-    n_cand = 0
-    n_comp = 0
-    n_words = 0
-    n_match = 0
-    ops = 0
-    lo = cand_lo
-    hi = cand_hi
-    info = cand_info
-    imasks = cand_masks
-    if use_hash:
-        cls = 0 if ar > 0 else (1 if ac > 0 else 2)
-        h = window_hash(b0, w0, key_bits)
-        lo = bucket_start[cls, o, h]
-        hi = bucket_start[cls, o, h + 1]
-        info = bucket_info
-        imasks = bucket_masks
-        counters[HASHES] += 1
-        ops += HASH_OPS
-    for i in range(lo, hi):
-        n_cand += 1
-        hp = info[i, 1]
-        wp = info[i, 2]
-        if q_row >= 0:
-            if q_row - ar >= hp:
-                break           # candidate lists are sorted by decreasing height
-            if q_col - ac >= wp:
+    b0 = win[o, a, colour]
+    w0 = win[o, a, 1 - colour]
+    n_cand = n_comp = n_words = n_match = n_tests = 0
+    q_bit = np.uint64(8 * (q_row - ar) + q_col - ac) if q_old >= 0 else np.uint64(0)
+    # mask columns of entries (1 own, 2 other, 3 empty) for q's old and new states
+    old_col = 3 if q_old <= 0 else 1 + ((q_old - 1) ^ colour)
+    new_col = 3 if q_old < 0 else (3 if (e0 >> q_bit) & np.uint64(1) else (
+        1 if (b0 >> q_bit) & np.uint64(1) else 2))
+    had_matches = match_count[t, a] > 0
+    for j in range(j_lo, starts.shape[1] - 1):
+        for i in range(starts[row, j], starts[row, j + 1]):
+            n_cand += 1
+            p = int(items[i])
+            x = entries[p, 0]
+            hp = int((x >> np.uint64(16)) & np.uint64(0xFF))
+            if q_row >= 0:
+                if q_row - ar >= hp:
+                    break                   # shorter ones follow
+                if q_old >= 0:
+                    # outside the box a cell accepts everything: the result is unchanged
+                    n_tests += 1
+                    accept_new = (entries[p, new_col] >> q_bit) & np.uint64(1)
+                    if accept_new == (entries[p, old_col] >> q_bit) & np.uint64(1):
+                        continue            # accepts both, or neither (it did not match)
+                    if accept_new == 0:     # it cannot match now
+                        bit = np.uint64(1) << np.uint64(p & 63)
+                        if had_matches and match_bits[t, a, p >> 6] & bit:
+                            match_bits[t, a, p >> 6] ^= bit
+                            match_count[t, a] -= 1
+                        continue
+                elif q_col - ac >= int((x >> np.uint64(24)) & np.uint64(0xFF)):
+                    continue
+            wp = int((x >> np.uint64(24)) & np.uint64(0xFF))
+            if ar + hp > n or ac + wp > n or (x >> np.uint64(32 + o)) & np.uint64(1) == 0:
                 continue
-        if ar + hp > n or ac + wp > n or (info[i, 3] >> o) & 1 == 0:
-            continue
-        e = info[i, 4]
-        if e != 0:
-            if (e & 1 and ar != 0) or (e & 2 and ar + hp != n):
-                continue
-            if (e & 4 and ac != 0) or (e & 8 and ac + wp != n):
-                continue
-        n_comp += 1
-        ok = True
-        k0 = info[i, 5]
-        for k in range(k0, info[i, 6]):
-            if k == k0:
-                hit = (b0 & imasks[i, 0]) | (w0 & imasks[i, 1]) | (e0 & imasks[i, 2])
-            else:
-                ak = (ar + block_dr[k]) * n + ac + block_dc[k]
-                b = win[o, ak, 1] if swap else win[o, ak, 0]
-                w = win[o, ak, 0] if swap else win[o, ak, 1]
-                hit = (b & masks[k, 0]) | (w & masks[k, 1]) | (win[o, ak, 2] & masks[k, 2])
-            if early_exit:
-                for q in range(nwords):
-                    n_words += 1
-                    if (hit >> np.uint64(q * word_bits)) & wmask != wmask:
-                        ok = False
-                        break
-                if not ok:
-                    break
-            else:
-                n_words += nwords
-                if hit != full:
-                    ok = False
-        if ok:
-            p = info[i, 0]
-            match_bits[t, a, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
-            match_count[t, a] += 1
-            n_match += 1
+            e = int((x >> np.uint64(40)) & np.uint64(0x1F))
+            if e != 0:
+                if (e & 1 and ar != 0) or (e & 2 and ar + hp != n):
+                    continue
+                if (e & 4 and ac != 0) or (e & 8 and ac + wp != n):
+                    continue
+            n_comp += 1
+            hit = (b0 & entries[p, 1]) | (w0 & entries[p, 2]) | (e0 & entries[p, 3])
+            ok = hit == full
+            n_words += nwords if ok or not early_exit else words_to_fail(hit, word_bits)
+            if e & 16:                      # the other blocks of a pattern bigger than 8x8
+                for k in range(meta[p, 4] + 1, meta[p, 5]):
+                    if ok or not early_exit:
+                        ak = (ar + block_dr[k]) * n + ac + block_dc[k]
+                        hit = ((win[o, ak, colour] & masks[k, 0])
+                               | (win[o, ak, 1 - colour] & masks[k, 1])
+                               | (win[o, ak, 2] & masks[k, 2]))
+                        n_words += nwords if hit == full or not early_exit else words_to_fail(
+                            hit, word_bits)
+                        ok = ok and hit == full
+            if in_place and q_old < 0:
+                # the bit may be stale (the pattern matched before this update)
+                bit = np.uint64(1) << np.uint64(p & 63)
+                if (ok or match_count[t, a] > 0) and ok != (match_bits[t, a, p >> 6] & bit != 0):
+                    match_bits[t, a, p >> 6] ^= bit
+                    match_count[t, a] += 1 if ok else -1
+            elif ok:        # (with q_old >= 0 it rejected q's old state: its bit is clear)
+                match_bits[t, a, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
+                match_count[t, a] += 1
+            if ok:
+                n_match += 1
     counters[WINDOWS] += 1
     counters[CANDIDATES] += n_cand
     counters[COMPARISONS] += n_comp
     counters[WORDS] += n_words
     counters[MATCHES] += n_match
-    counters[OPS] += ops + CANDIDATE_OPS * n_cand + WORD_OPS * n_words
+    counters[OPS] += CANDIDATE_OPS * n_cand + WORD_OPS * n_words + POINT_TEST_OPS * n_tests
 
 
-@numba.njit(cache=True)
-def match_full(n, win, pats, all_info, all_masks, match_bits, match_count, use_hash, early_exit,
-               word_bits, counters):
+@numba.njit(cache=True, _nrt=False, inline="always")
+def hashed_row(o, colour, ar, ac, n, win, key_bits, counters):
+    """The row of the bucket table (anchor class, orientation, 8-bit key) for a window."""
+    a = ar * n + ac
+    h = window_hash(win[o, a, colour], win[o, a, 1 - colour], key_bits)
+    cls = 0 if ar > 0 else (1 if ac > 0 else 2)
+    counters[HASHES] += 1
+    counters[OPS] += HASH_OPS
+    return (cls * 8 + o) * 256 + h
+
+
+@numba.njit(cache=True, _nrt=False)
+def match_full(n, win, pats, tables, match_bits, match_count, use_hash, early_exit, word_bits,
+               counters):
     """Match every pattern at every anchor, orientation and colour; match_bits is cleared."""
     match_bits[:] = 0
     match_count[:] = 0
     for o in range(8):
         for colour in range(2):
             for a in range(n * n):
-                match_anchor(o, colour, a // n, a % n, n, win, pats, 0, all_info.shape[0],
-                             all_info, all_masks, -1, -1, match_bits, match_count, use_hash,
-                             early_exit, word_bits, counters)
+                ar, ac = a // n, a % n
+                if use_hash:
+                    row = hashed_row(o, colour, ar, ac, n, win, pats[4], counters)
+                    match_anchor(o, colour, ar, ac, n, win, pats, pats[5], row, 0, pats[7],
+                                 -1, -1, -1, False, match_bits, match_count, early_exit,
+                                 word_bits, counters)
+                else:
+                    match_anchor(o, colour, ar, ac, n, win, pats, tables[0], 0, 0, tables[1],
+                                 -1, -1, -1, False, match_bits, match_count, early_exit,
+                                 word_bits, counters)
 
 
-@numba.njit(cache=True)
-def update_windows(board, new_board, n, fwd, win, changed, counters):
-    """Apply new_board's differences to the window masks; returns the changed points
-    (written to changed[]) count. board is updated in place."""
+@numba.njit(cache=True, _nrt=False)
+def update_windows(board, new_board, n, fwd, win, changed, changed_old, counters):
+    """Apply new_board's differences to the window masks; returns the number of changed
+    points, written to changed[] (their old states to changed_old[]). board is updated
+    in place."""
     one = np.uint64(1)
     n_changed = 0
     for p in range(n * n):
         if board[p] == new_board[p]:
             continue
         changed[n_changed] = p
+        changed_old[n_changed] = board[p]
         n_changed += 1
         plane = 2 if new_board[p] == 0 else new_board[p] - 1
         board[p] = new_board[p]
@@ -225,56 +276,92 @@ def update_windows(board, new_board, n, fwd, win, changed, counters):
     return n_changed
 
 
-@numba.njit(cache=True)
-def rematch_near(n, q, o, colour, win, pats, all_info, all_masks, big_info, big_masks, max_h,
-                 max_w, match_bits,
-                 match_count, use_hash, early_exit, word_bits, counters):
+@numba.njit(cache=True, _nrt=False, inline="always")
+def key_point_changed(o, ar, ac, n, fwd, changed, n_changed, key_mask):
+    """Did this update change a hash key point of window (o, anchor)? If not, its bucket
+    is the one its current match bits were found in."""
+    for i in range(n_changed):
+        q = fwd[o, changed[i]]
+        dr = q // n - ar
+        dc = q % n - ac
+        if 0 <= dr < 8 and 0 <= dc < 8 and (key_mask >> np.uint64(8 * dr + dc)) & np.uint64(1):
+            return True
+    return False
+
+
+@numba.njit(cache=True, _nrt=False)
+def forget_matches_through(q_row, q_col, ar, ac, t, a, meta, match_bits, match_count):
+    """Clear the match bits at (t, a) of the patterns whose box contains (q_row, q_col)."""
+    for wd in range(match_bits.shape[2] if match_count[t, a] > 0 else 0):
+        bits = match_bits[t, a, wd]
+        while bits != 0:
+            low = bits & (~bits + np.uint64(1))
+            p = wd * 64 + int(np.log2(float(low)) + 0.5)
+            bits ^= low
+            if q_row - ar < meta[p, 0] and q_col - ac < meta[p, 1]:
+                clear_bit(match_bits, t, a, p)
+                match_count[t, a] -= 1
+
+
+@numba.njit(cache=True, _nrt=False)
+def rematch_near(n, q, q_old, o, colour, win, pats, tables, max_h, max_w, key_mask, fwd,
+                 changed, n_changed, match_bits, match_count, use_hash, early_exit, word_bits,
+                 counters):
     """Re-match, for one orientation and colour, every (pattern, anchor) whose box
     contains transformed point q: anchors up to 7 rows/columns up-left with the usual
-    candidates, anchors further away (only patterns bigger than 8x8) with ``big``."""
-    meta = pats[1]
+    candidates (the hash bucket, or all patterns), anchors further away with the patterns
+    bigger than 8x8. Only the width classes that reach q's column are scanned.
+
+    A candidate list holds every pattern that can match at its anchor, so its patterns'
+    bits are set or cleared in place; only a hash bucket whose key points changed in this
+    update is a different list from the one the old bits came from: there the old matches
+    through q are cleared first."""
     t = 2 * o + colour
     qr = q // n
     qc = q % n
     for ar in range(max(0, qr - max_h + 1), qr + 1):
         for ac in range(max(0, qc - max_w + 1), qc + 1):
-            a = ar * n + ac
             counters[ANCHORS] += 1
-            near = qr - ar < 8 and qc - ac < 8
-            # forget the old matches whose box contains q, then re-try them
-            for wd in range(match_bits.shape[2] if match_count[t, a] > 0 else 0):
-                bits = match_bits[t, a, wd]
-                while bits != 0:
-                    low = bits & (~bits + np.uint64(1))
-                    p = wd * 64 + int(np.log2(float(low)) + 0.5)
-                    bits ^= low
-                    if qr - ar < meta[p, 0] and qc - ac < meta[p, 1]:
-                        clear_bit(match_bits, t, a, p)
-                        match_count[t, a] -= 1
-            if near:
-                match_anchor(o, colour, ar, ac, n, win, pats, 0, all_info.shape[0],
-                             all_info, all_masks, qr, qc, match_bits, match_count, use_hash,
-                             early_exit, word_bits, counters)
-            elif big_info.shape[0] > 0:
-                match_anchor(o, colour, ar, ac, n, win, pats, 0, big_info.shape[0], big_info,
-                             big_masks, qr, qc,
-                             match_bits, match_count, False, early_exit, word_bits, counters)
+            dr, dc = qr - ar, qc - ac
+            if dr < 8 and dc < 8:
+                if use_hash:
+                    if n_changed == 1:
+                        in_place = (key_mask >> np.uint64(8 * dr + dc)) & np.uint64(1) == 0
+                    else:
+                        in_place = not key_point_changed(o, ar, ac, n, fwd, changed, n_changed,
+                                                         key_mask)
+                    if not in_place:
+                        forget_matches_through(qr, qc, ar, ac, t, ar * n + ac, pats[1],
+                                               match_bits, match_count)
+                    row = hashed_row(o, colour, ar, ac, n, win, pats[4], counters)
+                    match_anchor(o, colour, ar, ac, n, win, pats, pats[5], row, dc, pats[7],
+                                 qr, qc, q_old if in_place else -1, in_place, match_bits,
+                                 match_count, early_exit, word_bits, counters)
+                else:
+                    match_anchor(o, colour, ar, ac, n, win, pats, tables[0], 0, dc, tables[1],
+                                 qr, qc, q_old, True, match_bits, match_count, early_exit,
+                                 word_bits, counters)
+            elif tables[3].shape[0] > 0:
+                match_anchor(o, colour, ar, ac, n, win, pats, tables[2], 0, dc, tables[3],
+                             qr, qc, -1, True, match_bits, match_count, early_exit,
+                             word_bits, counters)
 
 
-@numba.njit(cache=True)
-def update(board, new_board, n, fwd, win, pats, all_info, all_masks, big_info, big_masks,
-           max_h, max_w, match_bits,
-           match_count, changed, incremental, use_hash, early_exit, word_bits, counters):
+@numba.njit(cache=True, _nrt=False)
+def update(board, new_board, n, fwd, win, pats, tables, max_h, max_w, key_mask, match_bits,
+           match_count, changed, changed_old, incremental, use_hash, early_exit, word_bits,
+           counters):
     """Bring windows and matches from board to new_board (board updated in place)."""
-    n_changed = update_windows(board, new_board, n, fwd, win, changed, counters)
+    n_changed = update_windows(board, new_board, n, fwd, win, changed, changed_old, counters)
     if not incremental:
-        match_full(n, win, pats, all_info, all_masks, match_bits, match_count, use_hash, early_exit,
+        match_full(n, win, pats, tables, match_bits, match_count, use_hash, early_exit,
                    word_bits, counters)
         return n_changed
     for i in range(n_changed):
         for o in range(8):
             for colour in range(2):
-                rematch_near(n, fwd[o, changed[i]], o, colour, win, pats, all_info, all_masks,
-                             big_info, big_masks, max_h, max_w, match_bits, match_count, use_hash, early_exit,
-                             word_bits, counters)
+                rematch_near(n, fwd[o, changed[i]], changed_old[i], o, colour, win, pats,
+                             tables, max_h, max_w, key_mask, fwd, changed, n_changed,
+                             match_bits, match_count, use_hash, early_exit, word_bits,
+                             counters)
     return n_changed

@@ -295,8 +295,9 @@ class CompiledPatterns:
     key_bits[4]: window bit positions of the hash key points;
     key_accept[P, 4]: 4-bit sets of the hash codes each key point accepts;
     bucket_start[3, 8, 257], bucket_items: per anchor class (:func:`anchor_class_allows`)
-    and orientation, the patterns of each hash, by decreasing height; big: the
-    patterns of more than one block; by_height: all patterns by decreasing height.
+    and orientation, the patterns of each hash, split into 8 width classes
+    (:func:`width_classes`) starting at bucket_sub[3, 8, 256, 9]; big: the patterns of
+    more than one block; by_height: all patterns by decreasing height.
     """
 
     patterns: list[Pattern]
@@ -314,6 +315,7 @@ class CompiledPatterns:
     key_accept: np.ndarray
     bucket_start: np.ndarray
     bucket_items: np.ndarray
+    bucket_sub: np.ndarray
     big: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
     by_height: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
 
@@ -407,6 +409,16 @@ def anchor_class_allows(p: Pattern, cls: int) -> bool:
     return True
 
 
+def width_classes(items, patterns: list[Pattern], n_classes: int) -> list[list[int]]:
+    """``items`` split by width class ``min(width, n_classes) - 1``, each by decreasing
+    height: an incremental re-match with the changed point ``dc`` columns right of the
+    anchor scans only classes >= dc, and each until the first pattern too short."""
+    parts: list[list[int]] = [[] for _ in range(n_classes)]
+    for i in items:
+        parts[min(patterns[i].width, n_classes) - 1].append(i)
+    return [sorted(part, key=lambda i: -patterns[i].height) for part in parts]
+
+
 def compile_patterns(patterns: list[Pattern],
                      key_bits: list[int] | None = None) -> CompiledPatterns:
     """Compile parsed patterns into the matcher's arrays (see the module docstring).
@@ -444,13 +456,16 @@ def compile_patterns(patterns: list[Pattern],
                     for h in hashes:
                         buckets[cls][o][h].append(i)
     bucket_start = np.zeros((3, 8, 257), np.int32)
+    bucket_sub = np.zeros((3, 8, 256, BLOCK + 1), np.int32)
     items = []
     for cls in range(3):
         for o in range(8):
             for h in range(256):
                 bucket_start[cls, o, h] = len(items)
-                # decreasing height: incremental re-matching stops at the first short one
-                items.extend(sorted(buckets[cls][o][h], key=lambda i: -patterns[i].height))
+                for j, part in enumerate(width_classes(buckets[cls][o][h], patterns, BLOCK)):
+                    bucket_sub[cls, o, h, j] = len(items)
+                    items.extend(part)
+                bucket_sub[cls, o, h, BLOCK] = len(items)
             bucket_start[cls, o, 256] = len(items)
     moves = [p.move or (-1, -1) for p in patterns]
     return CompiledPatterns(
@@ -467,6 +482,7 @@ def compile_patterns(patterns: list[Pattern],
         move_col=np.array([m[1] for m in moves], np.int32),
         key_bits=np.array(key_bits, np.int32), key_accept=key_accept,
         bucket_start=bucket_start, bucket_items=np.array(items, np.int32),
+        bucket_sub=bucket_sub,
         big=np.array(sorted((i for i, p in enumerate(patterns)
                              if p.height > BLOCK or p.width > BLOCK),
                             key=lambda i: -patterns[i].height), np.int32),
@@ -488,6 +504,25 @@ def transform_tables(n: int) -> tuple[np.ndarray, np.ndarray]:
     for o in range(8):
         fwd[o, src[o]] = np.arange(n * n, dtype=np.int32)
     return src, fwd
+
+
+def entry_words(c: CompiledPatterns, items: np.ndarray) -> np.ndarray:
+    """Candidate-list entries[len(items), 4] uint64: an info word (bits 0-15 pattern,
+    16-23 height, 24-31 width, 32-39 orientation bits, 40-43 edge bits, 44 more than
+    one block), then the own, other and empty masks of the pattern's first block."""
+    items = np.asarray(items, np.int64)
+    out = np.zeros((len(items), 4), np.uint64)
+    if len(items) == 0:
+        return out
+    if c.n_patterns > 1 << 16 or c.width.max() > 255 or c.height.max() > 255:
+        raise ValueError("too many or too big patterns for the packed candidate lists")
+    multi = (c.block_start[1:] - c.block_start[:-1]) > 1
+    info = (items | c.height[items].astype(np.int64) << 16 | c.width[items].astype(np.int64) << 24
+            | c.orient[items].astype(np.int64) << 32 | c.edges[items].astype(np.int64) << 40
+            | multi[items].astype(np.int64) << 44)
+    out[:, 0] = info.astype(np.uint64)
+    out[:, 1:] = c.masks[c.block_start[:-1][items]]
+    return out
 
 
 @dataclass(frozen=True)
@@ -526,28 +561,32 @@ class Matcher:
         self.word_bits = word_bits
         self.src, self.fwd = transform_tables(n)
         c = compiled
-        # candidate lists carry each pattern's meta row and first-block masks, so that
-        # walking a hash bucket reads memory sequentially (see _match.match_anchor)
         meta = np.zeros((c.n_patterns, 8), np.int32)
         meta[:, :6] = np.stack([c.height, c.width, c.orient, c.edges, c.block_start[:-1],
                                 c.block_start[1:]], axis=1)
 
-        def table(items):
-            info = np.zeros((len(items), 8), np.int32)
-            info[:, 0] = items
-            info[:, 1:7] = meta[items, :6]
-            return info, np.ascontiguousarray(c.masks[c.block_start[:-1][items]])
+        def classed(items, n_classes):
+            """(starts[1, n_classes + 1], items) of items split by width class."""
+            parts = width_classes(items, c.patterns, n_classes)
+            starts = np.cumsum([0] + [len(x) for x in parts]).astype(np.int32)[None, :]
+            return starts, np.array([i for x in parts for i in x], np.uint16)
 
-        self.pats = (c.masks, meta, c.block_dr, c.block_dc, c.key_bits, c.bucket_start,
-                     *table(c.bucket_items))
-        self.all_info, self.all_masks = table(c.by_height)   # by decreasing height
-        self.big_info, self.big_masks = table(c.big)
         self.max_h, self.max_w = int(c.height.max()), int(c.width.max())
+        # the candidate lists are pattern indices (uint16) into one pattern table of
+        # 32 bytes per pattern: lists and table stay in the core's caches
+        self.pats = (c.masks, meta, c.block_dr, c.block_dc, c.key_bits,
+                     c.bucket_sub.reshape(-1, BLOCK + 1),
+                     entry_words(c, np.arange(c.n_patterns)), c.bucket_items.astype(np.uint16))
+        # all patterns (matching without the hash) and the ones bigger than 8x8 (anchors
+        # more than 7 columns left of a changed point), both split by width class
+        self.tables = (*classed(c.by_height, BLOCK), *classed(c.big, self.max_w))
+        self.key_mask = np.uint64(sum(1 << int(b) for b in c.key_bits))
         self.board = np.zeros(n * n, np.int8)
         self.win = np.zeros((8, n * n, 3), np.uint64)
         self.match_bits = np.zeros((16, n * n, (c.n_patterns + 63) // 64), np.uint64)
         self.match_count = np.zeros((16, n * n), np.int32)
         self.changed = np.zeros(n * n, np.int32)
+        self.changed_old = np.zeros(n * n, np.int8)
         self.counters = np.zeros(_match.N_COUNTERS, np.int64)
         self._matched = False        # no board yet: the first update is a full match
 
@@ -565,8 +604,8 @@ class Matcher:
         self.counters[:] = 0
         self._k.build_windows(self.board, self.n, self.src, self.win)
         self._matched = True
-        self._k.match_full(self.n, self.win, self.pats, self.all_info, self.all_masks,
-                           self.match_bits, self.match_count, self.use_hash, self.early_exit, self.word_bits,
+        self._k.match_full(self.n, self.win, self.pats, self.tables, self.match_bits,
+                           self.match_count, self.use_hash, self.early_exit, self.word_bits,
                            self.counters)
         return self.counter_dict()
 
@@ -577,11 +616,11 @@ class Matcher:
             return self.set_board(board)
         new = self._check(board)
         self.counters[:] = 0
-        self._k.update(self.board, new, self.n, self.fwd, self.win, self.pats,
-                       self.all_info, self.all_masks, self.big_info, self.big_masks,
-                       self.max_h, self.max_w, self.match_bits, self.match_count,
-                       self.changed, self.incremental, self.use_hash, self.early_exit,
-                       self.word_bits, self.counters)
+        self._k.update(self.board, new, self.n, self.fwd, self.win, self.pats, self.tables,
+                       self.max_h, self.max_w, self.key_mask, self.match_bits,
+                       self.match_count, self.changed, self.changed_old, self.incremental,
+                       self.use_hash,
+                       self.early_exit, self.word_bits, self.counters)
         return self.counter_dict()
 
     def counter_dict(self) -> dict:
