@@ -15,7 +15,10 @@ and costs. Each becomes a table or a figure here, next to the paper's figure:
 * :func:`regression_table` - agreement with GNU Go's optics / connection answers and
   eyes.db;
 * :func:`time_shares` - share of run time by component over game replays (paper: eye
-  potential 7%, pattern matching 1.5%).
+  potential 7%, pattern matching 1.5%);
+* :func:`strength` - beyond the paper: the knowledge-based player (:mod:`.player`) against
+  GNU Go and our MCTS engine, and MCTS with the pattern prior (:mod:`.prior`) against the same
+  MCTS without it and against GNU Go (games through the executor, GNU Go referees).
 
 Scales: ``smoke`` (seconds), ``default`` (a few dozen games), ``paper`` (all 2,000 games in
 the census and the checker).
@@ -39,15 +42,18 @@ from mctslab.core.tasks import make_tasks
 __all__ = ["SCALES", "Config", "config", "game_paths", "census_task", "census",
            "census_tables", "census_figure", "cost_chain", "joseki_table", "influence_figure",
            "territory_table", "enclosed_table", "enclosed_figure", "regression_table",
-           "time_shares", "summary"]
+           "time_shares", "summary", "strength"]
 
 SCALES = {
     "smoke": dict(census_games=2, cost_positions=2, incremental_moves=5, replay_games=1,
-                  census_every=25, influence_positions=2),
+                  census_every=25, influence_positions=2, strength_games=2, strength_size=7,
+                  strength_playouts=200),
     "default": dict(census_games=40, cost_positions=20, incremental_moves=20, replay_games=3,
-                    census_every=10, influence_positions=3),
+                    census_every=10, influence_positions=3, strength_games=10, strength_size=9,
+                    strength_playouts=1000),
     "paper": dict(census_games=2000, cost_positions=100, incremental_moves=50, replay_games=10,
-                  census_every=10, influence_positions=3),
+                  census_every=10, influence_positions=3, strength_games=100, strength_size=9,
+                  strength_playouts=1000),
 }
 
 PAPER_COST = [  # (stage, patterns tried per window, points, operations per board)
@@ -68,6 +74,11 @@ class Config:
     replay_games: int         # games replayed for the time shares
     census_every: int         # census of connections and eyes every k moves
     influence_positions: int  # positions in the influence figure
+    strength_games: int       # beyond the paper: games per pairing of :func:`strength`
+    strength_size: int        # their board size (komi 7.5)
+    strength_playouts: int    # the MCTS engine's playouts per move in them
+    gnugo_level: int = 0      # GNU Go's level in them
+    prior_visits: int = 20    # virtual visits of the pattern prior (Gelly & Silver 2007)
 
 
 def config(scale: str = "default", **overrides) -> Config:
@@ -78,8 +89,11 @@ def config(scale: str = "default", **overrides) -> Config:
     values.update(given(overrides))
     cfg = Config(scale=scale, **values)
     for f in dataclasses.fields(Config):
-        if f.name != "scale":
-            positive_int(f.name, getattr(cfg, f.name))
+        if f.name not in ("scale", "gnugo_level"):
+            positive_int(f.name, getattr(cfg, f.name), minimum=5 if f.name == "strength_size"
+                         else 1)
+    if not 0 <= cfg.gnugo_level <= 10:
+        raise ValueError(f"GNU Go levels are 0..10, got {cfg.gnugo_level!r}")
     if cfg.census_games > 2000:
         raise ValueError(f"census_games must be at most 2000 (the data set), got "
                          f"{cfg.census_games}")
@@ -459,3 +473,30 @@ def summary(census_t, cost, joseki, regression, shares, enclosed) -> pd.DataFram
         ("share of time: pattern matching", "1.5%", f"{sh.get('pattern matching', 0):.1f}%"),
     ]
     return pd.DataFrame(rows, columns=["claim", "paper", "this run"])
+
+
+def strength(run, cfg: Config) -> pd.DataFrame:
+    """Beyond the paper (issue 13): the knowledge-based player against GNU Go and against our
+    MCTS engine, and MCTS with the pattern prior (``prior_visits`` virtual visits per root
+    child) against the same MCTS without it and against GNU Go; each MCTS side searches
+    ``strength_playouts`` light playouts, never resigns and passes only when its count wins.
+    ``strength_games`` games per pairing on ``strength_size``, komi 7.5, colours alternating,
+    GNU Go (``gnugo_level``) refereeing every game (:mod:`.player_match`). One row per pairing
+    with the win rate's Clopper-Pearson 95% interval; one row saying why when GNU Go is not
+    installed."""
+    from mctslab.go.experiments import gnugo_missing
+    from mctslab.manyfaces.player_match import Side, match_table, play_match
+
+    reason = gnugo_missing()
+    if reason:
+        return pd.DataFrame({"skipped": [reason]})
+    mcts = Side("mcts", playouts=cfg.strength_playouts, policy="light", resign=0.0,
+                root_select="winrate", careful_pass=True)
+    prior = dataclasses.replace(mcts, prior_visits=cfg.prior_visits)
+    pairings = [("knowledge", "gnugo"), ("knowledge", mcts), (prior, mcts), (prior, "gnugo"),
+                (mcts, "gnugo")]
+    return match_table([
+        play_match(opponent, cfg.strength_games, candidate=candidate, run=run,
+                   experiment=f"manyfaces_strength_{k}", size=cfg.strength_size, komi=7.5,
+                   gnugo_level=cfg.gnugo_level, seed=run.seed + 100 + k)
+        for k, (candidate, opponent) in enumerate(pairings)])

@@ -219,7 +219,7 @@ def match_tasks(opponent="gnugo", games: int = 20, *, candidate="knowledge", siz
 
 def play_match(opponent="gnugo", games: int = 20, *, candidate="knowledge", workers: int = 1,
                out=None, experiment: str | None = None, sgf_dir: str | Path | None = None,
-               progress: bool = False, **settings) -> dict:
+               progress: bool = False, run=None, **settings) -> dict:
     """Play (or read from the result store) :func:`match_tasks`' games (``settings``: its
     keywords); returns the candidate and opponent labels, games, the candidate's wins (as Black
     / as White), win rate, its Clopper-Pearson 95% interval, the two-sided binomial p-value
@@ -227,21 +227,31 @@ def play_match(opponent="gnugo", games: int = 20, *, candidate="knowledge", work
     by GNU Go (not resigned), the settings, ``played`` (games played by this call; the rest
     came from the store) and the per-game results. The store is ``experiment`` (default
     ``manyfaces_<candidate kind>_<opponent kind>``) under ``out``. ``sgf_dir``: write each game
-    there as ``<opponent kind>-<i>-<candidate's colour>.sgf``."""
+    there as ``<opponent kind>-<i>-<candidate's colour>.sgf``. ``run``: a notebook's
+    :class:`~mctslab.core.report.Run`, whose executor and store play the games instead."""
     from mctslab.core.executor import run_tasks
-    from mctslab.core.stats import binomial_test
 
     if games < 1:
         raise ValueError(f"a match needs at least one game, got {games}")
     tasks = match_tasks(opponent, games, candidate=candidate, **settings)
     first = tasks[0].params
     cand, opp = Side(**first["candidate"]), Side(**first["opponent"])
-    results = run_tasks(experiment or f"manyfaces_{cand.kind}_{opp.kind}", tasks,
-                        workers=workers, out=out, progress=progress)
+    experiment = experiment or f"manyfaces_{cand.kind}_{opp.kind}"
+    results = run.map(experiment, tasks) if run is not None else run_tasks(
+        experiment, tasks, workers=workers, out=out, progress=progress)
     if sgf_dir is not None:
         Path(sgf_dir).mkdir(parents=True, exist_ok=True)
         for i, (task, r) in enumerate(zip(tasks, results)):
             Path(sgf_dir, f"{opp.kind}-{i:03d}-{task.params['color']}.sgf").write_text(r["sgf"])
+    return dict(summary(tasks, results), played=results.ran)
+
+
+def summary(tasks, results) -> dict:
+    """A match's games as :func:`play_match` reports them (without ``played``)."""
+    from mctslab.core.stats import binomial_test
+
+    first = tasks[0].params
+    cand, opp = Side(**first["candidate"]), Side(**first["opponent"])
     wins = sum(r["candidate_won"] for r in results)
     test = binomial_test(wins, len(results))
     margins = [r["margin"] for r in results if r.get("margin") is not None]
@@ -256,7 +266,7 @@ def play_match(opponent="gnugo", games: int = 20, *, candidate="knowledge", work
                 rate=test.rate, ci_low=test.ci_low, ci_high=test.ci_high, pvalue=test.pvalue,
                 mean_moves=float(np.mean([r["moves"] for r in results])),
                 mean_margin=float(np.mean(margins)) if margins else math.nan,
-                settings=dict(first), played=results.ran, results=list(results))
+                settings=dict(first), results=list(results))
 
 
 def match_table(matches):
