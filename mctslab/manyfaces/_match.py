@@ -351,7 +351,12 @@ def rematch_near(n, q, q_old, o, colour, win, pats, tables, max_h, max_w, key_ma
 def update(board, new_board, n, fwd, win, pats, tables, max_h, max_w, key_mask, match_bits,
            match_count, changed, changed_old, incremental, use_hash, early_exit, word_bits,
            counters):
-    """Bring windows and matches from board to new_board (board updated in place)."""
+    """Bring windows and matches from board to new_board (board updated in place).
+    Returns the number of changed points, or -1 (nothing changed) when new_board holds a
+    value other than 0, 1, 2."""
+    for p in range(n * n):
+        if new_board[p] < 0 or new_board[p] > 2:
+            return -1
     n_changed = update_windows(board, new_board, n, fwd, win, changed, changed_old, counters)
     if not incremental:
         match_full(n, win, pats, tables, match_bits, match_count, use_hash, early_exit,

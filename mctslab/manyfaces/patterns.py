@@ -491,6 +491,7 @@ def compile_patterns(patterns: list[Pattern],
 
 
 # ---------------------------------------------------------------------------- matcher
+BAD_VALUES = "board values must be 0 (empty), 1 (black) or 2 (white)"
 COUNTER_NAMES = ("windows", "hashes", "candidates", "comparisons", "words", "ops", "matches",
                  "mask_ops", "anchors")
 
@@ -590,12 +591,12 @@ class Matcher:
         self.counters = np.zeros(_match.N_COUNTERS, np.int64)
         self._matched = False        # no board yet: the first update is a full match
 
-    def _check(self, board) -> np.ndarray:
+    def _check(self, board, values: bool = True) -> np.ndarray:
         b = np.ascontiguousarray(board, dtype=np.int8)
         if b.shape != (self.n, self.n):
             raise ValueError(f"board must be {self.n}x{self.n}, got shape {b.shape}")
-        if b.min() < 0 or b.max() > 2:
-            raise ValueError("board values must be 0 (empty), 1 (black) or 2 (white)")
+        if values and (b.view(np.uint8) > 2).any():
+            raise ValueError(BAD_VALUES)
         return b.ravel()
 
     def set_board(self, board) -> dict:
@@ -614,13 +615,15 @@ class Matcher:
         when no board was set yet."""
         if not self._matched:
             return self.set_board(board)
-        new = self._check(board)
+        new = self._check(board, values=False)      # the kernel checks the values
         self.counters[:] = 0
-        self._k.update(self.board, new, self.n, self.fwd, self.win, self.pats, self.tables,
-                       self.max_h, self.max_w, self.key_mask, self.match_bits,
-                       self.match_count, self.changed, self.changed_old, self.incremental,
-                       self.use_hash,
-                       self.early_exit, self.word_bits, self.counters)
+        changed = self._k.update(self.board, new, self.n, self.fwd, self.win, self.pats,
+                                 self.tables, self.max_h, self.max_w, self.key_mask,
+                                 self.match_bits, self.match_count, self.changed,
+                                 self.changed_old, self.incremental, self.use_hash,
+                                 self.early_exit, self.word_bits, self.counters)
+        if changed < 0:
+            raise ValueError(BAD_VALUES)
         return self.counter_dict()
 
     def counter_dict(self) -> dict:

@@ -163,6 +163,12 @@ def test_bad_boards_are_refused(compiled):
         m.set_board(np.zeros((9, 9), np.int8))
     with pytest.raises(ValueError, match="values"):
         m.set_board(np.full((19, 19), 3, np.int8))
+    m.set_board(np.zeros((19, 19), np.int8))
+    bad = np.zeros((19, 19), np.int8)
+    bad[3, 4] = -1
+    with pytest.raises(ValueError, match="values"):
+        m.update(bad)                            # checked by the update kernel
+    assert m.update(np.zeros((19, 19), np.int8))["anchors"] == 0     # nothing was applied
     with pytest.raises(ValueError, match="word_bits"):
         P.Matcher(compiled, word_bits=12)
 
