@@ -37,7 +37,6 @@ from ._board import (
     I_PASSES,
     I_TO_MOVE,
     I_WIDTH,
-    OK,
     PASS,
     _playable,
     _u,

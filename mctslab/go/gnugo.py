@@ -35,7 +35,8 @@ from mctslab.go.api import parse_vertex, vertex
 
 __all__ = [
     "EngineDied", "EngineFailure", "EngineGarbage", "EngineTimeout", "GameRecord", "GnuGoNotFound",
-    "GtpEngine", "GtpError", "RefusedMove", "find_gnugo", "gnugo", "gnugo_argv", "play_game",
+    "GtpCommands", "GtpEngine", "GtpError", "RefusedMove", "find_gnugo", "gnugo", "gnugo_argv",
+    "play_game",
 ]
 
 INSTALL_HINT = ("install it with 'sudo apt-get install gnugo' (Debian/Ubuntu, lands in "
@@ -121,7 +122,70 @@ def gtp_color(color) -> str:
     raise ValueError(f"not a colour: {color!r} (use 1/2, 'b'/'w' or 'black'/'white')")
 
 
-class GtpEngine:
+class GtpCommands:
+    """The GTP commands as typed calls, for anything with ``send(command, timeout=None)`` (the
+    reply text without ``= ``; :class:`GtpError` on ``?``) and a board ``size``: a
+    :class:`GtpEngine` subprocess, or an engine driven in-process."""
+
+    size = 19
+
+    def boardsize(self, size: int) -> None:
+        self.send(f"boardsize {int(size)}")
+        self.size = int(size)
+
+    def clear_board(self) -> None:
+        self.send("clear_board")
+
+    def komi(self, komi: float) -> None:
+        self.send(f"komi {komi}")
+
+    def play(self, color, move) -> None:
+        """Play ``move`` ((row, col) or None) for ``color``; GtpError if the engine refuses it."""
+        self.send(f"play {gtp_color(color)} {vertex(move, self.size)}")
+
+    def genmove(self, color, timeout: float | None = None):
+        """The engine's move for ``color`` (played on its board): (row, col), None for a pass,
+        or the string ``"resign"``."""
+        reply = self.send(f"genmove {gtp_color(color)}", timeout=timeout)
+        if reply.lower() == "resign":
+            return "resign"
+        return self._vertex(reply, "genmove")
+
+    def all_legal(self, color) -> list[tuple[int, int]]:
+        """GNU Go's ``all_legal``: every legal point for ``color`` (eyes included, no pass)."""
+        reply = self.send(f"all_legal {gtp_color(color)}")
+        return [self._vertex(v, "all_legal") for v in reply.split()]
+
+    def list_stones(self, color) -> list[tuple[int, int]]:
+        reply = self.send(f"list_stones {gtp_color(color)}")
+        return [self._vertex(v, "list_stones") for v in reply.split()]
+
+    def captures(self, color) -> int:
+        """How many stones ``color`` has captured so far (GNU Go extension)."""
+        return int(self.send(f"captures {gtp_color(color)}"))
+
+    def final_score(self, timeout: float | None = None) -> str:
+        """The engine's score, e.g. ``"B+3.5"``, ``"W+0.5"`` or ``"0"``."""
+        return self.send("final_score", timeout=timeout)
+
+    def final_status_list(self, status: str) -> list[tuple[int, int]]:
+        reply = self.send(f"final_status_list {status}")
+        return [self._vertex(v, "final_status_list") for v in reply.split()]
+
+    def showboard(self) -> str:
+        return self.send("showboard")
+
+    def _vertex(self, text: str, command: str):
+        try:
+            return parse_vertex(text, self.size)
+        except ValueError:
+            raise self._garbage(f"answered {command!r} with a bad vertex {text!r}") from None
+
+    def _garbage(self, what: str) -> EngineFailure:
+        return EngineGarbage(what)
+
+
+class GtpEngine(GtpCommands):
     """One GTP engine subprocess; ``send`` a command, get the reply text (without ``= ``).
 
     ``argv`` is the command line; ``timeout`` the default seconds per reply (``send`` can
@@ -304,59 +368,8 @@ class GtpEngine:
                     raise self._fail(EngineGarbage, f"sent over 4 MB without ending its reply "
                                      f"to {command!r}")
 
-    # -- helpers ---------------------------------------------------------------------------------
-    def boardsize(self, size: int) -> None:
-        self.send(f"boardsize {int(size)}")
-        self.size = int(size)
-
-    def clear_board(self) -> None:
-        self.send("clear_board")
-
-    def komi(self, komi: float) -> None:
-        self.send(f"komi {komi}")
-
-    def play(self, color, move) -> None:
-        """Play ``move`` ((row, col) or None) for ``color``; GtpError if the engine refuses it."""
-        self.send(f"play {gtp_color(color)} {vertex(move, self.size)}")
-
-    def genmove(self, color, timeout: float | None = None):
-        """The engine's move for ``color`` (played on its board): (row, col), None for a pass,
-        or the string ``"resign"``."""
-        reply = self.send(f"genmove {gtp_color(color)}", timeout=timeout)
-        if reply.lower() == "resign":
-            return "resign"
-        return self._vertex(reply, "genmove")
-
-    def all_legal(self, color) -> list[tuple[int, int]]:
-        """GNU Go's ``all_legal``: every legal point for ``color`` (eyes included, no pass)."""
-        reply = self.send(f"all_legal {gtp_color(color)}")
-        return [self._vertex(v, "all_legal") for v in reply.split()]
-
-    def list_stones(self, color) -> list[tuple[int, int]]:
-        reply = self.send(f"list_stones {gtp_color(color)}")
-        return [self._vertex(v, "list_stones") for v in reply.split()]
-
-    def captures(self, color) -> int:
-        """How many stones ``color`` has captured so far (GNU Go extension)."""
-        return int(self.send(f"captures {gtp_color(color)}"))
-
-    def final_score(self, timeout: float | None = None) -> str:
-        """The engine's score, e.g. ``"B+3.5"``, ``"W+0.5"`` or ``"0"``."""
-        return self.send("final_score", timeout=timeout)
-
-    def final_status_list(self, status: str) -> list[tuple[int, int]]:
-        reply = self.send(f"final_status_list {status}")
-        return [self._vertex(v, "final_status_list") for v in reply.split()]
-
-    def showboard(self) -> str:
-        return self.send("showboard")
-
-    def _vertex(self, text: str, command: str):
-        try:
-            return parse_vertex(text, self.size)
-        except ValueError:
-            raise self._fail(EngineGarbage, f"answered {command!r} with a bad vertex "
-                             f"{text!r}") from None
+    def _garbage(self, what: str) -> EngineFailure:
+        return self._fail(EngineGarbage, what)
 
 
 class RefusedMove(RuntimeError):

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from mctslab.go import gnugo, sgf
-from mctslab.go.api import BLACK, WHITE, Board, parse_vertex, vertex
+from mctslab.go.api import BLACK, WHITE, Board, vertex
 from mctslab.go.gtp import EngineSettings, GtpServer
 
 __all__ = ["KINDS", "Side", "InProcessEngine", "game_task", "match_tasks", "play_match",
@@ -79,9 +79,9 @@ def _side(spec, **mcts) -> Side:
     return Side(spec, **mcts) if spec == "mcts" else Side(spec)
 
 
-class InProcessEngine:
-    """A :class:`~mctslab.go.gtp.GtpServer` driven in-process through the methods of
-    :class:`~mctslab.go.gnugo.GtpEngine` that :func:`mctslab.go.gnugo.play_game` calls."""
+class InProcessEngine(gnugo.GtpCommands):
+    """A :class:`~mctslab.go.gtp.GtpServer` driven in-process through the GTP commands
+    :func:`mctslab.go.gnugo.play_game` calls (:class:`~mctslab.go.gnugo.GtpCommands`)."""
 
     def __init__(self, server: GtpServer):
         self.server, self.size = server, server.size
@@ -91,23 +91,6 @@ class InProcessEngine:
         if reply.startswith("?"):
             raise gnugo.GtpError(command, reply[1:].strip())
         return reply[1:].strip()
-
-    def boardsize(self, size: int) -> None:
-        self.send(f"boardsize {int(size)}")
-        self.size = int(size)
-
-    def clear_board(self) -> None:
-        self.send("clear_board")
-
-    def komi(self, komi: float) -> None:
-        self.send(f"komi {komi}")
-
-    def play(self, color, move) -> None:
-        self.send(f"play {gnugo.gtp_color(color)} {vertex(move, self.size)}")
-
-    def genmove(self, color, timeout: float | None = None):
-        reply = self.send(f"genmove {gnugo.gtp_color(color)}")
-        return "resign" if reply.lower() == "resign" else parse_vertex(reply, self.size)
 
 
 def _quiet(cls, settings, **kw):

@@ -9,7 +9,12 @@ import pytest
 from mctslab.othello import experiments, wpc
 from mctslab.othello._board import START_BLACK, START_WHITE
 from mctslab.othello._players import play_match
-from mctslab.othello.learning import LearningConfig, population_tables, random_population, run_learning
+from mctslab.othello.learning import (
+    LearningConfig,
+    population_tables,
+    random_population,
+    run_learning,
+)
 from mctslab.rng import seed_state
 
 
