@@ -255,8 +255,11 @@ def summary(tasks, results) -> dict:
 def match_table(matches):
     """:func:`play_match` results as one table, a row per match: candidate, opponent, games,
     wins, as B / as W (wins/games), rate, ci_low, ci_high (Clopper-Pearson 95%), pvalue
-    (binomial, 0.5), mean_moves, mean_margin."""
+    (binomial, 0.5), mean_moves, mean_margin; rounded for citing (rates 3 decimals, p and
+    means 3 significant digits: ``core.rounding``), the results keep full precision."""
     import pandas as pd
+
+    from mctslab.core.rounding import round_table
 
     rows = []
     for m in matches:
@@ -267,4 +270,5 @@ def match_table(matches):
                          rate=m["rate"], ci_low=m["ci_low"], ci_high=m["ci_high"],
                          pvalue=m["pvalue"], mean_moves=m["mean_moves"],
                          mean_margin=m["mean_margin"]))
-    return pd.DataFrame(rows)
+    return round_table(pd.DataFrame(rows), {"rate": 3, "ci_low": 3, "ci_high": 3},
+                       {"pvalue": 3, "mean_moves": 3, "mean_margin": 3})
