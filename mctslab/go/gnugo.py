@@ -36,7 +36,7 @@ from mctslab.go.api import parse_vertex, vertex
 __all__ = [
     "EngineDied", "EngineFailure", "EngineGarbage", "EngineTimeout", "GameRecord", "GnuGoNotFound",
     "GtpCommands", "GtpEngine", "GtpError", "RefusedMove", "find_gnugo", "gnugo", "gnugo_argv",
-    "play_game",
+    "play_game", "result_text", "score_value",
 ]
 
 INSTALL_HINT = ("install it with 'sudo apt-get install gnugo' (Debian/Ubuntu, lands in "
@@ -433,9 +433,14 @@ def play_game(black: GtpEngine, white: GtpEngine, *, size: int = 19, komi: float
         record.end = "max moves"
     if referee is not None:
         record.score = referee.final_score()
-        value = score_value(record.score)
-        record.result = "0" if value == 0 else f"{'B' if value > 0 else 'W'}+{abs(value):g}"
+        record.result = result_text(record.score)
     return record
+
+
+def result_text(score: str) -> str:
+    """A GTP score as an SGF ``RE`` value: ``"B+3.5"``, ``"W+0.5"``, ``"0"`` for a draw."""
+    value = score_value(score)
+    return "0" if value == 0 else f"{'B' if value > 0 else 'W'}+{abs(value):g}"
 
 
 def score_value(score: str) -> float:

@@ -129,17 +129,47 @@ def _one_game(engine: gnugo.GtpEngine, settings: EngineSettings, ours: int, size
             end = "passes"
             break
     gnugo_score = None if end == "resign" else engine.final_score(timeout=genmove_timeout)
+    return dict(_outcome(board, ours, result or gnugo.result_text(gnugo_score), end, gnugo_score),
+                think_ours=think[ours], think_gnugo=think[3 - ours], tabu_candidates=candidates)
+
+
+def _outcome(board: Board, ours: int, result: str, end: str, gnugo_score) -> dict:
+    """A finished game's result fields: the referee's ``result`` (SGF ``RE``) and winner,
+    whether ``ours`` won, and our Tromp-Taylor count of ``board`` (every stone alive) beside
+    it, with whether it names the same winner (None after a resignation)."""
     area = board.area_score()
-    if result is None:
-        value = gnugo.score_value(gnugo_score)
-        result = "0" if value == 0 else f"{'B' if value > 0 else 'W'}+{abs(value):g}"
     winner = result[0] if result[0] in "BW" else None
-    ours_letter = "BW"[ours - 1]
-    return dict(result=result, end=end, winner=winner, ours_won=winner == ours_letter,
+    return dict(result=result, end=end, winner=winner, ours_won=winner == "BW"[ours - 1],
                 gnugo_score=gnugo_score, area_score=area,
                 area_agrees=None if end == "resign" else (area > 0) == (winner == "B"),
-                moves=board.move_number, think_ours=think[ours], think_gnugo=think[3 - ours],
-                tabu_candidates=candidates, record=[(c, m) for c, m in board.moves])
+                moves=board.move_number, record=[(c, m) for c, m in board.moves])
+
+
+def _restarting(play, max_restarts: int):
+    """``play()`` until no :class:`~mctslab.go.gnugo.EngineFailure` (each failure restarts it:
+    the game is replayed from the start); returns its value and the failures. After
+    ``max_restarts`` restarts, :class:`MatchError` naming the last failure."""
+    failures = []
+    for _ in range(max_restarts + 1):
+        try:
+            return play(), failures
+        except gnugo.EngineFailure as exc:
+            failures.append(str(exc))
+    raise MatchError(f"GNU Go failed {len(failures)} times in a row; the last: {failures[-1]}")
+
+
+def _finish(game: dict, sgf_path, size: int, komi: float, names: dict, settings: dict) -> dict:
+    """Save ``game`` as SGF at ``sgf_path`` (if given; players ``names``, ``settings`` in the
+    root) and make its record JSON-friendly."""
+    if sgf_path is not None:
+        sgf.save_game(sgf_path, size, komi, game["record"], result=game["result"],
+                      root_props={"PB": names[BLACK], "PW": names[WHITE]},
+                      settings={**settings, "restarts": game["restarts"],
+                                "gnugo_score": game["gnugo_score"],
+                                "area_score": game["area_score"]})
+        game["sgf"] = str(sgf_path)
+    game["record"] = [(c, None if m is None else list(m)) for c, m in game["record"]]
+    return game
 
 
 def play_vs_gnugo(settings: EngineSettings, *, ours: int, size: int = 19, komi: float = 6.5,
@@ -163,31 +193,19 @@ def play_vs_gnugo(settings: EngineSettings, *, ours: int, size: int = 19, komi: 
     settings.tabu()  # a bad configuration name fails here, before GNU Go starts
     max_moves = 3 * size * size if max_moves is None else max_moves
     argv = argv or gnugo.gnugo_argv(level=gnugo_level, seed=gnugo_seed, komi=komi, size=size)
-    failures = []
-    for _ in range(max_restarts + 1):
-        try:
-            with gnugo.GtpEngine(argv, timeout=timeout) as engine:
-                game = _one_game(engine, settings, ours, size, komi, seed, max_moves, timeout)
-                version = engine.send("version")
-            break
-        except gnugo.EngineFailure as exc:
-            failures.append(str(exc))
-    else:
-        raise MatchError(f"GNU Go failed {len(failures)} times in a row; the last: "
-                         f"{failures[-1]}")
+
+    def play():
+        with gnugo.GtpEngine(argv, timeout=timeout) as engine:
+            game = _one_game(engine, settings, ours, size, komi, seed, max_moves, timeout)
+            return game, engine.send("version")
+
+    (game, version), failures = _restarting(play, max_restarts)
     game.update(restarts=len(failures), failures=failures, gnugo_version=version)
-    if sgf_path is not None:
-        names = {ours: f"mctslab {settings.config}", 3 - ours: f"GNU Go {version} level "
-                 f"{gnugo_level}"}
-        sgf.save_game(sgf_path, size, komi, game["record"], result=game["result"],
-                      root_props={"PB": names[BLACK], "PW": names[WHITE]},
-                      settings={**asdict(settings), "gnugo_level": gnugo_level,
-                                "gnugo_seed": gnugo_seed, "seed": seed, "ours": "BW"[ours - 1],
-                                "restarts": len(failures), "gnugo_score": game["gnugo_score"],
-                                "area_score": game["area_score"]})
-        game["sgf"] = str(sgf_path)
-    game["record"] = [(c, None if m is None else list(m)) for c, m in game["record"]]
-    return game
+    names = {ours: f"mctslab {settings.config}", 3 - ours: f"GNU Go {version} level "
+             f"{gnugo_level}"}
+    return _finish(game, sgf_path, size, komi, names,
+                   {**asdict(settings), "gnugo_level": gnugo_level, "gnugo_seed": gnugo_seed,
+                    "seed": seed, "ours": "BW"[ours - 1]})
 
 
 class _Timed:
@@ -223,46 +241,28 @@ def play_gnugo_self(*, ours: int, size: int = 19, komi: float = 6.5, gnugo_level
     max_moves = 3 * size * size if max_moves is None else max_moves
     theirs = argv or gnugo.gnugo_argv(level=gnugo_level, seed=gnugo_seed, komi=komi, size=size)
     mine = argv or gnugo.gnugo_argv(level=gnugo_level, seed=seed % 2**31, komi=komi, size=size)
-    failures = []
-    for _ in range(max_restarts + 1):
-        try:
-            with gnugo.GtpEngine(mine, timeout=timeout) as a, \
-                    gnugo.GtpEngine(theirs, timeout=timeout) as b:
-                us, them = _Timed(a), _Timed(b)
-                engines = {ours: us, 3 - ours: them}
+    def play():
+        with gnugo.GtpEngine(mine, timeout=timeout) as a, \
+                gnugo.GtpEngine(theirs, timeout=timeout) as b:
+            us, them = _Timed(a), _Timed(b)
+            engines = {ours: us, 3 - ours: them}
+            try:
                 record = gnugo.play_game(engines[BLACK], engines[WHITE], size=size, komi=komi,
                                          max_moves=max_moves, referee=them,
                                          genmove_timeout=timeout)
-                version = b.send("version")
-            break
-        except gnugo.EngineFailure as exc:
-            failures.append(str(exc))
-        except gnugo.RefusedMove as exc:
-            raise MatchError(f"GNU Go self-play: {exc}") from None
-    else:
-        raise MatchError(f"GNU Go failed {len(failures)} times in a row; the last: "
-                         f"{failures[-1]}")
+            except gnugo.RefusedMove as exc:
+                raise MatchError(f"GNU Go self-play: {exc}") from None
+            return record, us.seconds, them.seconds, b.send("version")
+
+    (record, think_ours, think_theirs, version), failures = _restarting(play, max_restarts)
     board = Board(size, komi=komi)
     for color, move in record.moves:
         board.play(color, move)
-    area = board.area_score()
-    result = record.result if record.result is not None else "?"
-    winner = result[0] if result[0] in "BW" else None
-    game = dict(result=result, end=record.end, winner=winner,
-                ours_won=winner == "BW"[ours - 1], gnugo_score=record.score, area_score=area,
-                area_agrees=None if record.end == "resign" else (area > 0) == (winner == "B"),
-                moves=board.move_number, think_ours=us.seconds, think_gnugo=them.seconds,
-                tabu_candidates=0, record=[(c, m) for c, m in board.moves],
+    game = dict(_outcome(board, ours, record.result, record.end, record.score),
+                think_ours=think_ours, think_gnugo=think_theirs, tabu_candidates=0,
                 restarts=len(failures), failures=failures, gnugo_version=version)
-    if sgf_path is not None:
-        names = {ours: f"GNU Go {version} level {gnugo_level} seed {seed % 2**31}",
-                 3 - ours: f"GNU Go {version} level {gnugo_level} seed {gnugo_seed}"}
-        sgf.save_game(sgf_path, size, komi, game["record"], result=result,
-                      root_props={"PB": names[BLACK], "PW": names[WHITE]},
-                      settings={"config": GNUGO_SELF, "gnugo_level": gnugo_level,
-                                "gnugo_seed": gnugo_seed, "seed": seed % 2**31,
-                                "ours": "BW"[ours - 1], "restarts": len(failures),
-                                "gnugo_score": record.score, "area_score": area})
-        game["sgf"] = str(sgf_path)
-    game["record"] = [(c, None if m is None else list(m)) for c, m in game["record"]]
-    return game
+    names = {ours: f"GNU Go {version} level {gnugo_level} seed {seed % 2**31}",
+             3 - ours: f"GNU Go {version} level {gnugo_level} seed {gnugo_seed}"}
+    return _finish(game, sgf_path, size, komi, names,
+                   {"config": GNUGO_SELF, "gnugo_level": gnugo_level, "gnugo_seed": gnugo_seed,
+                    "seed": seed % 2**31, "ours": "BW"[ours - 1]})
