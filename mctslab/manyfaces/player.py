@@ -30,7 +30,6 @@ Reading guide
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
@@ -60,12 +59,16 @@ PATTERN_CLASSES = {"J": "joseki", "j": "minor joseki", "U": "urgent joseki", "F"
                    "b": "cut", "c": "connect"}
 
 
-@lru_cache(maxsize=1)
-def compiled_patterns():
-    """GNU Go's patterns.db, patterns2.db and conn.db compiled once per process (~2 s)."""
-    from mctslab.manyfaces.patterns import compile_patterns, load_default
+CORNER_NAMES = {"ur": "upper right", "ul": "upper left", "lr": "lower right",
+                "ll": "lower left"}
 
-    return compile_patterns(load_default())
+
+def compiled_patterns():
+    """GNU Go's patterns.db, patterns2.db and conn.db compiled once per process (~2 s), the
+    same compilation the pattern prior uses (:mod:`mctslab.manyfaces.prior`)."""
+    from mctslab.manyfaces.prior import _compiled_default
+
+    return _compiled_default()
 
 
 @dataclass(frozen=True)
@@ -256,8 +259,7 @@ class KnowledgePlayer:
                 col = n - 1 - x if corner[1] == "r" else x
                 row = n - 1 - y if corner[0] == "u" else y
                 if board.get(row, col) == kb.EMPTY:
-                    yield (row, col), c.type, {"ur": "upper right", "ul": "upper left",
-                                               "lr": "lower right", "ll": "lower left"}[corner]
+                    yield (row, col), c.type, CORNER_NAMES[corner]
 
     # -- choice --------------------------------------------------------------------------
     def genmove(self, board, color: int | None = None) -> Decision:
@@ -276,7 +278,8 @@ class KnowledgePlayer:
         rest = [m for m in legal if proposed[m][0].startswith("territory")]
         if len(ruled) > self.max_candidates:   # 19x19 mid-game: patterns propose 150+ points
             rest = [m for m in ruled if all(r.startswith("pattern") for r in proposed[m])]
-            ruled = [m for m in ruled if m not in set(rest)]
+            only_patterns = set(rest)
+            ruled = [m for m in ruled if m not in only_patterns]
         room = max(0, self.max_candidates - len(ruled))
         if len(rest) > room:
             rest = [rest[i] for i in sorted(rng.choice(len(rest), room, replace=False))]
