@@ -39,15 +39,16 @@ from ..core.tree import make_tree, tree_expand, tree_grow, tree_new_node, tree_s
 from ..rng import rng_below, seed_state
 from ._board import (
     BLACK,
+    I_KO,
+    I_KO_COLOR,
     I_NUM_EMPTY,
     I_PASSES,
     I_TO_MOVE,
-    OK,
+    I_WIDTH,
     PASS,
-    check_move,
+    _playable,
     clone_state,
     copy_state,
-    is_eye_like,
     play_unchecked,
 )
 from ._playout import TABU_NONE, Tabu, no_tabu, playout
@@ -58,11 +59,15 @@ from ._tabu import BATCH_ON_LOSS, tabu_flush
 def tree_moves(st, out, rng):
     """Write the moves of a new node (legal, not own-eye filling, plus PASS) into ``out`` in
     random order; returns how many."""
-    color = st.info[I_TO_MOVE]
+    info = st.info
+    color = info[I_TO_MOVE]
+    ko = info[I_KO] if info[I_KO_COLOR] == color else -1
+    col, group, libs, lib_sum, lib_sumsq, w = st.color, st.group, st.libs, st.lib_sum, \
+        st.lib_sumsq, info[I_WIDTH]
     n = 0
-    for i in range(st.info[I_NUM_EMPTY]):
+    for i in range(info[I_NUM_EMPTY]):
         p = st.empty[i]
-        if not is_eye_like(st, p, color) and check_move(st, color, p) == OK:
+        if p != ko and _playable(col, group, libs, lib_sum, lib_sumsq, w, color, p):
             out[n] = p
             n += 1
     out[n] = PASS
