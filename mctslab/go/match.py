@@ -32,7 +32,8 @@ from . import gnugo, sgf
 from .api import BLACK, WHITE, Board, IllegalMove, search, vertex
 from .tabu import parse_config
 
-__all__ = ["EngineSettings", "MatchError", "play_vs_gnugo", "play_gnugo_self", "GNUGO_SELF"]
+__all__ = ["EngineSettings", "MatchError", "play_vs_gnugo", "play_gnugo_self", "GNUGO_SELF",
+           "restarting"]
 
 GNUGO_SELF = "gnugo"  # Table 1's first row: GNU Go against itself (no engine of ours)
 
@@ -145,7 +146,7 @@ def _outcome(board: Board, ours: int, result: str, end: str, gnugo_score) -> dic
                 moves=board.move_number, record=[(c, m) for c, m in board.moves])
 
 
-def _restarting(play, max_restarts: int):
+def restarting(play, max_restarts: int):
     """``play()`` until no :class:`~mctslab.go.gnugo.EngineFailure` (each failure restarts it:
     the game is replayed from the start); returns its value and the failures. After
     ``max_restarts`` restarts, :class:`MatchError` naming the last failure."""
@@ -199,7 +200,7 @@ def play_vs_gnugo(settings: EngineSettings, *, ours: int, size: int = 19, komi: 
             game = _one_game(engine, settings, ours, size, komi, seed, max_moves, timeout)
             return game, engine.send("version")
 
-    (game, version), failures = _restarting(play, max_restarts)
+    (game, version), failures = restarting(play, max_restarts)
     game.update(restarts=len(failures), failures=failures, gnugo_version=version)
     names = {ours: f"mctslab {settings.config}", 3 - ours: f"GNU Go {version} level "
              f"{gnugo_level}"}
@@ -254,7 +255,7 @@ def play_gnugo_self(*, ours: int, size: int = 19, komi: float = 6.5, gnugo_level
                 raise MatchError(f"GNU Go self-play: {exc}") from None
             return record, us.seconds, them.seconds, b.send("version")
 
-    (record, think_ours, think_theirs, version), failures = _restarting(play, max_restarts)
+    (record, think_ours, think_theirs, version), failures = restarting(play, max_restarts)
     board = Board(size, komi=komi)
     for color, move in record.moves:
         board.play(color, move)

@@ -28,6 +28,7 @@ import numpy as np
 from mctslab.go import gnugo, sgf
 from mctslab.go.api import BLACK, WHITE, Board, vertex
 from mctslab.go.gtp import EngineSettings, GtpServer
+from mctslab.go.match import restarting
 
 __all__ = ["KINDS", "Side", "InProcessEngine", "game_task", "match_tasks", "play_match",
            "match_table"]
@@ -134,29 +135,26 @@ def game_task(params: dict, seed) -> dict:
     candidate, opponent = Side(**params["candidate"]), Side(**params["opponent"])
     cand_color = BLACK if params["color"] == "B" else WHITE
     argv = gnugo.gnugo_argv(level=level, seed=gnugo_seed, komi=komi, size=size)
-    failures = []
-    for _ in range(4):
-        reasons: list[str] = []
-        try:
-            with gnugo.GtpEngine(argv, timeout=params["timeout"]) as referee:
-                engines = {}
-                for color, side, side_seed in ((cand_color, candidate, cand_seed),
-                                               (3 - cand_color, opponent, opp_seed)):
-                    if side.kind == "gnugo":
-                        engines[color] = referee
-                        continue
-                    server = _server(side, size, komi, side_seed)
-                    if side.kind == "knowledge" and color == cand_color:
-                        server.choose_move = _recording(server, server.choose_move, reasons)
-                    engines[color] = InProcessEngine(server)
-                record = gnugo.play_game(engines[BLACK], engines[WHITE], size=size, komi=komi,
-                                         referee=referee, genmove_timeout=params["timeout"])
-                version = referee.send("version")
-            break
-        except gnugo.EngineFailure as exc:
-            failures.append(str(exc))
-    else:
-        raise RuntimeError(f"GNU Go failed 4 times; the last: {failures[-1]}")
+    reasons: list[str] = []
+
+    def play():
+        reasons.clear()
+        with gnugo.GtpEngine(argv, timeout=params["timeout"]) as referee:
+            engines = {}
+            for color, side, side_seed in ((cand_color, candidate, cand_seed),
+                                           (3 - cand_color, opponent, opp_seed)):
+                if side.kind == "gnugo":
+                    engines[color] = referee
+                    continue
+                server = _server(side, size, komi, side_seed)
+                if side.kind == "knowledge" and color == cand_color:
+                    server.choose_move = _recording(server, server.choose_move, reasons)
+                engines[color] = InProcessEngine(server)
+            record = gnugo.play_game(engines[BLACK], engines[WHITE], size=size, komi=komi,
+                                     referee=referee, genmove_timeout=params["timeout"])
+            return record, referee.send("version")
+
+    (record, version), failures = restarting(play, max_restarts=3)
     names = {cand_color: _sgf_name(candidate, version, level),
              3 - cand_color: _sgf_name(opponent, version, level)}
     text = sgf.game_bytes(size, komi, record.moves, result=record.result,
