@@ -322,9 +322,8 @@ def learner_sizes(run, cfg: Config, learned: Learned) -> pd.DataFrame:
     """
     runs = []
     other_sizes = [w for w in cfg.compared_weights if w != cfg.weights]
-    for size in cfg.compared_weights:
-        if size == cfg.weights:
-            runs += [(size, r) for mode in MODES for r in learned.mode(mode)]
+    if cfg.weights in cfg.compared_weights:
+        runs += [(cfg.weights, r) for mode in MODES for r in learned.mode(mode)]
     if other_sizes:
         tasks = []
         for size in other_sizes:  # make_tasks per size: run i has learn()'s seed (spawn key (i,))

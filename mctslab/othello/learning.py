@@ -276,8 +276,6 @@ def _group(cfg: LearningConfig, rec: _Recorder) -> dict:
     members = [{"id": 0, "variables": None, "rating": cfg.start_rating, "joined_games": 0}]
     next_id = 1
 
-    member_arrays = _member_arrays
-
     def evaluate(population, group):
         """Each individual's Elo rating against the (fixed) group and its mean score."""
         tables, is_random = group
@@ -289,7 +287,7 @@ def _group(cfg: LearningConfig, rec: _Recorder) -> dict:
         return ratings, scores.mean(axis=1)
 
     for iteration in range(1, cfg.iterations + 1):
-        group = member_arrays(members)  # G is fixed within an iteration (it changes only at a join)
+        group = _member_arrays(members)  # G is fixed within an iteration (it changes only at a join)
         population = random_population(cfg.population_size, cfg.lower, cfg.upper, rec.de_rng,
                                        cfg.weights)
         rating, score = evaluate(population, group)
@@ -305,7 +303,7 @@ def _group(cfg: LearningConfig, rec: _Recorder) -> dict:
             rec.row(iteration, generation, rating[best], score[best])
             if generation >= cfg.first_check and rating[best] > cfg.join_rating:
                 next_id = _join(cfg, rec, members, population[best], float(rating[best]), next_id,
-                                iteration, generation, member_arrays)
+                                iteration, generation)
                 joined = True
                 break
         if not joined:
@@ -314,8 +312,7 @@ def _group(cfg: LearningConfig, rec: _Recorder) -> dict:
     return {"final_members": [dict(m, rating=round(m["rating"], 3)) for m in members]}
 
 
-def _join(cfg, rec, members, variables, fitness_rating, next_id, iteration, generation,
-          member_arrays) -> int:
+def _join(cfg, rec, members, variables, fitness_rating, next_id, iteration, generation) -> int:
     """Step 6: league among best + members, the best joins, the lowest-rated leaves if G is full.
 
     The league is played before anyone leaves, among the |G| members and the newcomer, so
@@ -330,7 +327,7 @@ def _join(cfg, rec, members, variables, fitness_rating, next_id, iteration, gene
     newcomer = {"id": next_id, "variables": variables.round(6).tolist(), "rating": fitness_rating,
                 "joined_games": rec.games}
     candidates = members + [newcomer]
-    tables, is_random = member_arrays(candidates)
+    tables, is_random = _member_arrays(candidates)
     if cfg.elo_reading == "rederive":  # the league alone rates everyone, from the start rating
         ratings = np.full(len(candidates), cfg.start_rating, dtype=np.float64)
     else:

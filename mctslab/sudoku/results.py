@@ -287,8 +287,9 @@ def finds_per_tenth(results, clues=(18, 19, 20)) -> pd.DataFrame:
         per = r.get("finds_per_tenth")
         if per is None:
             continue
+        reading = _reading(r)
         for tenth in range(len(per[str(clues[0])])):
-            rows.append({"reading": _reading(r), "seed": r.get("seed_index", 0),
+            rows.append({"reading": reading, "seed": r.get("seed_index", 0),
                          "playouts/run": r["config"]["playouts"], "tenth": tenth + 1,
                          **{f"N={n}": per[str(n)][tenth] for n in clues}})
     columns = ["reading", "seed", "playouts/run", "tenth", *(f"N={n}" for n in clues)]

@@ -14,8 +14,7 @@ def _league(reading, members):
                          elo_reading=reading)
     rec = learning._Recorder(cfg, np.random.SeedSequence(4))
     members = [dict(m) for m in members]
-    learning._join(cfg, rec, members, np.asarray(wpc.STANDARD_VARIABLES), 1650.0, 9, 1, 5,
-                   learning._member_arrays)
+    learning._join(cfg, rec, members, np.asarray(wpc.STANDARD_VARIABLES), 1650.0, 9, 1, 5)
     return members, rec
 
 
