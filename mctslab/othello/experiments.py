@@ -18,7 +18,10 @@ defaults). Each is a field of :class:`Config`, so the notebook can change any of
 Beyond the paper (issue 14): ``weights`` sets the learner's genes (10 = the paper's a..j,
 the default; 20 = 4-fold symmetric; 64 = every square), and :func:`learner_sizes` learns
 with each size of ``compared_weights`` under the same protocol and scores each run's final
-WPC against the standard WPC *and* against the random player.
+WPC against the standard WPC *and* against the random player. :func:`elo_readings` runs group
+learning under each reading of ``compared_elo_readings`` ("keep", "rederive"; see
+:mod:`~mctslab.othello.learning`) with the same seeds and scores every final group against the
+standard WPC, so the two readings sit side by side in one notebook run.
 
 Every (mode, repetition) learning run is one task through the executor; every final
 evaluation (a WPC against the standard WPC) and every group round robin is a task too.
@@ -49,9 +52,12 @@ from mctslab.othello import wpc as wpc_module
 from mctslab.othello._de import league
 from mctslab.othello._players import play_match
 from mctslab.othello.figures import figure5, figure6, figure7, heatmap
-from mctslab.othello.learning import MODES, LearningConfig, run_learning
+from mctslab.othello.learning import ELO_READINGS, MODES, LearningConfig, run_learning
 from mctslab.othello.tables import (
     claims,
+    elo_reading_record,
+    elo_readings_runs,
+    elo_readings_summary,
     learner_sizes_runs,
     learner_sizes_summary,
     repetitions_table,
@@ -65,21 +71,24 @@ from mctslab.rng import seed_state
 __all__ = ["Config", "SCALES", "PAPER_CONSTANTS", "config", "learn", "evaluate", "learning_task", "evaluation_task",
            "round_robin_task", "Learned", "Evaluated", "figure5", "figure6", "figure7", "heatmap",
            "table3", "table4", "top_rated_vs_paper", "repetitions_table", "claims", "run_summary",
-           "learner_sizes", "learner_sizes_summary", "learner_sizes_runs"]
+           "learner_sizes", "learner_sizes_summary", "learner_sizes_runs", "elo_readings",
+           "elo_readings_summary", "elo_readings_runs"]
 
 SCALES = {
     "smoke": dict(population_size=6, max_generations=6, iterations=3, n_matches=2,
                   games_per_match=10, games_per_member=12, max_group=10, eval_games=100,
                   final_games=1_000, round_robin_games=20, repetitions=1,
-                  compared_weights=(10, 64)),
+                  compared_weights=(10, 64), compared_elo_readings=("keep", "rederive")),
     "default": dict(population_size=10, max_generations=20, iterations=60, n_matches=5,
                     games_per_match=20, games_per_member=20, max_group=10, eval_games=200,
                     final_games=10_000, round_robin_games=200, repetitions=4,
-                    compared_weights=(10, 64)),
+                    compared_weights=(10, 64), compared_elo_readings=("keep", "rederive")),
     "paper": dict(population_size=20, max_generations=100, iterations=200, n_matches=10,
                   games_per_match=50, games_per_member=50, max_group=10, eval_games=1_000,
                   final_games=100_000, round_robin_games=1_000, repetitions=1,
-                  compared_weights=()),  # (10, 64) adds the learning's cost once more
+                  compared_weights=(),  # (10, 64) adds the learning's cost once more
+                  # the reading other than elo_reading adds one group-learning run per repetition
+                  compared_elo_readings=("keep", "rederive")),
 }
 
 
@@ -114,6 +123,7 @@ class Config:
     round_robin_games: int    # games per pair in the final round robin of each group (Table 3)
     repetitions: int          # independent learning runs per mode
     compared_weights: tuple   # learner sizes run by learner_sizes (beyond the paper)
+    compared_elo_readings: tuple  # Elo/join readings run by elo_readings (beyond the paper)
     scale_factor: float = PAPER_CONSTANTS["scale_factor"]        # DE F (our choice)
     crossover_rate: float = PAPER_CONSTANTS["crossover_rate"]    # DE CR (our choice)
     lower: float = PAPER_CONSTANTS["lower"]                      # gene bounds (our choice)
@@ -166,6 +176,11 @@ def config(scale: str = "default", **overrides) -> Config:
                          f"got {cfg.compared_weights!r}")
     for size in cfg.compared_weights:
         LearningConfig(weights=size)  # names a size that is not 10, 20 or 64
+    readings = cfg.compared_elo_readings
+    if (not isinstance(readings, tuple) or not all(r in ELO_READINGS for r in readings)
+            or len(set(readings)) != len(readings)):
+        raise ValueError(f"compared_elo_readings must be a tuple of distinct readings from "
+                         f"{', '.join(ELO_READINGS)}, got {readings!r}")
     return cfg
 
 
@@ -223,12 +238,16 @@ class Learned:
         return self.runs[mode]
 
 
+def _learning_tasks(cfg: Config, seed: int) -> list:
+    """The learning tasks of ``cfg``: task ``i`` is (mode ``i % 2``, repetition ``i // 2``)."""
+    return make_tasks("mctslab.othello.experiments:learning_task",
+                      [dict(cfg.learning_params(mode), repetition=rep)
+                       for rep in range(cfg.repetitions) for mode in MODES], seed=seed)
+
+
 def learn(run, cfg: Config) -> Learned:
     """Every (mode, repetition) learning run as one task through ``run.map``."""
-    params = [dict(cfg.learning_params(mode), repetition=rep)
-              for rep in range(cfg.repetitions) for mode in MODES]
-    results = run.map("othello_learning", make_tasks("mctslab.othello.experiments:learning_task",
-                                                     params, seed=run.seed))
+    results = run.map("othello_learning", _learning_tasks(cfg, run.seed))
     runs = {mode: [r for r in results if r["mode"] == mode] for mode in MODES}
     return Learned(runs)
 
@@ -326,12 +345,8 @@ def learner_sizes(run, cfg: Config, learned: Learned) -> pd.DataFrame:
         runs += [(cfg.weights, r) for mode in MODES for r in learned.mode(mode)]
     if other_sizes:
         tasks = []
-        for size in other_sizes:  # make_tasks per size: run i has learn()'s seed (spawn key (i,))
-            sized = dataclasses.replace(cfg, weights=size)
-            tasks += make_tasks("mctslab.othello.experiments:learning_task",
-                                [dict(sized.learning_params(mode), repetition=rep)
-                                 for rep in range(cfg.repetitions) for mode in MODES],
-                                seed=run.seed)
+        for size in other_sizes:  # per size: run i has learn()'s seed (spawn key (i,))
+            tasks += _learning_tasks(dataclasses.replace(cfg, weights=size), run.seed)
         sizes = [size for size in other_sizes for _ in range(cfg.repetitions * len(MODES))]
         runs += list(zip(sizes, run.map("othello_learner_sizes", tasks)))
     candidates = [dict(learner=f"{size} genes", weights=size, mode=r["mode"],
@@ -363,3 +378,45 @@ def learner_sizes(run, cfg: Config, learned: Learned) -> pd.DataFrame:
         record["variables"] = c["variables"]
         records.append(record)
     return pd.DataFrame.from_records(records)
+
+
+# -- beyond the paper: the Elo/join reading (issue 14) ------------------------------------
+
+def elo_readings(run, cfg: Config, learned: Learned) -> pd.DataFrame:
+    """Group learning under each reading of ``cfg.compared_elo_readings`` (issue 14).
+
+    ``cfg.elo_reading``'s group runs are ``learned``'s; another reading's are the group tasks
+    of :func:`learn` under ``dataclasses.replace(cfg, elo_reading=reading)``: the same seeds,
+    and the ids a notebook run with that ``elo_reading`` stores, in the same experiment
+    ``othello_learning`` (the store is keyed by task id), so either run reuses the other's
+    results. Every final WPC member of every run plays ``final_games`` games against the
+    standard WPC (Table 4's protocol; seeds of their own, spawn keys (4, crc32 of
+    ``reading|repetition|member``), in ``othello_elo_readings_eval``). One row per (reading,
+    repetition) (:func:`~mctslab.othello.tables.elo_reading_record`).
+    """
+    readings = cfg.compared_elo_readings
+    runs = [(cfg.elo_reading, r) for r in learned.mode("group")] if cfg.elo_reading in readings else []
+    others = [reading for reading in readings if reading != cfg.elo_reading]
+    if others:
+        tasks = [t for reading in others for t in _learning_tasks(
+            dataclasses.replace(cfg, elo_reading=reading), run.seed) if t.params["mode"] == "group"]
+        # learn()'s own tasks ride along (stored: read, not run again) so that the manifest's
+        # othello_learning entry, which run.map writes per experiment name, counts them all
+        own = _learning_tasks(cfg, run.seed)
+        results = run.map("othello_learning", own + tasks)[len(own):]
+        runs += list(zip([reading for reading in others for _ in range(cfg.repetitions)], results))
+    runs.sort(key=lambda pair: (readings.index(pair[0]), pair[1]["repetition"]))
+    members = [(k, m) for k, (_, result) in enumerate(runs) for m in result["final_members"]
+               if m["variables"] is not None]
+    keys = [(4, zlib.crc32(f"{runs[k][0]}|{runs[k][1]['repetition']}|{m['id']}".encode()))
+            for k, m in members]
+    tasks = [dataclasses.replace(t, spawn_key=key) for t, key in zip(make_tasks(
+        "mctslab.othello.experiments:evaluation_task",
+        [dict(weights=m["variables"], games=cfg.final_games, epsilon=cfg.epsilon) for _, m in members],
+        seed=run.seed), keys)]
+    outcomes = run.map("othello_elo_readings_eval", tasks) if tasks else []
+    scored = [[] for _ in runs]
+    for (k, member), outcome in zip(members, outcomes):
+        scored[k].append((member, score_interval(**outcome)))
+    return pd.DataFrame.from_records([elo_reading_record(reading, result, scored[k])
+                                      for k, (reading, result) in enumerate(runs)])

@@ -19,7 +19,8 @@ from mctslab.core.rounding import round_table
 from mctslab.othello import wpc as wpc_module
 
 __all__ = ["change_series", "table3", "table4", "top_rated_vs_paper", "repetitions_table", "claims",
-           "run_summary", "learner_sizes_summary", "learner_sizes_runs"]
+           "run_summary", "learner_sizes_summary", "learner_sizes_runs", "elo_reading_record",
+           "elo_readings_runs", "elo_readings_summary"]
 
 # Table 3's figure for the paper's top-rated member (No. 6): "mean win rate 0.483, SD 0.0697".
 PAPER_TOP_RATED = {"score": 0.483, "sd": 0.0697}
@@ -297,3 +298,70 @@ def learner_sizes_runs(rows: pd.DataFrame) -> pd.DataFrame:
         if column in table:
             table[column] = table[column].astype("Int64")
     return round_table(table, {c: 3 for c in table.columns if c.startswith("vs_")})
+
+
+# -- beyond the paper: the Elo/join reading (issue 14) --------------------------------------
+
+_READING_SCORES = ("top_vs_standard", "best_vs_standard", "group_mean_vs_standard")
+
+
+def elo_reading_record(reading: str, result: dict, scored: list) -> dict:
+    """One group-learning run under ``reading``: joins, failed iterations, the generation of
+    the joins (the first check is generation ``max(1, Tmax // 2)``), and its final WPC
+    members against the standard WPC. ``scored``: (member, ScoreInterval) of each final WPC
+    member (the random player is never scored: ``group_mean`` is over the WPC members)."""
+    joins = [e for e in result["events"] if e["kind"] == "join"]
+    generations = np.array([e["generation"] for e in joins], dtype=np.float64)
+    record = dict(reading=reading, repetition=result["repetition"], joins=len(joins),
+                  failed_iterations=sum(e["kind"] == "fail" for e in result["events"]),
+                  first_check=max(1, result["config"]["max_generations"] // 2),
+                  join_generation_median=np.median(generations) if joins else np.nan,
+                  join_generation_max=generations.max() if joins else np.nan,
+                  wpc_members=len(scored), learning_games=result["games"])
+    if scored:
+        top, top_ci = max(scored, key=lambda pair: pair[0]["rating"])
+        best, best_ci = max(scored, key=lambda pair: pair[1].score)
+        record.update(top_member=top["id"], top_rating=top["rating"],
+                      top_vs_standard=top_ci.score, top_vs_standard_low=top_ci.low,
+                      top_vs_standard_high=top_ci.high, best_member=best["id"],
+                      best_vs_standard=best_ci.score, best_vs_standard_low=best_ci.low,
+                      best_vs_standard_high=best_ci.high,
+                      group_mean_vs_standard=float(np.mean([ci.score for _, ci in scored])),
+                      games_each=top_ci.games, top_variables=top["variables"])
+    return record
+
+
+def elo_readings_runs(rows: pd.DataFrame) -> pd.DataFrame:
+    """The Elo/join reading per (reading, repetition) for citing: scores to 3 decimals,
+    ratings to 0.1, no genes."""
+    table = rows.drop(columns=["top_variables"], errors="ignore")
+    for column in ("top_member", "best_member", "games_each"):  # integers (empty: no WPC member)
+        if column in table:
+            table[column] = table[column].astype("Int64")
+    decimals = {c: 3 for c in table.columns if c.startswith(_READING_SCORES)}
+    return round_table(table, dict(decimals, top_rating=1, join_generation_median=1))
+
+
+def elo_readings_summary(rows: pd.DataFrame) -> pd.DataFrame:
+    """Per Elo/join reading: the mean over repetitions (seeds) of joins, failed iterations and
+    the final group's scores against the standard WPC (its top-rated WPC member, its best
+    member, its mean), each with a 95% t interval over seeds; the paper's 0.483 for its
+    top-rated member beside ours (:func:`top_rated_vs_paper` reads it)."""
+    if rows.empty:  # no reading compared
+        return pd.DataFrame(columns=["reading", "runs"])
+    records = []
+    for reading, group in rows.groupby("reading", sort=False):
+        record = {"reading": reading, "runs": len(group)}
+        for column in ("joins", "failed_iterations") + _READING_SCORES:
+            values = group[column] if column in group else pd.Series(dtype=np.float64)
+            mean, low, high = _mean_interval(values)
+            record.update({column: mean, f"{column}_low": low, f"{column}_high": high})
+            if column == "top_vs_standard":
+                record["paper_top_rated"] = PAPER_TOP_RATED["score"]
+        record["top_rating"] = group["top_rating"].mean() if "top_rating" in group else np.nan
+        record["join_generation_median"] = group["join_generation_median"].mean()
+        records.append(record)
+    table = pd.DataFrame.from_records(records)
+    decimals = {c: 3 for c in table.columns if c.startswith(_READING_SCORES)}
+    decimals.update({c: 1 for c in table.columns if c.startswith(("joins", "failed_iterations"))})
+    return round_table(table, dict(decimals, top_rating=1, join_generation_median=1))
