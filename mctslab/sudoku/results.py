@@ -2,7 +2,8 @@
 
 Every number here is computed from results passed in; the paper's published numbers (Tables 1
 and 2 of Nasu & Matsuzaki) are kept in ``PAPER_TABLE1`` / ``PAPER_TABLE2`` only to be shown
-side by side, in columns named ``paper ...``.
+side by side, in columns named ``paper ...``, and its one 17-clue find in 32 Table 1 runs in
+``PAPER_HUNT`` (the last row of :func:`hunt`).
 """
 
 from __future__ import annotations
@@ -11,15 +12,17 @@ from functools import lru_cache
 
 import numpy as np
 import pandas as pd
+from scipy import stats as _st
 
 from .. import data
 from ..core.rounding import round_table
+from ..core.stats import clopper_pearson
 from .api import canonical_forms, format_puzzle, read_puzzles
 from .readings import READING_DEFAULTS
 
 __all__ = ["PAPER_TABLE1", "PAPER_TABLE2", "table1", "table2", "finds17", "finds", "yield_table",
            "baseline_table", "heuristic_table", "histogram_figure", "census_forms",
-           "finds_per_tenth", "finds_per_tenth_figure"]
+           "finds_per_tenth", "finds_per_tenth_figure", "hunt", "PAPER_HUNT"]
 
 # (playout, selection, rules) -> mean counts of N = 18, 19, 20 clues (paper Table 1)
 PAPER_TABLE1 = {
@@ -39,6 +42,9 @@ PAPER_TABLE2 = {
     (1.0, 10): (80.5, 76.0, 5083.3, 49454.0), (1.0, 20): (91.8, 81.3, 5496.5, 60689.0),
     (1.0, 30): (23.5, 20.5, 3569.5, 54060.5), (1.0, 40): (117.0, 90.5, 7469.8, 78794.0),
 }
+# The paper's 17-clue hunt: one 17-clue puzzle in its 32 Table 1 runs (8 variants x 4 seeds)
+# of 1,000,000 playouts each -> (runs with a 17, runs, playouts per run)
+PAPER_HUNT = (1, 32, 1_000_000)
 NAMES = {"reducing": "candidate-reducing", "random": "fully random"}
 
 
@@ -63,11 +69,32 @@ def _mean(runs, part, n, field="count"):
     return float(np.mean([r[part]["distinct"][str(n)][field] for r in runs]))
 
 
+def _t_interval(values, confidence=0.95) -> tuple[float, float]:
+    """Student t interval for the mean of ``values`` (one per run), clipped at 0 (counts);
+    NaN with fewer than two runs, where no spread over seeds is known."""
+    values = np.asarray(values, np.float64)
+    if len(values) < 2:
+        return np.nan, np.nan
+    half = (float(_st.t.ppf(0.5 + confidence / 2, len(values) - 1))
+            * values.std(ddof=1) / np.sqrt(len(values)))
+    return max(values.mean() - half, 0.0), values.mean() + half
+
+
+def _with_intervals(runs, part="raw", clues=(18, 19, 20)) -> dict:
+    """``N=k`` (mean over runs) followed by ``N=k low`` / ``N=k high`` (its 95% t interval over
+    seeds) for each ``k`` in ``clues``: columns in this order."""
+    out = {}
+    for n in clues:
+        low, high = _t_interval([r[part]["distinct"][str(n)]["count"] for r in runs])
+        out.update({f"N={n}": _mean(runs, part, n), f"N={n} low": low, f"N={n} high": high})
+    return out
+
+
 # -- rounding for citing (issue 14) ---------------------------------------------------------------
 # The task results keep full precision; the tables (and so the CSVs) carry what a reader cites:
 # means of counts over a few runs to 2 decimals (exact for 4 runs: their resolution is 0.25),
 # mean clue counts to 0.01 clue, rates to 3 decimals, times, speeds and yields to 3 significant
-# digits.
+# digits. The 95% t interval of a mean (``N=k low`` / ``N=k high``) is rounded as the mean.
 _COUNT_PREFIXES = ("N=", "distinct N=", "reduced N=", "reduced distinct N=", "paper N=",
                    "paper distinct N=")
 _SIGNIFICANT = ("CPU s/run", "playouts/s", "CPU hours", "runs/s")
@@ -84,7 +111,8 @@ def _rounded(table: pd.DataFrame) -> pd.DataFrame:
 
 def table1(results) -> pd.DataFrame:
     """Table 1: mean counts per variant, ours beside the paper's (same row order), rounded for
-    citing (:func:`_rounded`)."""
+    citing (:func:`_rounded`). ``N=k low`` / ``N=k high`` (k = 18, 19, 20) follow each mean: its
+    95% t interval over seeds (clipped at 0; NaN with a single run)."""
     rows = []
     for key, runs in _groups(results, _key).items():
         playout, selection, rules = key
@@ -93,8 +121,7 @@ def table1(results) -> pd.DataFrame:
         rows.append({
             "playout": NAMES[playout], "value": selection, "rules": "yes" if rules else "no",
             "runs": len(runs), "playouts/run": runs[0]["config"]["playouts"],
-            "N=17": _mean(runs, "raw", 17), "N=18": _mean(runs, "raw", 18),
-            "N=19": _mean(runs, "raw", 19), "N=20": _mean(runs, "raw", 20),
+            "N=17": _mean(runs, "raw", 17), **_with_intervals(runs),
             "paper N=18": paper[0], "paper N=19": paper[1], "paper N=20": paper[2],
             "distinct N=18": _mean(runs, "raw", 18, "distinct"),
             "distinct N=19": _mean(runs, "raw", 19, "distinct"),
@@ -116,7 +143,8 @@ def _mean_clues(histogram):
 
 def table2(results) -> pd.DataFrame:
     """Table 2: best variant, c x threshold; counts, exact distinct and the paper's numbers
-    (rounded for citing)."""
+    (rounded for citing). ``N=k low`` / ``N=k high`` (k = 18, 19, 20) follow each mean: its 95% t
+    interval over seeds (clipped at 0; NaN with a single run)."""
     rows = []
     key = lambda r: (float(r["config"]["c"]), int(r["config"]["threshold"]))  # noqa: E731
     for (c, threshold), runs in sorted(_groups(results, key).items()):
@@ -124,10 +152,10 @@ def table2(results) -> pd.DataFrame:
         rows.append({
             "c": c, "threshold": threshold, "runs": len(runs),
             "playouts/run": runs[0]["config"]["playouts"],
-            "N=17": _mean(runs, "raw", 17), "N=18": _mean(runs, "raw", 18),
+            "N=17": _mean(runs, "raw", 17), **_with_intervals(runs, clues=(18,)),
             "distinct N=18": _mean(runs, "raw", 18, "distinct"),
             "distinct N=18 (paper heuristic)": _mean(runs, "raw", 18, "distinct_paper_heuristic"),
-            "N=19": _mean(runs, "raw", 19), "N=20": _mean(runs, "raw", 20),
+            **_with_intervals(runs, clues=(19, 20)),
             "distinct N=20": _mean(runs, "raw", 20, "distinct"),
             "paper N=18": paper[0], "paper distinct N=18": paper[1], "paper N=19": paper[2],
             "paper N=20": paper[3],
@@ -214,6 +242,95 @@ def yield_table(*result_lists) -> pd.DataFrame:
 
 def _distinct(result, part, n):
     return result[part]["distinct"][str(n)]["distinct"]
+
+
+# -- the 17-clue hunt (issue 14) ------------------------------------------------------------------
+_HUNT_COUNTS = ("runs with raw 17", "runs with 17", "distinct 17", "runs with 18", "distinct 18")
+_HUNT_COLUMNS = ["experiment", "reading", "runs", "playouts/run", "total playouts",
+                 "runs with raw 17", "raw 17 rate", "raw 17 rate low", "raw 17 rate high",
+                 "runs with 17", "17 rate", "17 rate low", "17 rate high",
+                 "distinct 17", "17s/run", "17s/run low", "17s/run high",
+                 "runs with 18", "distinct 18", "18s/run", "18s/run low", "18s/run high"]
+
+
+def _hunt_reading(result) -> str:
+    """:func:`_reading`, plus ``c`` and ``threshold`` when they are not Table 1's (1.0, 30)."""
+    config = result["config"]
+    extra = [f"{name}={config[name]}" for name, table1_value in (("c", 1.0), ("threshold", 30))
+             if config.get(name, table1_value) != table1_value]
+    return ", ".join([_reading(result), *extra])
+
+
+def _forms(result, n, parts=("raw", "reduced")) -> set:
+    """Exact canonical forms of the run's re-verified puzzles with ``n`` clues."""
+    return {p["canonical"] for part in parts for p in result[part]["puzzles"] if p["clues"] == n}
+
+
+def _hunt_row(experiment, reading, runs) -> dict:
+    raw17 = [_forms(r, 17, ("raw",)) for r in runs]
+    found = {n: [_forms(r, n) for r in runs] for n in (17, 18)}
+    row = {"experiment": experiment, "reading": reading, "runs": len(runs),
+           "playouts/run": runs[0]["config"]["playouts"],
+           "total playouts": sum(r["config"]["playouts"] for r in runs),
+           **_rate("raw 17", sum(map(bool, raw17)), len(runs)),
+           **_rate("17", sum(map(bool, found[17])), len(runs))}
+    for n, per_run in found.items():
+        if n != 17:
+            row[f"runs with {n}"] = sum(map(bool, per_run))
+        sizes = [len(forms) for forms in per_run]
+        low, high = _t_interval(sizes)
+        row.update({f"distinct {n}": len(set().union(*per_run)), f"{n}s/run": float(np.mean(sizes)),
+                    f"{n}s/run low": low, f"{n}s/run high": high})
+    return row
+
+
+def _rate(what, runs_with, runs) -> dict:
+    """``runs with <what>``, ``<what> rate`` (per run) and its 95% Clopper-Pearson interval."""
+    low, high = clopper_pearson(runs_with, runs)
+    return {f"runs with {what}": runs_with, f"{what} rate": runs_with / runs,
+            f"{what} rate low": low, f"{what} rate high": high}
+
+
+def hunt(*result_lists) -> pd.DataFrame:
+    """The 17-clue hunt: how many runs find a 17-clue puzzle, beside the paper's 1 in 32.
+
+    One row per (experiment, reading, playouts per run) group of runs, then one ``all`` row per
+    experiment and playouts per run holding more than one group, then the paper's row (one run
+    with a 17 of its 32 Table 1 runs at 1,000,000 playouts, :data:`PAPER_HUNT`; it reduced
+    nothing, so its raw finds are all its finds). The reading is the variant, each non-default
+    reading, and ``c`` / ``threshold`` when they are not Table 1's (Table 2's settings).
+
+    Only python-sat re-verified puzzles count (the runs' ``raw`` / ``reduced`` lists). ``runs with
+    raw 17``: runs that generated a 17-clue puzzle; ``runs with 17``: a 17 generated or reached by
+    minimal reduction. ``... rate``: such runs per run, with the 95% Clopper-Pearson interval
+    (``low`` / ``high``). ``distinct 17`` / ``distinct 18``: different exact canonical forms
+    among the group's runs (as :func:`finds` counts them); ``17s/run`` / ``18s/run``: distinct
+    finds per run, mean over runs with its 95% t interval (NaN with a single run).
+
+    Rounded for citing: rates and their bounds to 3 significant digits (3 decimals would show
+    the paper's lower bound, 0.00079, as 0.001), finds per run to 2 decimals.
+    """
+    rows = []
+    key = lambda r: (_hunt_reading(r), r["config"]["playouts"])  # noqa: E731
+    for experiment, results in result_lists:
+        by_playouts = {}
+        for (reading, playouts), runs in _groups(results, key).items():
+            rows.append(_hunt_row(experiment, reading, runs))
+            by_playouts.setdefault(playouts, []).append(runs)
+        for groups in by_playouts.values():
+            if len(groups) > 1:
+                rows.append(_hunt_row(experiment, f"all ({len(groups)} readings)",
+                                      [r for runs in groups for r in runs]))
+    found, runs, playouts = PAPER_HUNT
+    rows.append({"experiment": "paper (Table 1)", "reading": "all 8 variants", "runs": runs,
+                 "playouts/run": playouts, "total playouts": runs * playouts,
+                 **_rate("raw 17", found, runs), **_rate("17", found, runs), "distinct 17": found})
+    table = pd.DataFrame(rows, columns=_HUNT_COLUMNS)
+    for column in _HUNT_COUNTS:
+        table[column] = table[column].astype("Int64")  # the paper row leaves the 18s empty
+    rates = [c for c in table.columns if " rate" in c]
+    per_run = [c for c in table.columns if "s/run" in c]
+    return round_table(table, dict.fromkeys(per_run, 2), dict.fromkeys(rates, 3))
 
 
 def baseline_table(removal, qqwing=None) -> pd.DataFrame:

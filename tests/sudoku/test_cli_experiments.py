@@ -89,6 +89,9 @@ def test_smoke_tasks_build_every_table():
     assert results.baseline_table(removal)["runs"].iloc[0] == 60
     assert len(results.yield_table(("t1", t1), ("beyond", beyond))) == 3
     assert set(results.heuristic_table(("t1", t1))["clues"]) == {18, 19, 20}
+    hunt = results.hunt(("t1", t1), ("beyond", beyond))
+    assert list(hunt["runs"]) == [1, 1, 2, 1, 32]  # 2 variants, their pool, beyond, the paper
+    assert list(hunt["reading"])[2] == "all (2 readings)"
     finds = results.finds17(("t1", t1))
     assert list(finds.columns)[-1] == "census"
     assert results.puzzle_list(finds).startswith("# 0 distinct puzzle(s)")
