@@ -352,9 +352,13 @@ def elo_readings_summary(rows: pd.DataFrame) -> pd.DataFrame:
     records = []
     for reading, group in rows.groupby("reading", sort=False):
         record = {"reading": reading, "runs": len(group)}
+        iterations = float((group["joins"] + group["failed_iterations"]).max())
         for column in ("joins", "failed_iterations") + _READING_SCORES:
             values = group[column] if column in group else pd.Series(dtype=np.float64)
             mean, low, high = _mean_interval(values)
+            # a t interval can leave the possible range: counts lie in [0, iterations], scores in [0, 1]
+            top = 1.0 if column in _READING_SCORES else iterations
+            low, high = np.clip(low, 0.0, top), np.clip(high, 0.0, top)
             record.update({column: mean, f"{column}_low": low, f"{column}_high": high})
             if column == "top_vs_standard":
                 record["paper_top_rated"] = PAPER_TOP_RATED["score"]

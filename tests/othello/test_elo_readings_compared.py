@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from mctslab.core.report import Run
@@ -119,7 +120,7 @@ def test_summary_and_runs_tables(compared):
         if spread.nunique() > 1:  # t interval over 2 seeds: mean +- 12.706 x sd / sqrt(2)
             half = 12.706 * spread.std(ddof=1) / np.sqrt(2)
             assert summary.loc[reading, "top_vs_standard_high"] == pytest.approx(
-                spread.mean() + half, abs=2e-3)
+                min(spread.mean() + half, 1.0), abs=2e-3)  # a score is at most 1
     assert (summary["paper_top_rated"] == 0.483).all()
     runs = experiments.elo_readings_runs(rows)
     assert "top_variables" not in runs and len(runs) == len(rows)
@@ -132,3 +133,18 @@ def test_no_reading_compared_gives_empty_tables(compared):
     rows = experiments.elo_readings(run, dataclasses.replace(cfg, compared_elo_readings=()), learned)
     assert rows.empty and experiments.elo_readings_summary(rows).empty
     assert experiments.elo_readings_runs(rows).empty
+
+
+def test_summary_intervals_stay_in_the_possible_range():
+    """A t interval over 3 seeds can leave [0, iterations] (counts) or [0, 1] (scores): the
+    paper-scale run's failed iterations 3, 0, 0 gave a raw lower bound of -3.3."""
+    rows = pd.DataFrame({"reading": ["rederive"] * 3, "joins": [197, 200, 200],
+                         "failed_iterations": [3, 0, 0],
+                         "top_vs_standard": [0.95, 0.2, 0.6], "best_vs_standard": [0.99, 0.3, 0.6],
+                         "group_mean_vs_standard": [0.5, 0.4, 0.45], "top_rating": [1656.0, 1636, 1592],
+                         "join_generation_median": [50.0, 50, 50]})
+    row = experiments.elo_readings_summary(rows).iloc[0]
+    assert row.failed_iterations == 1.0 and row.failed_iterations_low == 0.0
+    assert row.joins_high == 200.0 and 194 < row.joins_low < 195
+    assert row.top_vs_standard_low == 0.0 and row.best_vs_standard_high == 1.0
+    assert 0 < row.group_mean_vs_standard_low < row.group_mean_vs_standard_high < 1
