@@ -150,8 +150,8 @@ def test_pinned_hashes_are_sha256_hex():
 
 def test_no_code_path_or_test_reads_the_shared_folder():
     parent_shared = ".." + "/shared"  # split so that this file does not match itself
-    # "../shared", "shared/data" (or papers, seeds, STYLE.md), or a path join "... / 'shared'";
-    # the word alone is fine (a connection strength of the Many Faces paper is "shared")
+    # the parent-directory path, the folder's data/papers/seeds/STYLE.md sub-paths, or a path
+    # join with the folder's name; the bare word is fine (a Many Faces connection strength)
     pattern = re.compile(re.escape(parent_shared) + r"|shared/(data|papers|seeds|STYLE)"
                          + r"|/\s*['\"]" + "shared" + r"['\"]")
     offenders = []
