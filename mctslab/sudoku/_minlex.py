@@ -31,31 +31,6 @@ OVERFLOW = 1
 
 
 @njit(cache=True)
-def _extend_row(grid, row, cols, labels, out):
-    """Spell source ``row`` under column arrangement ``cols``, labelling new digits in place.
-
-    ``labels[0]`` holds the next free label. Returns nothing; ``out`` gets nine labels.
-    """
-    for c in range(9):
-        d = grid[9 * row + cols[c]]
-        if d == 0:
-            out[c] = 0
-        else:
-            if labels[d] == 0:
-                labels[d] = labels[0]
-                labels[0] += 1
-            out[c] = labels[d]
-
-
-@njit(cache=True)
-def _compare(a, b):
-    for i in range(a.shape[0]):
-        if a[i] != b[i]:
-            return -1 if a[i] < b[i] else 1
-    return 0
-
-
-@njit(cache=True)
 def _orientations(board):
     grids = np.empty((2, 81), np.uint8)
     for r in range(9):
@@ -66,20 +41,80 @@ def _orientations(board):
 
 
 @njit(cache=True)
+def _extend_compare(grid, row, cols, labels, best, have_best, out):
+    """Spell source ``row`` under column arrangement ``cols``, labelling new digits in
+    place (``labels[0]`` holds the next free label), comparing with ``best`` as it goes and stops at the first cell
+    where the image is already larger.
+
+    Returns 1 (larger: abandoned, ``out`` and ``labels`` partial), 0 (equal to ``best``) or
+    -1 (smaller, or no ``best`` yet; ``out`` holds the whole row).
+    """
+    state = 0 if have_best else -1
+    for c in range(9):
+        d = grid[9 * row + cols[c]]
+        if d != 0:
+            if labels[d] == 0:
+                labels[d] = labels[0]
+                labels[0] += 1
+            d = labels[d]
+        if state == 0:
+            if d > best[c]:
+                return 1
+            if d < best[c]:
+                state = -1
+        out[c] = d
+    return state
+
+
+@njit(cache=True)
+def _leading_zeros(grid, row):
+    """The most leading empty cells any column arrangement gives source ``row``.
+
+    Stacks go emptiest first and empty cells first inside a stack, so the image starts with
+    three zeros per empty stack and then the empty cells of the emptiest occupied stack.
+    """
+    lowest = 4
+    empty_stacks = 0
+    for s in range(3):
+        n = 0
+        for c in range(3 * s, 3 * s + 3):
+            if grid[9 * row + c] != 0:
+                n += 1
+        if n == 0:
+            empty_stacks += 1
+        elif n < lowest:
+            lowest = n
+    if empty_stacks == 3:
+        return 9
+    return 3 * empty_stacks + 3 - lowest
+
+
+@njit(cache=True)
 def _first_generation(grids, line_perms, arr, orient, rows_used, labels, best):
-    """Generation 0 into buffer 0; returns the survivor count (-1 on overflow)."""
+    """Generation 0 into buffer 0; returns the survivor count (-1 on overflow).
+
+    A source row whose image cannot start with as many empty cells as another row's
+    (:func:`_leading_zeros`) is larger under every arrangement, so it is not scored.
+    """
     capacity = arr.shape[1]
     row = np.empty(9, np.uint8)
     trial = np.empty(10, np.int8)
+    zeros = np.empty((2, 9), np.int64)
+    most = 0
+    for o in range(2):
+        for r in range(9):
+            zeros[o, r] = _leading_zeros(grids[o], r)
+            most = max(most, zeros[o, r])
     count = 0
     have_best = False
     for o in range(2):
-        for a in range(line_perms.shape[0]):
-            for r in range(9):
+        for r in range(9):
+            if zeros[o, r] < most:
+                continue
+            for a in range(line_perms.shape[0]):
                 trial[:] = 0
                 trial[0] = 1
-                _extend_row(grids[o], r, line_perms[a], trial, row)
-                cmp = _compare(row, best) if have_best else -1
+                cmp = _extend_compare(grids[o], r, line_perms[a], trial, best, have_best, row)
                 if cmp > 0:
                     continue
                 if cmp < 0:
@@ -119,8 +154,8 @@ def _next_generation(t, src, count, grids, line_perms, arr, orient, rows_used, l
             if taken:
                 continue
             trial[:] = labels[src, i]
-            _extend_row(grids[orient[src, i]], r, line_perms[arr[src, i]], trial, row)
-            cmp = _compare(row, best) if have_best else -1
+            cmp = _extend_compare(grids[orient[src, i]], r, line_perms[arr[src, i]], trial, best,
+                                  have_best, row)
             if cmp > 0:
                 continue
             if cmp < 0:
