@@ -6,6 +6,11 @@
   machine do not count against it (wall-clock rate reported in ``detail``). The reference is
   the python-sat backend (CaDiCaL 1.5.3) on the first 500 puzzles, timed the same way.
 - ``sudoku.sat_checks_per_s``: the python-sat backend alone, for the record.
+- ``sudoku.canonical_forms_per_s``: the exact canonical form (``_minlex.minlex``) of 20-clue
+  boards (each puzzle of the 17-clue sample with three more cells of its solution, seeded), one
+  core, CPU time, best of three passes; the reference is the brute-force form
+  (``minlex_bruteforce``, all 2 x 1296 x 1296 arrangements) on the first 20, timed the same way.
+  A paper-scale generation run canonicalises every distinct 19-20-clue puzzle it verified.
 - ``sudoku.playouts_per_s``: the best variant (candidate-reducing, min, rules), one run of
   20,000 playouts at the paper's Table 1 settings, CPU time of the search only.
 
@@ -21,9 +26,10 @@ import numpy as np
 
 from ..core.bench import benchmark
 from ..data import find
-from . import _solver
+from . import _minlex, _solver
+from ._canon import make_minlex_scratch
 from ._tables import make_tables
-from .api import read_puzzles, solve_many
+from .api import _line_perms, read_puzzles, solve_many
 from .generator import GeneratorConfig, generate
 
 SAMPLE = "sudoku/sudoku17-sample.txt"
@@ -83,3 +89,40 @@ def playouts_per_s() -> dict:
     return {"value": config.playouts / result.cpu_seconds,
             "detail": f"20,000 playouts, c=1.0, threshold 30, CPU time; wall clock "
                       f"{config.playouts / result.wall_seconds:,.0f}/s"}
+
+
+def _twenty_clue_boards(boards, seed=2026) -> np.ndarray:
+    """Each puzzle with three more cells of its solution (chosen by a seeded generator)."""
+    _, solutions = solve_many(boards)
+    rng = np.random.default_rng(seed)
+    out = boards.copy()
+    for board, solution in zip(out, solutions):
+        empty = np.flatnonzero(board == 0)
+        cells = rng.choice(empty, 3, replace=False)
+        board[cells] = solution[cells]
+    return out
+
+
+@benchmark("sudoku.canonical_forms_per_s", unit="forms/s")
+def canonical_forms_per_s() -> dict:
+    """Exact canonical forms per second of 20-clue boards, one core (reference: brute force)."""
+    boards = _twenty_clue_boards(read_puzzles(find(SAMPLE))[0])
+    perms, scratch = _line_perms(), make_minlex_scratch()
+    out, brute = np.empty(81, np.uint8), np.empty(81, np.uint8)
+    transform = np.zeros(29, np.int16)
+    _minlex.minlex(boards[0], out, transform, perms, *scratch)  # compile
+    _minlex.minlex_bruteforce(boards[0], brute, perms)
+    best = 0.0
+    for _ in range(3):
+        start = time.process_time()
+        overflow = 0
+        for board in boards:
+            overflow += _minlex.minlex(board, out, transform, perms, *scratch) != _minlex.OK
+        best = max(best, len(boards) / (time.process_time() - start))
+    start = time.process_time()
+    for board in boards[:20]:
+        _minlex.minlex_bruteforce(board, brute, perms)
+    reference = 20 / (time.process_time() - start)
+    return {"value": best, "reference": reference, "ratio": best / reference,
+            "detail": f"{len(boards)} boards of 20 clues, best of 3 in CPU time, "
+                      f"{overflow} fell back to brute force; reference = brute force on 20"}
