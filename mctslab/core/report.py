@@ -31,7 +31,8 @@ from .params import SCALES, check_scale, positive_int
 from .store import to_jsonable, utc_now, write_json
 from .tasks import Task
 
-__all__ = ["Run", "SCALES", "check_scale", "git_commit", "dependency_versions", "scale_label"]
+__all__ = ["Run", "SCALES", "check_scale", "git_commit", "dependency_versions", "scale_label",
+           "merged_summary"]
 
 DEPENDENCIES = ("numpy", "numba", "scipy", "pandas", "matplotlib", "python-sat", "papermill",
                 "dask", "distributed", "tqdm", "llvmlite", "tsplib95", "elkai")
@@ -64,6 +65,32 @@ def dependency_versions() -> dict:
 def scale_label(scale: str) -> str:
     """``""`` for the paper's protocol, else ``" (scale: <scale>)"``."""
     return "" if scale == "paper" else f" (scale: {scale})"
+
+
+def merged_summary(calls) -> dict:
+    """The manifest counts of one experiment over the ``ExperimentResults`` of its map calls.
+
+    ``tasks`` counts distinct task ids, ``ran`` the tasks computed by these calls (a task runs
+    at most once: a later call finds it stored), ``already_stored`` the other distinct tasks;
+    ``seconds`` adds the calls' wall times, ``task_seconds`` the stored compute times of the
+    distinct tasks.
+    """
+    if len(calls) == 1:
+        return {**calls[0].summary(), "calls": 1}
+    records = {}
+    for results in calls:
+        for record in results.records:
+            records.setdefault(record["id"], record)
+    finished = sorted(r["finished"] for r in records.values() if r.get("finished"))
+    ran = sum(results.ran for results in calls)
+    return {"experiment": calls[0].experiment, "tasks": len(records),
+            "already_stored": len(records) - ran, "ran": ran,
+            "seconds": round(sum(results.seconds for results in calls), 3),
+            "backend": "+".join(dict.fromkeys(r.backend for r in calls if r.backend != "store"))
+            or "store", "calls": len(calls),
+            "task_seconds": round(sum(float(r.get("seconds", 0.0)) for r in records.values()), 3),
+            "first_finished": finished[0] if finished else None,
+            "last_finished": finished[-1] if finished else None}
 
 
 class Run:
@@ -102,14 +129,20 @@ class Run:
             "experiments": {},
             "artefacts": {},
         }
+        self._maps: dict[str, list] = {}  # experiment name -> the results of each map call
         self._write()
 
     # -- running -----------------------------------------------------------------------------
     def map(self, experiment: str, tasks: list[Task]) -> ExperimentResults:
-        """Run ``tasks`` through the executor (resumably) and record the counts."""
+        """Run ``tasks`` through the executor (resumably) and record the counts.
+
+        A notebook may map tasks of one experiment in several calls: the manifest entry counts
+        them all (:func:`merged_summary`), so ``ran`` is what this notebook run computed.
+        """
         results = run_tasks(experiment, tasks, workers=self.workers, scheduler=self.scheduler,
                             out=self.out, progress=self.progress)
-        self.manifest["experiments"][experiment] = results.summary()
+        self._maps.setdefault(experiment, []).append(results)
+        self.manifest["experiments"][experiment] = merged_summary(self._maps[experiment])
         self._write()
         return results
 

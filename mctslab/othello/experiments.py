@@ -400,10 +400,8 @@ def elo_readings(run, cfg: Config, learned: Learned) -> pd.DataFrame:
     if others:
         tasks = [t for reading in others for t in _learning_tasks(
             dataclasses.replace(cfg, elo_reading=reading), run.seed) if t.params["mode"] == "group"]
-        # learn()'s own tasks ride along (stored: read, not run again) so that the manifest's
-        # othello_learning entry, which run.map writes per experiment name, counts them all
-        own = _learning_tasks(cfg, run.seed)
-        results = run.map("othello_learning", own + tasks)[len(own):]
+        # the manifest's othello_learning entry counts learn()'s call and this one together
+        results = run.map("othello_learning", tasks)
         runs += list(zip([reading for reading in others for _ in range(cfg.repetitions)], results))
     runs.sort(key=lambda pair: (readings.index(pair[0]), pair[1]["repetition"]))
     members = [(k, m) for k, (_, result) in enumerate(runs) for m in result["final_members"]

@@ -43,6 +43,21 @@ def test_run_saves_figures_tables_and_manifest(tmp_path):
     assert "commit" in manifest["git"]
 
 
+def test_manifest_counts_every_map_call_of_an_experiment(tmp_path):
+    """Two calls with overlapping tasks: distinct tasks, what this run computed, the rest stored."""
+    tasks = make_tasks("mctslab.core.demo:square_with_noise", [{"x": x} for x in range(4)], seed=1)
+    Run("toy", {}, scale="smoke", workers=1, out=tmp_path, progress=False).map("toy_sq", tasks[:1])
+    run = Run("toy", {}, scale="smoke", workers=1, out=tmp_path, progress=False)
+    run.map("toy_sq", tasks[:3])          # task 0 stored by the earlier run; 1 and 2 run now
+    assert run.manifest["experiments"]["toy_sq"]["ran"] == 2
+    run.map("toy_sq", tasks[1:])          # 1 and 2 stored by the call above; 3 runs now
+    counts = run.manifest["experiments"]["toy_sq"]
+    assert {k: counts[k] for k in ("tasks", "already_stored", "ran", "calls")} == {
+        "tasks": 4, "already_stored": 1, "ran": 3, "calls": 2}
+    manifest = json.loads((tmp_path / "figures" / "toy" / "manifest.json").read_text())
+    assert manifest["experiments"]["toy_sq"] == counts
+
+
 def test_paper_scale_figures_are_not_labelled(tmp_path):
     run = Run("toy", scale="paper", out=tmp_path)
     fig, _ = plt.subplots()

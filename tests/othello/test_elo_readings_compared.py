@@ -60,6 +60,7 @@ def compared(tmp_path_factory):
 def test_the_other_readings_tasks_are_a_notebook_run_with_that_reading(compared):
     cfg, run, recording, _, _ = compared
     rederive = dataclasses.replace(cfg, elo_reading="rederive")
+    before = dict(run.manifest["experiments"]["othello_learning"])
     probe = _Recording(run)
     experiments.learn(probe, rederive)
     [(experiment, notebook_tasks)] = probe.calls
@@ -72,7 +73,11 @@ def test_the_other_readings_tasks_are_a_notebook_run_with_that_reading(compared)
     # the same seeds as learn()'s group runs, one experiment (store keyed by id): nothing ran
     group_keys = [t.spawn_key for t in learning_calls[0] if t.params["mode"] == "group"]
     assert [t.spawn_key for t in notebook_tasks if t.params["mode"] == "group"] == group_keys
-    assert run.manifest["experiments"]["othello_learning"]["ran"] == 0
+    after = run.manifest["experiments"]["othello_learning"]
+    assert after["ran"] == before["ran"] and after["tasks"] == before["tasks"]
+    assert after["calls"] == before["calls"] + 1
+    # the manifest counts learn()'s runs and the other reading's together, each computed once
+    assert before["tasks"] == before["ran"] == len(own_ids) + cfg.repetitions
     # ... and the individual runs do not depend on the reading
     assert {t.id for t in notebook_tasks if t.params["mode"] == "individual"} <= own_ids
     # the member evaluations have seeds of their own: (4, crc32(label))

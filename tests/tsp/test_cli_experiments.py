@@ -139,12 +139,18 @@ def test_comparison_task_runs_every_method_with_sa_time_as_budget(tmp_path):
     assert (mcts["playouts"] >= 1).all()
     assert len(experiments.mean_ratios(frame)) == 10 and len(experiments.cp_ratios(frame)) == 6
     assert experiments.per_instance(frame)["seeds"].tolist() == [1]
-    # a second run takes every task from the store and runs none: the time-budgeted rows (whose
-    # seconds and playouts differ on every real run) come back to the digit
-    again = experiments.run_comparison(run, cfg)
-    counts = run.manifest["experiments"]["tsp_comparison"]
+    # a second notebook run takes every task from the store and runs none: the time-budgeted
+    # rows (whose seconds and playouts differ on every real run) come back to the digit
+    second = Run("tsp_test", config=cfg, scale="smoke", seed=1, workers=1, out=tmp_path,
+                 progress=False)
+    again = experiments.run_comparison(second, cfg)
+    counts = second.manifest["experiments"]["tsp_comparison"]
     assert (counts["tasks"], counts["already_stored"], counts["ran"]) == (1, 1, 0)
     pd.testing.assert_frame_equal(again, frame)
+    # the same notebook run mapping the experiment twice counts the task once, as computed
+    experiments.run_comparison(run, cfg)
+    counts = run.manifest["experiments"]["tsp_comparison"]
+    assert (counts["tasks"], counts["already_stored"], counts["ran"], counts["calls"]) == (1, 0, 1, 2)
     # a fresh store with the same seed recomputes, and SA (a fixed number of proposals, no
     # time budget) gives the same lengths: the store holds what the seed computes
     fresh = Run("tsp_test", config=cfg, scale="smoke", seed=1, workers=1, out=tmp_path / "fresh",
