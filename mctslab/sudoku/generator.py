@@ -204,12 +204,18 @@ def kernel_params(config: GeneratorConfig) -> np.ndarray:
                      EXHAUSTED.index(config.exhausted)], np.int64)
 
 
+# Most puzzles with <= record_max_clues clues one run keeps (a puzzle per playout at most): the
+# paper's 3,000,000 playouts fit (243 MB of boards). A longer run that fills it stops keeping
+# puzzles and says so in ``stats["records_overflowed"]`` (the tables count such runs).
+RECORD_CAPACITY = 4_000_000
+
+
 def generate(config: GeneratorConfig, seed=None) -> GenerationResult:
     """Run one MCTS generation (one (variant, seed) cell of Table 1 or 2)."""
     nodes = config.node_budget()
     tree = make_tree(nodes, 2 * nodes)
     dag = _search.make_dag(nodes)
-    capacity = int(min(config.playouts + 64, 1_000_000))
+    capacity = int(min(config.playouts + 64, RECORD_CAPACITY))
     rec = _search.make_records(capacity, capacity if config.reduce_max_clues else 1)
     params = kernel_params(config)
     work = np.zeros((6, 81), np.uint8)
