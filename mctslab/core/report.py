@@ -75,8 +75,6 @@ def merged_summary(calls) -> dict:
     ``seconds`` adds the calls' wall times, ``task_seconds`` the stored compute times of the
     distinct tasks.
     """
-    if len(calls) == 1:
-        return {**calls[0].summary(), "calls": 1}
     records = {}
     for results in calls:
         for record in results.records:

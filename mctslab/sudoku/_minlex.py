@@ -42,9 +42,9 @@ def _orientations(board):
 
 @njit(cache=True)
 def _extend_compare(grid, row, cols, labels, best, have_best, out):
-    """Spell source ``row`` under column arrangement ``cols``, labelling new digits in
-    place (``labels[0]`` holds the next free label), comparing with ``best`` as it goes and stops at the first cell
-    where the image is already larger.
+    """Spell source ``row`` under column arrangement ``cols``, labelling new digits in place
+    (``labels[0]`` holds the next free label) and comparing with ``best`` as it goes; stop at
+    the first cell where the image is already larger.
 
     Returns 1 (larger: abandoned, ``out`` and ``labels`` partial), 0 (equal to ``best``) or
     -1 (smaller, or no ``best`` yet; ``out`` holds the whole row).
