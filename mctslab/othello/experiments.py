@@ -22,6 +22,11 @@ WPC against the standard WPC *and* against the random player. :func:`elo_reading
 learning under each reading of ``compared_elo_readings`` ("keep", "rederive"; see
 :mod:`~mctslab.othello.learning`) with the same seeds and scores every final group against the
 standard WPC, so the two readings sit side by side in one notebook run.
+:func:`reference_learning` learns against fixed references instead of the paper's moving
+opponents (``reference_sets``: the standard WPC, the random player or both; one population
+of ``reference_population`` for ``reference_generations`` generations, each size of
+``reference_weights``) and scores the results as the learner sizes are scored: the issue's
+goal is a learned WPC above every published one against the standard WPC.
 
 Every (mode, repetition) learning run is one task through the executor; every final
 evaluation (a WPC against the standard WPC) and every group round robin is a task too.
@@ -72,23 +77,33 @@ __all__ = ["Config", "SCALES", "PAPER_CONSTANTS", "config", "learn", "evaluate",
            "round_robin_task", "Learned", "Evaluated", "figure5", "figure6", "figure7", "heatmap",
            "table3", "table4", "top_rated_vs_paper", "repetitions_table", "claims", "run_summary",
            "learner_sizes", "learner_sizes_summary", "learner_sizes_runs", "elo_readings",
-           "elo_readings_summary", "elo_readings_runs"]
+           "elo_readings_summary", "elo_readings_runs", "reference_learning",
+           "reference_learning_params"]
 
 SCALES = {
     "smoke": dict(population_size=6, max_generations=6, iterations=3, n_matches=2,
                   games_per_match=10, games_per_member=12, max_group=10, eval_games=100,
                   final_games=1_000, round_robin_games=20, repetitions=1,
-                  compared_weights=(10, 64), compared_elo_readings=("keep", "rederive")),
+                  compared_weights=(10, 64), compared_elo_readings=("keep", "rederive"),
+                  reference_sets=(("standard", "random"),), reference_weights=(64,),
+                  reference_population=6, reference_generations=4),
     "default": dict(population_size=10, max_generations=20, iterations=60, n_matches=5,
                     games_per_match=20, games_per_member=20, max_group=10, eval_games=200,
                     final_games=10_000, round_robin_games=200, repetitions=4,
-                    compared_weights=(10, 64), compared_elo_readings=("keep", "rederive")),
+                    compared_weights=(10, 64), compared_elo_readings=("keep", "rederive"),
+                    reference_sets=(("standard",), ("standard", "random")),
+                    reference_weights=(10, 64), reference_population=20,
+                    reference_generations=100),
     "paper": dict(population_size=20, max_generations=100, iterations=200, n_matches=10,
                   games_per_match=50, games_per_member=50, max_group=10, eval_games=1_000,
                   final_games=100_000, round_robin_games=1_000, repetitions=1,
                   compared_weights=(),  # (10, 64) adds the learning's cost once more
                   # the reading other than elo_reading adds one group-learning run per repetition
-                  compared_elo_readings=("keep", "rederive")),
+                  compared_elo_readings=("keep", "rederive"),
+                  # beyond the paper: () (each run costs about a paper learning run); the
+                  # recorded runs give reference_sets, reference_weights and repetitions
+                  reference_sets=(), reference_weights=(10, 64), reference_population=50,
+                  reference_generations=1000),
 }
 
 
@@ -124,6 +139,10 @@ class Config:
     repetitions: int          # independent learning runs per mode
     compared_weights: tuple   # learner sizes run by learner_sizes (beyond the paper)
     compared_elo_readings: tuple  # Elo/join readings run by elo_readings (beyond the paper)
+    reference_sets: tuple     # reference learning (beyond the paper): sets of fixed opponents
+    reference_weights: tuple  # reference learning: learner sizes
+    reference_population: int  # reference learning: NP
+    reference_generations: int  # reference learning: generations of its one population
     scale_factor: float = PAPER_CONSTANTS["scale_factor"]        # DE F (our choice)
     crossover_rate: float = PAPER_CONSTANTS["crossover_rate"]    # DE CR (our choice)
     lower: float = PAPER_CONSTANTS["lower"]                      # gene bounds (our choice)
@@ -165,10 +184,13 @@ def config(scale: str = "default", **overrides) -> Config:
     values = dict(PAPER_CONSTANTS, **scale_values(SCALES, scale))
     values.update(given(overrides))
     values.update({k: as_real(values[k]) for k in PAPER_CONSTANTS})  # alpha=1 is alpha=1.0
+    if isinstance(values["reference_sets"], tuple):  # papermill gives [["standard"], ...]
+        values["reference_sets"] = tuple(_as_tuple(refs) for refs in values["reference_sets"])
     cfg = Config(scale=scale, **values)
     for mode in MODES:
         LearningConfig(**cfg.learning_params(mode))  # validates every field, naming the bad one
-    for name in ("repetitions", "final_games", "round_robin_games"):
+    for name in ("repetitions", "final_games", "round_robin_games", "reference_population",
+                 "reference_generations"):
         positive_int(name, getattr(cfg, name))
     if not isinstance(cfg.compared_weights, tuple) or len(set(cfg.compared_weights)) != len(
             cfg.compared_weights):
@@ -176,12 +198,34 @@ def config(scale: str = "default", **overrides) -> Config:
                          f"got {cfg.compared_weights!r}")
     for size in cfg.compared_weights:
         LearningConfig(weights=size)  # names a size that is not 10, 20 or 64
+    sets = cfg.reference_sets
+    if not isinstance(sets, tuple) or len(set(map(_as_tuple, sets))) != len(sets):
+        raise ValueError(f"reference_sets must be a tuple of distinct reference lists, got {sets!r}")
+    if not isinstance(cfg.reference_weights, tuple) or len(set(cfg.reference_weights)) != len(
+            cfg.reference_weights):
+        raise ValueError(f"reference_weights must be a tuple of distinct learner sizes, "
+                         f"got {cfg.reference_weights!r}")
+    for refs in sets:
+        for size in cfg.reference_weights:
+            try:
+                LearningConfig(**reference_learning_params(cfg, _as_tuple(refs), size))
+            except ValueError as error:
+                raise ValueError(f"reference learning (population_size is reference_population, "
+                                 f"max_generations is reference_generations): {error}") from error
     readings = cfg.compared_elo_readings
     if (not isinstance(readings, tuple) or not all(r in ELO_READINGS for r in readings)
             or len(set(readings)) != len(readings)):
         raise ValueError(f"compared_elo_readings must be a tuple of distinct readings from "
                          f"{', '.join(ELO_READINGS)}, got {readings!r}")
     return cfg
+
+
+def _as_tuple(value):
+    """A reference set as given (a name list from papermill's JSON, or a tuple) as a tuple;
+    a bare name is a ValueError naming it (LearningConfig names bad entries)."""
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise ValueError(f"a reference set is a list of reference names, got {value!r}")
+    return tuple(value)
 
 
 # -- task functions (module level: the executor imports them by name) ----------------------
@@ -351,6 +395,14 @@ def learner_sizes(run, cfg: Config, learned: Learned) -> pd.DataFrame:
         runs += list(zip(sizes, run.map("othello_learner_sizes", tasks)))
     candidates = [dict(learner=f"{size} genes", weights=size, mode=r["mode"],
                        repetition=r["repetition"], variables=_final_wpc(r)) for size, r in runs]
+    return _scored_vs_both(run, cfg, candidates)
+
+
+def _scored_vs_both(run, cfg: Config, candidates: list[dict]) -> pd.DataFrame:
+    """``candidates`` (learner, weights, mode, repetition, variables) and every published WPC,
+    each against the standard WPC and against the random player (``final_games`` games each,
+    epsilon ``cfg.epsilon``), in the experiment ``othello_learner_sizes_eval``: one row per
+    WPC with both scores and their 95% intervals."""
     candidates = [c for c in candidates if c["variables"] is not None]
     published = dict(wpc_module.PUBLISHED_WPCS, **wpc_module.SYMMETRISED_WPCS)
     candidates += [dict(learner=name, weights=None, mode="published", repetition=None,
@@ -378,6 +430,53 @@ def learner_sizes(run, cfg: Config, learned: Learned) -> pd.DataFrame:
         record["variables"] = c["variables"]
         records.append(record)
     return pd.DataFrame.from_records(records)
+
+
+# -- beyond the paper: learning against fixed references (issue 14) ------------------------
+
+# The paper constants reference learning uses (the others belong to the paper's two modes).
+_REFERENCE_CONSTANTS = ("scale_factor", "crossover_rate", "lower", "upper", "alpha")
+
+
+def reference_learning_params(cfg: Config, references: tuple, weights: int) -> dict:
+    """The :class:`LearningConfig` fields of one reference-learning run (no repetition)."""
+    params = dict(mode="reference", population_size=cfg.reference_population,
+                  max_generations=cfg.reference_generations, iterations=1,
+                  n_matches=cfg.n_matches, games_per_match=cfg.games_per_match,
+                  eval_games=cfg.eval_games, epsilon=cfg.epsilon, weights=weights,
+                  references=list(references))
+    params.update(non_default(cfg, {k: v for k, v in _TASK_DEFAULTS.items() if k in _REFERENCE_CONSTANTS}))
+    return params
+
+
+def reference_learning(run, cfg: Config) -> pd.DataFrame:
+    """Learning against fixed references (beyond the paper, issue 14).
+
+    For every reference set of ``cfg.reference_sets``, learner size of
+    ``cfg.reference_weights`` and repetition: one reference-learning run
+    (:mod:`mctslab.othello.learning`: NP = ``reference_population``, Tmax =
+    ``reference_generations``, fitness Eq. 5 over S x N games per reference, the paper's DE
+    and epsilon) in the experiment ``othello_reference_learning``, seeded by spawn key
+    (5, crc32 of ``size|references|repetition``). Each run's final WPC and every published
+    WPC are then scored against the standard WPC and the random player
+    (:func:`_scored_vs_both`), as for the learner sizes: any claimed winner shows both
+    scores. Rows as :func:`learner_sizes`, ``mode == "reference"``, ``learner`` naming the
+    size and the references (e.g. "64 genes vs standard+random").
+    """
+    specs = [(tuple(refs), size, rep) for refs in cfg.reference_sets
+             for size in cfg.reference_weights for rep in range(cfg.repetitions)]
+    if not specs:
+        return pd.DataFrame()
+    params = [dict(reference_learning_params(cfg, refs, size), repetition=rep)
+              for refs, size, rep in specs]
+    keys = [(5, zlib.crc32(f"{size}|{'+'.join(refs)}|{rep}".encode())) for refs, size, rep in specs]
+    tasks = [dataclasses.replace(t, spawn_key=key) for t, key in zip(
+        make_tasks("mctslab.othello.experiments:learning_task", params, seed=run.seed), keys)]
+    results = run.map("othello_reference_learning", tasks)
+    candidates = [dict(learner=f"{size} genes vs {'+'.join(refs)}", weights=size, mode="reference",
+                       repetition=rep, variables=result["final_variables"])
+                  for (refs, size, rep), result in zip(specs, results)]
+    return _scored_vs_both(run, cfg, candidates)
 
 
 # -- beyond the paper: the Elo/join reading (issue 14) ------------------------------------

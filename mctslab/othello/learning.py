@@ -31,6 +31,15 @@ Reading guide
   selecting).
   Both "after a failed iteration" branches restart with a fresh population (the
   group text says "back to 3", which would never reset t; we read it as step 2).
+* Reference learning (``mode="reference"``, beyond the paper, issue 14): one population
+  evolves for Tmax generations against fixed opponents, ``references`` (the standard WPC,
+  the random player or both), never replaced. An individual's fitness is Eq. 5 against each
+  reference (S matches of N games), averaged over the references; the run ends with the
+  fittest individual of the last generation (``final_variables``). Ten times in a run (and
+  at the end) the fittest plays ``eval_games`` games against the standard WPC
+  (``checkpoint`` events). The issue's goal is a learned WPC that beats every published one
+  against the standard WPC; training against the standard WPC alone overfits it (weaker
+  against the random player), so the random player can be a reference too.
 * Every learning game is counted (``games``); the games that evaluate against the
   standard WPC (1,000 whenever the opponent or group changes, as in the paper) are
   counted separately (``evaluation_games``) and use their own RNG stream, so turning
@@ -52,9 +61,12 @@ from mctslab.othello._players import play_match
 from mctslab.rng import seed_state
 
 __all__ = ["LearningConfig", "de_rand_1_bin", "random_population", "population_tables",
-           "fitness_from_scores", "run_learning", "games_per_generation", "MODES"]
+           "fitness_from_scores", "run_learning", "games_per_generation", "MODES",
+           "LEARNING_MODES", "REFERENCES"]
 
-MODES = ("individual", "group")
+MODES = ("individual", "group")  # the paper's two kinds of learning
+LEARNING_MODES = MODES + ("reference",)  # and learning against fixed references (issue 14)
+REFERENCES = ("standard", "random")
 ELO_READINGS = ("keep", "rederive")
 LEARNER_SIZES = wpc_module.LEARNER_SIZES
 _BITS_OF_BYTE = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.int64)
@@ -103,12 +115,28 @@ class LearningConfig:
     # symmetric), 20 = 4-fold symmetric (the start position's symmetries), 64 = every square.
     weights: int = 10
     max_group: int = 10                # Gmax
+    # reference learning (beyond the paper, issue 14): the fixed opponents, a subset of REFERENCES
+    references: tuple = REFERENCES
     # evaluation against the standard WPC whenever the opponent / group changes (Sec. 4.3, 5.3)
     eval_games: int = 1000
 
     def __post_init__(self):
-        if self.mode not in MODES:
-            raise ValueError(f"unknown learning mode {self.mode!r}; choose one of {', '.join(MODES)}")
+        if self.mode not in LEARNING_MODES:
+            raise ValueError(f"unknown learning mode {self.mode!r}; "
+                             f"choose one of {', '.join(LEARNING_MODES)}")
+        references = self.references
+        if isinstance(references, str) or not isinstance(references, (tuple, list)):
+            raise ValueError(f"references must be a list of {' and/or '.join(REFERENCES)}, "
+                             f"got {references!r}")
+        references = tuple(references)  # a task's JSON parameters give a list
+        if (not references or len(set(references)) != len(references)
+                or not all(r in REFERENCES for r in references)):
+            raise ValueError(f"references must be distinct names from {', '.join(REFERENCES)}, "
+                             f"got {list(references)!r}")
+        object.__setattr__(self, "references", references)
+        if self.mode == "reference" and self.iterations != 1:
+            raise ValueError(f"reference learning runs one population for max_generations "
+                             f"generations: iterations must be 1, got {self.iterations!r}")
         positive = ("population_size", "max_generations", "iterations", "n_matches",
                     "games_per_match", "games_per_member", "max_group")
         for name in positive:
@@ -261,6 +289,52 @@ def _individual(cfg: LearningConfig, rec: _Recorder) -> dict:
             else opponent_variables.round(6).tolist()}
 
 
+def _reference(cfg: LearningConfig, rec: _Recorder) -> dict:
+    """One population against fixed opponents (see the module docstring)."""
+    opponents = [(rec.standard, False) if name == "standard"
+                 else (np.zeros((8, 256), dtype=np.int64), True) for name in cfg.references]
+    games_per_population = (cfg.population_size * cfg.n_matches * cfg.games_per_match
+                            * len(opponents))
+
+    def evaluate(population):
+        """Eq. 5 against each reference, averaged; and the mean score against each."""
+        tables = population_tables(population)
+        fitness = np.zeros(len(population))
+        scores = np.empty((len(population), len(opponents)))
+        for k, (table, is_random) in enumerate(opponents):
+            match_scores = individual_scores(tables, table, is_random, cfg.n_matches,
+                                             cfg.games_per_match, cfg.epsilon, rec.game_rng)
+            fitness += fitness_from_scores(match_scores, cfg.alpha) / len(opponents)
+            scores[:, k] = match_scores.mean(axis=1)
+        rec.games += games_per_population
+        return fitness, scores
+
+    def checkpoint(generation):
+        best = int(np.argmax(fitness))
+        rec.event(kind="checkpoint", iteration=1, generation=generation,
+                  fitness=float(fitness[best]),
+                  scores=dict(zip(cfg.references, score[best].round(6).tolist())),
+                  vs_standard=rec.vs_standard(population[best]))
+
+    population = random_population(cfg.population_size, cfg.lower, cfg.upper, rec.de_rng,
+                                   cfg.weights)
+    fitness, score = evaluate(population)
+    every = max(1, cfg.max_generations // 10)
+    for generation in range(1, cfg.max_generations + 1):
+        children = de_rand_1_bin(population, cfg.scale_factor, cfg.crossover_rate,
+                                 cfg.lower, cfg.upper, rec.de_rng)
+        child_fitness, child_score = evaluate(children)
+        better = child_fitness > fitness
+        population[better], fitness[better], score[better] = (
+            children[better], child_fitness[better], child_score[better])
+        best = int(np.argmax(fitness))
+        rec.row(1, generation, fitness[best], score[best].mean())
+        if generation % every == 0 or generation == cfg.max_generations:
+            checkpoint(generation)
+    best = int(np.argmax(fitness))
+    return {"final_variables": population[best].round(6).tolist()}
+
+
 def _member_arrays(group):
     """Row tables and random flags of a group's members (a random player has no variables)."""
     tables = np.zeros((len(group), 8, 256), dtype=np.int64)
@@ -358,18 +432,25 @@ def run_learning(cfg: LearningConfig, seed) -> dict:
         seed = np.random.SeedSequence(seed)
     rec = _Recorder(cfg, seed)
     start = time.perf_counter()
-    final = _individual(cfg, rec) if cfg.mode == "individual" else _group(cfg, rec)
+    final = {"individual": _individual, "group": _group, "reference": _reference}[cfg.mode](cfg, rec)
     config = dataclasses.asdict(cfg)
     for name, default in (("elo_reading", "keep"), ("weights", 10)):
         if config[name] == default:  # the default: the record stays what it was before the option
             del config[name]
+    if cfg.mode == "reference":
+        config["references"] = list(cfg.references)
+    else:  # only reference learning has references: the paper's records stay as they were
+        del config["references"]
     return {"mode": cfg.mode, "config": config, "games": rec.games,
             "evaluation_games": rec.evaluation_games, "seconds": round(time.perf_counter() - start, 3),
             "generations": rec.rows, "events": rec.events, **final}
 
 
 def games_per_generation(cfg: LearningConfig, group_size: int = 1) -> int:
-    """Learning games of one generation (individual: NP S N; group: NP N |G|)."""
+    """Learning games of one generation (individual: NP S N; reference: NP S N per reference;
+    group: NP N |G|)."""
     if cfg.mode == "individual":
         return cfg.population_size * cfg.n_matches * cfg.games_per_match
+    if cfg.mode == "reference":
+        return cfg.population_size * cfg.n_matches * cfg.games_per_match * len(cfg.references)
     return cfg.population_size * cfg.games_per_member * group_size

@@ -270,6 +270,8 @@ def learner_sizes_summary(rows: pd.DataFrame) -> pd.DataFrame:
     against the standard WPC and against the random player, with 95% t intervals over the
     runs (seeds), and the run best against the standard WPC with both its scores; the
     published WPCs as reference rows (one WPC each: the interval is over its games)."""
+    if rows.empty:  # e.g. no reference sets at this scale
+        return pd.DataFrame()
     records = []
     for (learner, mode), group in rows.groupby(["learner", "mode"], sort=False):
         record = {"learner": learner, "mode": mode, "runs": len(group)}
