@@ -25,7 +25,7 @@ standard WPC, so the two readings sit side by side in one notebook run.
 :func:`reference_learning` learns against fixed references instead of the paper's moving
 opponents (``reference_sets``: the standard WPC, the random player or both; one population
 of ``reference_population`` for ``reference_generations`` generations, each size of
-``reference_weights``) and scores the results as the learner sizes are scored: the issue's
+``reference_weights``; ``reference_reevaluate`` re-plays the parents every generation) and scores the results as the learner sizes are scored: the issue's
 goal is a learned WPC above every published one against the standard WPC.
 
 Every (mode, repetition) learning run is one task through the executor; every final
@@ -155,6 +155,7 @@ class Config:
     join_rating: float = PAPER_CONSTANTS["join_rating"]          # group step 6
     elo_reading: str = PAPER_CONSTANTS["elo_reading"]            # league ratings: keep | rederive
     weights: int = _LEARNING_DEFAULTS["weights"]                 # genes: 10 (paper) | 20 | 64
+    reference_reevaluate: bool = _LEARNING_DEFAULTS["reevaluate"]  # reference learning: fresh parents
 
     def learning_params(self, mode: str) -> dict:
         """The :class:`LearningConfig` fields of ``mode`` (a task's parameters).
@@ -198,6 +199,9 @@ def config(scale: str = "default", **overrides) -> Config:
                          f"got {cfg.compared_weights!r}")
     for size in cfg.compared_weights:
         LearningConfig(weights=size)  # names a size that is not 10, 20 or 64
+    if not isinstance(cfg.reference_reevaluate, bool):
+        raise ValueError(f"reference_reevaluate must be true or false, "
+                         f"got {cfg.reference_reevaluate!r}")
     sets = cfg.reference_sets
     if not isinstance(sets, tuple) or len(set(map(_as_tuple, sets))) != len(sets):
         raise ValueError(f"reference_sets must be a tuple of distinct reference lists, got {sets!r}")
@@ -446,6 +450,8 @@ def reference_learning_params(cfg: Config, references: tuple, weights: int) -> d
                   eval_games=cfg.eval_games, epsilon=cfg.epsilon, weights=weights,
                   references=list(references))
     params.update(non_default(cfg, {k: v for k, v in _TASK_DEFAULTS.items() if k in _REFERENCE_CONSTANTS}))
+    if cfg.reference_reevaluate:  # only when asked: the other runs keep their task ids
+        params["reevaluate"] = cfg.reference_reevaluate
     return params
 
 

@@ -39,7 +39,10 @@ Reading guide
   at the end) the fittest plays ``eval_games`` games against the standard WPC
   (``checkpoint`` events). The issue's goal is a learned WPC that beats every published one
   against the standard WPC; training against the standard WPC alone overfits it (weaker
-  against the random player), so the random player can be a reference too.
+  against the random player), so the random player can be a reference too. With
+  ``reevaluate`` the parents play fresh games every generation before their children are
+  compared with them (twice the games): a parent kept by one lucky fitness cannot block
+  its line for the rest of the run.
 * Every learning game is counted (``games``); the games that evaluate against the
   standard WPC (1,000 whenever the opponent or group changes, as in the paper) are
   counted separately (``evaluation_games``) and use their own RNG stream, so turning
@@ -117,6 +120,9 @@ class LearningConfig:
     max_group: int = 10                # Gmax
     # reference learning (beyond the paper, issue 14): the fixed opponents, a subset of REFERENCES
     references: tuple = REFERENCES
+    # reference learning: re-evaluate the parents every generation, so that a parent kept by
+    # one lucky fitness (S x N games are noisy) competes with its children on fresh games
+    reevaluate: bool = False
     # evaluation against the standard WPC whenever the opponent / group changes (Sec. 4.3, 5.3)
     eval_games: int = 1000
 
@@ -134,6 +140,10 @@ class LearningConfig:
             raise ValueError(f"references must be distinct names from {', '.join(REFERENCES)}, "
                              f"got {list(references)!r}")
         object.__setattr__(self, "references", references)
+        if not isinstance(self.reevaluate, bool):
+            raise ValueError(f"reevaluate must be true or false, got {self.reevaluate!r}")
+        if self.reevaluate and self.mode != "reference":
+            raise ValueError("reevaluate applies to reference learning only (mode='reference')")
         if self.mode == "reference" and self.iterations != 1:
             raise ValueError(f"reference learning runs one population for max_generations "
                              f"generations: iterations must be 1, got {self.iterations!r}")
@@ -323,6 +333,8 @@ def _reference(cfg: LearningConfig, rec: _Recorder) -> dict:
     for generation in range(1, cfg.max_generations + 1):
         children = de_rand_1_bin(population, cfg.scale_factor, cfg.crossover_rate,
                                  cfg.lower, cfg.upper, rec.de_rng)
+        if cfg.reevaluate:
+            fitness, score = evaluate(population)
         child_fitness, child_score = evaluate(children)
         better = child_fitness > fitness
         population[better], fitness[better], score[better] = (
@@ -434,7 +446,7 @@ def run_learning(cfg: LearningConfig, seed) -> dict:
     start = time.perf_counter()
     final = {"individual": _individual, "group": _group, "reference": _reference}[cfg.mode](cfg, rec)
     config = dataclasses.asdict(cfg)
-    for name, default in (("elo_reading", "keep"), ("weights", 10)):
+    for name, default in (("elo_reading", "keep"), ("weights", 10), ("reevaluate", False)):
         if config[name] == default:  # the default: the record stays what it was before the option
             del config[name]
     if cfg.mode == "reference":
@@ -452,5 +464,6 @@ def games_per_generation(cfg: LearningConfig, group_size: int = 1) -> int:
     if cfg.mode == "individual":
         return cfg.population_size * cfg.n_matches * cfg.games_per_match
     if cfg.mode == "reference":
-        return cfg.population_size * cfg.n_matches * cfg.games_per_match * len(cfg.references)
+        return (cfg.population_size * cfg.n_matches * cfg.games_per_match * len(cfg.references)
+                * (2 if cfg.reevaluate else 1))
     return cfg.population_size * cfg.games_per_member * group_size

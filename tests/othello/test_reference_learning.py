@@ -18,12 +18,13 @@ from mctslab.othello.learning import LearningConfig, population_tables, run_lear
 from tests.othello.test_learning_rules import _fitness, _rows_as_tuples, _Spy, _survivors
 
 
-@pytest.mark.parametrize("references", [("standard", "random"), ("random",)])
-def test_reference_learning_replays_one_population_against_fixed_opponents(monkeypatch,
-                                                                           references):
+@pytest.mark.parametrize("references, reevaluate", [
+    (("standard", "random"), False), (("random",), False), (("standard", "random"), True)])
+def test_reference_learning_replays_one_population_against_fixed_opponents(
+        monkeypatch, references, reevaluate):
     cfg = LearningConfig(mode="reference", population_size=5, max_generations=7, iterations=1,
                          n_matches=3, games_per_match=4, eval_games=10, weights=64,
-                         references=references)
+                         references=references, reevaluate=reevaluate)
     spy = _Spy(learning.individual_scores, ["population", "opponent", "opponent_random",
                                             "n_matches", "games_per_match", "epsilon", "rng"])
     monkeypatch.setattr(learning, "individual_scores", spy)
@@ -52,6 +53,10 @@ def test_reference_learning_replays_one_population_against_fixed_opponents(monke
     tables, fitness, score = evaluate()
     rows = []
     for t in range(1, cfg.max_generations + 1):
+        if reevaluate:  # the same parents, fresh games: their new fitness is what counts
+            parents = tables
+            tables, fitness, score = evaluate()
+            assert np.array_equal(tables, parents)
         tables, fitness, score, best = _survivors((tables, fitness, score), evaluate())
         rows.append((games, 1, t, fitness[best], score[best]))
     assert next(calls, None) is None
@@ -65,8 +70,9 @@ def test_reference_learning_replays_one_population_against_fixed_opponents(monke
     assert np.abs(final - tables[int(np.argmax(fitness))]).max() <= 64 * 2**32 * 1e-6
     assert len(result["final_variables"]) == 64
     per_population = cfg.population_size * cfg.n_matches * cfg.games_per_match * len(references)
-    assert result["games"] == games == per_population * (cfg.max_generations + 1)
-    assert learning.games_per_generation(cfg) == per_population
+    evaluations = cfg.max_generations * (2 if reevaluate else 1) + 1
+    assert result["games"] == games == per_population * evaluations
+    assert learning.games_per_generation(cfg) == per_population * (2 if reevaluate else 1)
     # every generation here is a checkpoint (Tmax < 10), each scored vs the standard WPC
     checkpoints = [e for e in result["events"] if e["kind"] == "checkpoint"]
     assert [e["generation"] for e in checkpoints] == list(range(1, cfg.max_generations + 1))
@@ -96,6 +102,8 @@ def test_the_paper_modes_records_have_no_references():
     (dict(references="standard"), "references"),
     (dict(iterations=3), "iterations must be 1"),
     (dict(mode="fixed"), "unknown learning mode 'fixed'"),
+    (dict(reevaluate=1), "reevaluate must be true or false"),
+    (dict(mode="individual", iterations=2, reevaluate=True), "reference learning only"),
 ])
 def test_bad_reference_learning_parameters_are_named(fields, named):
     with pytest.raises(ValueError, match=named):
@@ -109,6 +117,7 @@ def test_bad_reference_learning_parameters_are_named(fields, named):
     (dict(reference_weights=[12]), "12"),
     (dict(reference_population=3), "reference_population"),
     (dict(reference_generations=0), "reference_generations"),
+    (dict(reference_reevaluate=1), "reference_reevaluate must be true or false"),
 ])
 def test_bad_notebook_reference_parameters_are_named(overrides, named):
     with pytest.raises(ValueError, match=named):
@@ -127,6 +136,9 @@ def test_papermill_lists_become_reference_tuples_and_task_params():
     assert experiments.reference_learning_params(
         experiments.config("default", alpha=1.0), ("standard",), 64)["alpha"] == 1.0
     assert experiments.config("paper").reference_sets == ()
+    assert "reevaluate" not in params
+    assert experiments.reference_learning_params(
+        experiments.config("default", reference_reevaluate=True), ("standard",), 64)["reevaluate"]
 
 
 def test_reference_learning_rows_score_both_opponents_and_resume(tmp_path):
