@@ -25,8 +25,9 @@ standard WPC, so the two readings sit side by side in one notebook run.
 :func:`reference_learning` learns against fixed references instead of the paper's moving
 opponents (``reference_sets``: the standard WPC, the random player or both; one population
 of ``reference_population`` for ``reference_generations`` generations, each size of
-``reference_weights``; ``reference_reevaluate`` re-plays the parents every generation) and scores the results as the learner sizes are scored: the issue's
-goal is a learned WPC above every published one against the standard WPC.
+``reference_weights``; ``reference_reevaluate`` re-plays the parents every generation) and
+scores the results as the learner sizes are scored: the issue's goal is a learned WPC above
+every published one against the standard WPC.
 
 Every (mode, repetition) learning run is one task through the executor; every final
 evaluation (a WPC against the standard WPC) and every group round robin is a task too.
@@ -449,7 +450,7 @@ def reference_learning_params(cfg: Config, references: tuple, weights: int) -> d
                   n_matches=cfg.n_matches, games_per_match=cfg.games_per_match,
                   eval_games=cfg.eval_games, epsilon=cfg.epsilon, weights=weights,
                   references=list(references))
-    params.update(non_default(cfg, {k: v for k, v in _TASK_DEFAULTS.items() if k in _REFERENCE_CONSTANTS}))
+    params.update(non_default(cfg, {k: _TASK_DEFAULTS[k] for k in _REFERENCE_CONSTANTS}))
     if cfg.reference_reevaluate:  # only when asked: the other runs keep their task ids
         params["reevaluate"] = cfg.reference_reevaluate
     return params
