@@ -468,7 +468,8 @@ def reference_learning(run, cfg: Config) -> pd.DataFrame:
     WPC are then scored against the standard WPC and the random player
     (:func:`_scored_vs_both`), as for the learner sizes: any claimed winner shows both
     scores. Rows as :func:`learner_sizes`, ``mode == "reference"``, ``learner`` naming the
-    size and the references (e.g. "64 genes vs standard+random").
+    size and the references (e.g. "64 genes vs standard+random", and ", parents
+    re-evaluated" with ``reference_reevaluate``: the same seeds, so the two are paired).
     """
     specs = [(tuple(refs), size, rep) for refs in cfg.reference_sets
              for size in cfg.reference_weights for rep in range(cfg.repetitions)]
@@ -480,8 +481,9 @@ def reference_learning(run, cfg: Config) -> pd.DataFrame:
     tasks = [dataclasses.replace(t, spawn_key=key) for t, key in zip(
         make_tasks("mctslab.othello.experiments:learning_task", params, seed=run.seed), keys)]
     results = run.map("othello_reference_learning", tasks)
-    candidates = [dict(learner=f"{size} genes vs {'+'.join(refs)}", weights=size, mode="reference",
-                       repetition=rep, variables=result["final_variables"])
+    fresh = ", parents re-evaluated" if cfg.reference_reevaluate else ""
+    candidates = [dict(learner=f"{size} genes vs {'+'.join(refs)}{fresh}", weights=size,
+                       mode="reference", repetition=rep, variables=result["final_variables"])
                   for (refs, size, rep), result in zip(specs, results)]
     return _scored_vs_both(run, cfg, candidates)
 

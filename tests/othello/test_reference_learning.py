@@ -8,6 +8,8 @@ never change, the run ends with the fittest of the last generation.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -159,6 +161,14 @@ def test_reference_learning_rows_score_both_opponents_and_resume(tmp_path):
     # a second notebook run over the same store reads every task back: the same rows
     again = experiments.reference_learning(Run("othello_refs", **kwargs), cfg)
     pd.testing.assert_frame_equal(rows, again)
+    # re-evaluated parents: the same seeds (paired runs), other tasks, their own label
+    fresh = dataclasses.replace(cfg, reference_reevaluate=True)
+    rows_fresh = experiments.reference_learning(Run("othello_refs", **kwargs), fresh)
+    learned_fresh = rows_fresh[rows_fresh["mode"] == "reference"]
+    assert list(learned_fresh["learner"]) == [
+        "10 genes vs standard, parents re-evaluated",
+        "10 genes vs standard+random, parents re-evaluated"]
+    assert not np.array_equal(learned_fresh["vs_standard"], learned["vs_standard"])
     # no reference set: no rows, and the summary of none is empty
     none = experiments.reference_learning(None, experiments.config("paper"))
     assert none.empty and experiments.learner_sizes_summary(none).empty
