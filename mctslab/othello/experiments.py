@@ -248,15 +248,21 @@ def _tables(variables) -> tuple[np.ndarray, bool]:
     return wpc_module.row_tables(variables), False
 
 
+# The opponents a WPC can be evaluated against (None: the random player).
+EVALUATION_OPPONENTS = {"standard": wpc_module.STANDARD_WPC, "random": None,
+                        "lucas_runarsson": wpc_module.LUCAS_RUNARSSON_2006}
+
+
 def evaluation_task(params: dict, seed: np.random.SeedSequence) -> dict:
-    """``params["weights"]`` (10, 20 or 64 values, None = random) against the standard WPC,
-    or against the random player when ``params["opponent"] == "random"``."""
+    """``params["weights"]`` (10, 20 or 64 values, None = random) against
+    ``params["opponent"]``: the standard WPC (the default), the random player, or Lucas &
+    Runarsson's published WPC ("lucas_runarsson", a head-to-head)."""
     tables, is_random = _tables(params["weights"])
     opponent = params.get("opponent", "standard")  # absent in the stored tasks: standard
-    if opponent not in ("standard", "random"):
-        raise ValueError(f"opponent must be standard or random, got {opponent!r}")
-    opponent_tables, opponent_random = _tables(
-        wpc_module.STANDARD_WPC if opponent == "standard" else None)
+    if opponent not in EVALUATION_OPPONENTS:
+        raise ValueError(f"opponent must be one of {', '.join(EVALUATION_OPPONENTS)}, "
+                         f"got {opponent!r}")
+    opponent_tables, opponent_random = _tables(EVALUATION_OPPONENTS[opponent])
     outcome = play_match(tables, is_random, opponent_tables, opponent_random,
                          float(params["epsilon"]), int(params["games"]), seed_state(seed))
     return {"wins": int(outcome[0]), "draws": int(outcome[1]), "losses": int(outcome[2])}
@@ -467,7 +473,9 @@ def reference_learning(run, cfg: Config) -> pd.DataFrame:
     (5, crc32 of ``size|references|repetition``). Each run's final WPC and every published
     WPC are then scored against the standard WPC and the random player
     (:func:`_scored_vs_both`), as for the learner sizes: any claimed winner shows both
-    scores. Rows as :func:`learner_sizes`, ``mode == "reference"``, ``learner`` naming the
+    scores. Each learned WPC also plays ``final_games`` games against Lucas & Runarsson's
+    WPC (``vs_lucas_runarsson``, experiment ``othello_reference_h2h``, spawn keys (6, crc32
+    of ``learner|repetition``)): an opponent no run trained against. Rows as :func:`learner_sizes`, ``mode == "reference"``, ``learner`` naming the
     size and the references (e.g. "64 genes vs standard+random", and ", parents
     re-evaluated" with ``reference_reevaluate``: the same seeds, so the two are paired).
     """
@@ -485,7 +493,23 @@ def reference_learning(run, cfg: Config) -> pd.DataFrame:
     candidates = [dict(learner=f"{size} genes vs {'+'.join(refs)}{fresh}", weights=size,
                        mode="reference", repetition=rep, variables=result["final_variables"])
                   for (refs, size, rep), result in zip(specs, results)]
-    return _scored_vs_both(run, cfg, candidates)
+    rows = _scored_vs_both(run, cfg, candidates)
+    # Head-to-head against Lucas & Runarsson's WPC, an opponent none of the runs trained
+    # against: beating the standard WPC is not the same as being the stronger player.
+    labels = [f"{c['learner']}|{c['repetition']}" for c in candidates]
+    h2h = [dataclasses.replace(t, spawn_key=(6, zlib.crc32(label.encode())))
+           for label, t in zip(labels, make_tasks(
+               "mctslab.othello.experiments:evaluation_task",
+               [dict(weights=c["variables"], games=cfg.final_games, epsilon=cfg.epsilon,
+                     opponent="lucas_runarsson") for c in candidates], seed=run.seed))]
+    learned = rows["mode"] == "reference"
+    for column in ("vs_lucas_runarsson", "vs_lucas_runarsson_low", "vs_lucas_runarsson_high"):
+        rows.insert(rows.columns.get_loc("games_each"), column, np.nan)
+    for i, outcome in zip(rows.index[learned], run.map("othello_reference_h2h", h2h)):
+        ci = score_interval(**outcome)
+        rows.loc[i, ["vs_lucas_runarsson", "vs_lucas_runarsson_low",
+                     "vs_lucas_runarsson_high"]] = ci.score, ci.low, ci.high
+    return rows
 
 
 # -- beyond the paper: the Elo/join reading (issue 14) ------------------------------------

@@ -267,27 +267,29 @@ def _mean_interval(values: pd.Series, confidence: float = 0.95) -> tuple[float, 
 
 def learner_sizes_summary(rows: pd.DataFrame) -> pd.DataFrame:
     """Learner sizes (issue 14): per (learner, mode) the mean score of the runs' final WPCs
-    against the standard WPC and against the random player, with 95% t intervals over the
-    runs (seeds), and the run best against the standard WPC with both its scores; the
-    published WPCs as reference rows (one WPC each: the interval is over its games)."""
+    against the standard WPC and against the random player (and against Lucas & Runarsson's
+    WPC when the rows have it), with 95% t intervals over the runs (seeds), and the run best
+    against the standard WPC with its other scores; the published WPCs as reference rows (one
+    WPC each: the interval is over its games)."""
     if rows.empty:  # e.g. no reference sets at this scale
         return pd.DataFrame()
+    opponents = [o for o in ("standard", "random", "lucas_runarsson") if f"vs_{o}" in rows]
     records = []
     for (learner, mode), group in rows.groupby(["learner", "mode"], sort=False):
         record = {"learner": learner, "mode": mode, "runs": len(group)}
         if mode == "published":
             only = group.iloc[0]
-            for opponent in ("standard", "random"):
+            for opponent in opponents:
                 record.update({f"vs_{opponent}": only[f"vs_{opponent}"],
                                f"vs_{opponent}_low": only[f"vs_{opponent}_low"],
                                f"vs_{opponent}_high": only[f"vs_{opponent}_high"]})
         else:
-            for opponent in ("standard", "random"):
+            for opponent in opponents:
                 mean, low, high = _mean_interval(group[f"vs_{opponent}"])
                 record.update({f"vs_{opponent}": mean, f"vs_{opponent}_low": low,
                                f"vs_{opponent}_high": high})
         best = group.loc[group["vs_standard"].idxmax()]
-        record.update(best_vs_standard=best["vs_standard"], best_vs_random=best["vs_random"])
+        record.update({f"best_vs_{opponent}": best[f"vs_{opponent}"] for opponent in opponents})
         records.append(record)
     table = pd.DataFrame.from_records(records)
     return round_table(table, {c: 3 for c in table.columns if c.startswith(("vs_", "best_"))})

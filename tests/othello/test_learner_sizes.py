@@ -131,7 +131,7 @@ def test_evaluation_task_against_the_random_player():
     assert vs_random != standard
     # the standard WPC beats the random player about 0.80 of the time (docs/bench/othello.md)
     assert (vs_random["wins"] + 0.5 * vs_random["draws"]) / 400 > 0.7
-    with pytest.raises(ValueError, match="opponent must be standard or random"):
+    with pytest.raises(ValueError, match="opponent must be one of standard, random, lucas_runarsson"):
         experiments.evaluation_task(dict(params, opponent="edax"), seed)
 
 

@@ -158,6 +158,10 @@ def test_reference_learning_rows_score_both_opponents_and_resume(tmp_path):
         wpc.SYMMETRISED_WPCS)
     summary = experiments.learner_sizes_summary(rows)
     assert set(summary["mode"]) == {"reference", "published"}
+    # the head-to-head with Lucas & Runarsson's WPC: every learned WPC, no published one
+    assert learned["vs_lucas_runarsson"].between(0, 1).all()
+    assert rows.loc[rows["mode"] == "published", "vs_lucas_runarsson"].isna().all()
+    assert "best_vs_lucas_runarsson" in summary
     # a second notebook run over the same store reads every task back: the same rows
     again = experiments.reference_learning(Run("othello_refs", **kwargs), cfg)
     pd.testing.assert_frame_equal(rows, again)
@@ -172,3 +176,22 @@ def test_reference_learning_rows_score_both_opponents_and_resume(tmp_path):
     # no reference set: no rows, and the summary of none is empty
     none = experiments.reference_learning(None, experiments.config("paper"))
     assert none.empty and experiments.learner_sizes_summary(none).empty
+
+
+def test_the_head_to_head_opponent_is_lucas_and_runarssons_wpc():
+    # Their WPC against itself scores 1/2 (colours alternate); against the standard WPC it
+    # scores 0.546 on the 100,000-game protocol: 4,000 games tell the two opponents apart.
+    weights = wpc.LUCAS_RUNARSSON_2006.tolist()
+    seed = np.random.SeedSequence(11)
+
+    def score(opponent):
+        out = experiments.evaluation_task(dict(weights=weights, games=4000, epsilon=0.1,
+                                               opponent=opponent), seed)
+        return (out["wins"] + 0.5 * out["draws"]) / 4000
+
+    assert abs(score("lucas_runarsson") - 0.5) < 0.03
+    assert score("standard") > 0.52
+    with pytest.raises(ValueError, match="opponent must be one of standard, random, "
+                                         "lucas_runarsson, got 'gnugo'"):
+        experiments.evaluation_task(dict(weights=weights, games=10, epsilon=0.1,
+                                         opponent="gnugo"), seed)
