@@ -17,7 +17,13 @@ import pytest
 from mctslab.core.report import Run
 from mctslab.othello import experiments, learning, wpc
 from mctslab.othello.learning import LearningConfig, population_tables, run_learning
-from tests.othello.test_learning_rules import _fitness, _rows_as_tuples, _Spy, _survivors
+from tests.othello.test_learning_rules import (
+    _assert_rows_equal,
+    _fitness,
+    _rows_as_tuples,
+    _Spy,
+    _survivors,
+)
 
 
 @pytest.mark.parametrize("references, reevaluate", [
@@ -63,11 +69,7 @@ def test_reference_learning_replays_one_population_against_fixed_opponents(
         rows.append((games, 1, t, fitness[best], score[best]))
     assert next(calls, None) is None
 
-    got = _rows_as_tuples(result["generations"])
-    assert len(got) == len(rows)
-    for g, w in zip(got, rows):
-        assert g[:3] == w[:3]
-        assert g[3] == pytest.approx(w[3], abs=1e-6) and g[4] == pytest.approx(w[4], abs=1e-6)
+    _assert_rows_equal(_rows_as_tuples(result["generations"]), rows)
     final = population_tables(np.array(result["final_variables"])[None])[0]
     assert np.abs(final - tables[int(np.argmax(fitness))]).max() <= 64 * 2**32 * 1e-6
     assert len(result["final_variables"]) == 64
