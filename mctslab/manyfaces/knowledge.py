@@ -35,19 +35,19 @@ opponent or is off the board); **large knight** / **half large knight** - the sa
 Strength (our precise reading of "already cut, cuttable, shared (whoever plays first),
 connected with aji, solidly connected"): **solid** - two or more distinct distance-1
 points (a cut needs two moves); **aji** - exactly one, and the opponent cannot play it
-without being captured at once (``_knowledge._safe_for``); **shared** - exactly one, and
-the opponent can play it: whoever plays first connects or cuts; **cuttable** - only
-distance-2/3 points (the opponent can cut; we need a move to connect); **cut** - no
-connection point left and a diagonal whose two crossing points, or a one-point jump whose
-middle, the opponent holds.
+without being captured at once (``_knowledge._safe_for``); **contested** (the paper's
+"shared connection") - exactly one, and the opponent can play it: whoever plays first
+connects or cuts; **cuttable** - only distance-2/3 points (the opponent can cut; we need
+a move to connect); **cut** - no connection point left and a diagonal whose two crossing
+points, or a one-point jump whose middle, the opponent holds.
 
 Tactical status (a liberty-count reader, no ladders): **captured** - in atari and neither
 extending on the last liberty (to two or more liberties, counting the liberties of the
 strings it joins) nor capturing an adjacent string in atari saves it; **threatened** - in
 atari otherwise; **safe** - two or more liberties.
 
-Groups: strings joined by strong connections - those one move connects: shared, aji or solid
-(a one-point jump is shared unless the opponent cannot play between) - and by sharing an
+Groups: strings joined by strong connections - those one move connects: contested, aji or
+solid (a one-point jump is contested unless the opponent cannot play between) - and by sharing an
 eye space. Per group:
 distinct liberties, escape points (liberties with two or more empty neighbours and no
 enemy neighbour, by what their rays meet first: friend, enemy, open), eyes (sum of its
@@ -85,7 +85,7 @@ __all__ = ["Knowledge", "Connection", "EyeSpace", "Group", "CONNECTION_TYPES",
 
 CONNECTION_TYPES = ("hane", "one_point_jump", "half_knight", "knight", "two_point_jump",
                     "half_large_knight", "large_knight", "three_point_jump", "multiple")
-CONNECTION_STRENGTHS = ("cut", "cuttable", "shared", "aji", "solid")
+CONNECTION_STRENGTHS = ("cut", "cuttable", "contested", "aji", "solid")
 STRENGTH_CLASSES = ("dead", "weak", "unsettled", "strong", "alive")
 #: initial influence of a stone by its group's class (dead: radiates for the other side)
 STRENGTH_VALUE = {"alive": 1.0, "strong": 0.85, "unsettled": 0.6, "weak": 0.35, "dead": -0.5}

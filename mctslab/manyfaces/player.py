@@ -4,8 +4,8 @@
 Reading guide
 -------------
 * :class:`KnowledgePlayer` - Fotland's move generation (1993, "Move selection"): candidate
-  moves come from **rules** (tactics on liberty counts, eye vital points, shared connection
-  points), **patterns** (GNU Go's patterns.db through :class:`~mctslab.manyfaces.patterns.
+  moves come from **rules** (tactics on liberty counts, eye vital points, contested
+  connection points), **patterns** (GNU Go's patterns.db through :class:`~mctslab.manyfaces.patterns.
   Matcher`: the diagram only, constraints ignored) and **joseki** (the DAG's continuations in
   each corner), each with its reason text as MFG shows them; then every candidate is played
   on a copy and the position is **evaluated at 1 ply** by :func:`evaluate`.
@@ -197,7 +197,7 @@ class KnowledgePlayer:
                     add(p, f"{'make eye' if sp.owner == color else 'destroy eye'} "
                            f"({sp.type}, {lo}/{typ}/{hi} eighths)")
         for c in know.connections():
-            if c.strength == "shared" and c.point >= 0:
+            if c.strength == "contested" and c.point >= 0:
                 add(c.point, f"{'connect' if c.color == color else 'cut'} ({c.type})")
         if self.use_patterns:
             for name, classes, move in self._pattern_moves(board, color):

@@ -11,7 +11,7 @@ regular expression; ``*`` after it: GNU Go itself fails the test). We answer:
   space (:func:`marginal_space`, valued with its marginal points) instead of ``-1``
   (switch it off for the earlier answers: 46 of 90 agree, 55 with it).
 * ``connect A B`` - 1 when A and B are in one of our groups or their strings share a
-  connection of strength shared, aji or solid (one move connects), else 0;
+  connection of strength contested, aji or solid (one move connects), else 0;
   ``disconnect A B`` - 1 when they are in different groups and no aji or solid
   connection joins their strings (one opponent move separates them), else 0;
   ``same_dragon A B`` - 1 when they are in one group. Agreement: our 0/1 against whether
@@ -215,7 +215,7 @@ def answer(case: dict, know, *, marginal_spaces: bool = True) -> str:
     if case["command"] == "same_dragon":
         return "1" if same else "0"
     if case["command"] == "connect":
-        return "1" if same or strengths & {"shared", "aji", "solid"} else "0"
+        return "1" if same or strengths & {"contested", "aji", "solid"} else "0"
     return "1" if not same and not strengths & {"aji", "solid"} else "0"
 
 

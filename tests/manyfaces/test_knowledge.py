@@ -108,9 +108,9 @@ def _only_connection(know):
 
 @pytest.mark.parametrize("black, white, kind, strength", [
     ([(4, 4), (5, 5)], [], "hane", "solid"),
-    ([(4, 4), (5, 5)], [(4, 5)], "hane", "shared"),
+    ([(4, 4), (5, 5)], [(4, 5)], "hane", "contested"),
     ([(4, 4), (5, 5)], [(4, 5), (5, 4)], "hane", "cut"),
-    ([(4, 4), (4, 6)], [], "one_point_jump", "shared"),
+    ([(4, 4), (4, 6)], [], "one_point_jump", "contested"),
     ([(4, 4), (4, 6)], [(4, 5)], "one_point_jump", "cut"),
     ([(4, 4), (5, 6)], [], "knight", "cuttable"),
     ([(4, 4), (5, 6)], [(5, 5)], "half_knight", "cuttable"),
