@@ -281,6 +281,13 @@ def round_robin_task(params: dict, seed: np.random.SeedSequence) -> dict:
     return {"scores": scores.round(6).tolist()}
 
 
+def _keyed_tasks(fn: str, params: list, keys: list, seed: int) -> list:
+    """:func:`make_tasks` with task ``i``'s spawn key set to ``keys[i]`` (seeds of their own,
+    e.g. from a WPC's label, so that adding tasks never moves another task's seed)."""
+    return [dataclasses.replace(t, spawn_key=key)
+            for t, key in zip(make_tasks(fn, params, seed=seed), keys)]
+
+
 # -- running the protocol -----------------------------------------------------------------
 
 @dataclass
@@ -356,11 +363,11 @@ def evaluate(run, cfg: Config, learned: Learned) -> Evaluated:
     references = [dict(source="published", repetition=None, member=None, rating=None,
                        label=name, variables=np.asarray(variables).tolist())
                   for name, variables in wpc_module.SYMMETRISED_WPCS.items()]
-    reference_tasks = [dataclasses.replace(task, spawn_key=(1, zlib.crc32(c["label"].encode())))
-                       for c, task in zip(references, make_tasks(
-                           "mctslab.othello.experiments:evaluation_task",
-                           [dict(weights=c["variables"], games=cfg.final_games, epsilon=cfg.epsilon)
-                            for c in references], seed=run.seed))]
+    reference_tasks = _keyed_tasks(
+        "mctslab.othello.experiments:evaluation_task",
+        [dict(weights=c["variables"], games=cfg.final_games, epsilon=cfg.epsilon)
+         for c in references],
+        [(1, zlib.crc32(c["label"].encode())) for c in references], run.seed)
     reference_results = run.map("othello_reference", reference_tasks) if reference_tasks else []
     records = []
     for candidate, outcome in zip(candidates + references,
@@ -427,8 +434,7 @@ def _scored_vs_both(run, cfg: Config, candidates: list[dict]) -> pd.DataFrame:
             # seeds of their own: (3, crc32 of the WPC's label, opponent), never Table 4's
             label = f"{c['learner']}|{c['mode']}|{c['repetition']}"
             keys.append((3, zlib.crc32(label.encode()), k))
-    tasks = [dataclasses.replace(t, spawn_key=key) for t, key in zip(
-        make_tasks("mctslab.othello.experiments:evaluation_task", params, seed=run.seed), keys)]
+    tasks = _keyed_tasks("mctslab.othello.experiments:evaluation_task", params, keys, run.seed)
     results = run.map("othello_learner_sizes_eval", tasks)
     records = []
     for i, c in enumerate(candidates):
@@ -486,8 +492,7 @@ def reference_learning(run, cfg: Config) -> pd.DataFrame:
     params = [dict(reference_learning_params(cfg, refs, size), repetition=rep)
               for refs, size, rep in specs]
     keys = [(5, zlib.crc32(f"{size}|{'+'.join(refs)}|{rep}".encode())) for refs, size, rep in specs]
-    tasks = [dataclasses.replace(t, spawn_key=key) for t, key in zip(
-        make_tasks("mctslab.othello.experiments:learning_task", params, seed=run.seed), keys)]
+    tasks = _keyed_tasks("mctslab.othello.experiments:learning_task", params, keys, run.seed)
     results = run.map("othello_reference_learning", tasks)
     fresh = ", parents re-evaluated" if cfg.reference_reevaluate else ""
     candidates = [dict(learner=f"{size} genes vs {'+'.join(refs)}{fresh}", weights=size,
@@ -496,12 +501,11 @@ def reference_learning(run, cfg: Config) -> pd.DataFrame:
     rows = _scored_vs_both(run, cfg, candidates)
     # Head-to-head against Lucas & Runarsson's WPC, an opponent none of the runs trained
     # against: beating the standard WPC is not the same as being the stronger player.
-    labels = [f"{c['learner']}|{c['repetition']}" for c in candidates]
-    h2h = [dataclasses.replace(t, spawn_key=(6, zlib.crc32(label.encode())))
-           for label, t in zip(labels, make_tasks(
-               "mctslab.othello.experiments:evaluation_task",
-               [dict(weights=c["variables"], games=cfg.final_games, epsilon=cfg.epsilon,
-                     opponent="lucas_runarsson") for c in candidates], seed=run.seed))]
+    h2h = _keyed_tasks("mctslab.othello.experiments:evaluation_task",
+                       [dict(weights=c["variables"], games=cfg.final_games, epsilon=cfg.epsilon,
+                             opponent="lucas_runarsson") for c in candidates],
+                       [(6, zlib.crc32(f"{c['learner']}|{c['repetition']}".encode()))
+                        for c in candidates], run.seed)
     learned = rows["mode"] == "reference"
     for column in ("vs_lucas_runarsson", "vs_lucas_runarsson_low", "vs_lucas_runarsson_high"):
         rows.insert(rows.columns.get_loc("games_each"), column, np.nan)
@@ -540,10 +544,10 @@ def elo_readings(run, cfg: Config, learned: Learned) -> pd.DataFrame:
                if m["variables"] is not None]
     keys = [(4, zlib.crc32(f"{runs[k][0]}|{runs[k][1]['repetition']}|{m['id']}".encode()))
             for k, m in members]
-    tasks = [dataclasses.replace(t, spawn_key=key) for t, key in zip(make_tasks(
+    tasks = _keyed_tasks(
         "mctslab.othello.experiments:evaluation_task",
         [dict(weights=m["variables"], games=cfg.final_games, epsilon=cfg.epsilon) for _, m in members],
-        seed=run.seed), keys)]
+        keys, run.seed)
     outcomes = run.map("othello_elo_readings_eval", tasks) if tasks else []
     scored = [[] for _ in runs]
     for (k, member), outcome in zip(members, outcomes):

@@ -215,6 +215,15 @@ def fitness_from_scores(scores, alpha) -> np.ndarray:
     return scores.mean(axis=1) - alpha * scores.std(axis=1)
 
 
+def _survive(population, value, score, children, child_value, child_score) -> int:
+    """DE selection in place (Fig. 4): each child replaces its parent, with its value (fitness
+    or rating) and score, when its value is strictly higher; the index of the best."""
+    better = child_value > value
+    population[better], value[better], score[better] = (
+        children[better], child_value[better], child_score[better])
+    return int(np.argmax(value))
+
+
 def _outcome_record(outcome) -> dict:
     wins, draws, losses = (int(x) for x in outcome)
     games = wins + draws + losses
@@ -277,10 +286,7 @@ def _individual(cfg: LearningConfig, rec: _Recorder) -> dict:
             children = de_rand_1_bin(population, cfg.scale_factor, cfg.crossover_rate,
                                      cfg.lower, cfg.upper, rec.de_rng)
             child_fitness, child_score = evaluate(children)
-            better = child_fitness > fitness
-            population[better], fitness[better], score[better] = (
-                children[better], child_fitness[better], child_score[better])
-            best = int(np.argmax(fitness))
+            best = _survive(population, fitness, score, children, child_fitness, child_score)
             rec.row(iteration, generation, fitness[best], score[best])
             if generation >= cfg.first_check and fitness[best] > cfg.replace_threshold:
                 opponent_variables = population[best].copy()
@@ -336,10 +342,7 @@ def _reference(cfg: LearningConfig, rec: _Recorder) -> dict:
         if cfg.reevaluate:
             fitness, score = evaluate(population)
         child_fitness, child_score = evaluate(children)
-        better = child_fitness > fitness
-        population[better], fitness[better], score[better] = (
-            children[better], child_fitness[better], child_score[better])
-        best = int(np.argmax(fitness))
+        best = _survive(population, fitness, score, children, child_fitness, child_score)
         rec.row(1, generation, fitness[best], score[best].mean())
         if generation % every == 0 or generation == cfg.max_generations:
             checkpoint(generation)
@@ -382,10 +385,7 @@ def _group(cfg: LearningConfig, rec: _Recorder) -> dict:
             children = de_rand_1_bin(population, cfg.scale_factor, cfg.crossover_rate,
                                      cfg.lower, cfg.upper, rec.de_rng)
             child_rating, child_score = evaluate(children, group)
-            better = child_rating > rating
-            population[better], rating[better], score[better] = (
-                children[better], child_rating[better], child_score[better])
-            best = int(np.argmax(rating))
+            best = _survive(population, rating, score, children, child_rating, child_score)
             rec.row(iteration, generation, rating[best], score[best])
             if generation >= cfg.first_check and rating[best] > cfg.join_rating:
                 next_id = _join(cfg, rec, members, population[best], float(rating[best]), next_id,
