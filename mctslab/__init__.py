@@ -1,11 +1,15 @@
 """mctslab: fast kernels and paper pipelines for search and learning in games and puzzles.
 
-Domains: :mod:`mctslab.othello`, :mod:`mctslab.sudoku`, :mod:`mctslab.tsp`; shared pieces in
-:mod:`mctslab.core`; the notebooks' pipeline in :mod:`mctslab.pipeline`. See README.md and
-docs/ARCHITECTURE.md.
+Domains, one per paper: :mod:`mctslab.go` (the Go engine and the state-tabu paper),
+:mod:`mctslab.sudoku`, :mod:`mctslab.tsp`, :mod:`mctslab.manyfaces` (The Many Faces of Go, on
+:mod:`mctslab.go`'s board) and :mod:`mctslab.othello`; shared pieces in :mod:`mctslab.core`; the
+notebooks' pipeline in :mod:`mctslab.pipeline`. See README.md and docs/ARCHITECTURE.md.
+
+``__version__`` is the one version (``pyproject.toml`` reads it); CHANGELOG.md says how it is
+bumped: the minor version whenever an output changes.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = ["__version__", "warmup"]
 
