@@ -1,6 +1,7 @@
 # Two commands do everything (see README.md):
 #   make reproduce   set up, then regenerate every notebook, table and figure at scale=default
-#   make test        set up, then run the whole test suite (unit tests + every notebook at scale=smoke)
+#   make test        set up, lint (ruff, notebooks stripped), then run the whole test suite
+#                    (unit tests + every notebook at scale=smoke); .ci/run is `make test`
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -23,12 +24,13 @@ $(STAMP): pyproject.toml
 reproduce: setup
 	$(BIN)/mctslab reproduce --scale $(SCALE)
 
-test: setup
+test: setup lint
 	$(BIN)/python -m pytest
 
 bench: setup
 	$(BIN)/mctslab bench
 
+# Part of `make test` (so CI runs it): ruff, and notebooks committed with outputs stripped.
 lint: setup
 	$(BIN)/ruff check mctslab tests
 	$(BIN)/nbstripout --keep-id --verify notebooks/*.ipynb

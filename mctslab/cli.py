@@ -20,20 +20,12 @@ import os
 import sys
 
 from . import __version__
+from .core import cliargs
 
 DOMAIN_CLIS = ("othello", "sudoku", "tsp", "go", "manyfaces")
 
-
-def positive_int_arg(text: str) -> int:
-    """An argparse ``type`` for counts (``--workers``, ``--playouts``, ``--games``): a whole
-    number >= 1 (argparse prints the error and exits with code 2)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+# The old name of cliargs.positive_int, until every domain CLI imports mctslab.core.cliargs.
+positive_int_arg = cliargs.positive_int
 
 
 def _cmd_list(args) -> int:
@@ -192,11 +184,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scale", default="default", help="smoke | default | paper (default: default)")
     p.add_argument("-p", "--parameter", nargs=2, action="append", metavar=("KEY", "VALUE"),
                    help="set a notebook parameter (Python literal or string); repeatable")
-    p.add_argument("--workers", type=positive_int_arg, default=None,
+    p.add_argument("--workers", type=cliargs.positive_int, default=None,
                    help="local worker processes, at least 1 (default: all cores)")
     p.add_argument("--scheduler", default=None,
                    help="Dask scheduler address, e.g. tcp://host:8786 (or $MCTSLAB_SCHEDULER)")
-    p.add_argument("--out", default=None, help="output root (default: the project root)")
+    cliargs.add_out(p)
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=_cmd_reproduce)
 
@@ -208,7 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("results", help="list (or remove) stored experiment results")
     p.add_argument("--clean", nargs="+", metavar="EXPERIMENT",
                    help="remove these experiments' stored results, so they are recomputed")
-    p.add_argument("--out", default=None, help="output root (default: the project root)")
+    cliargs.add_out(p)
     p.set_defaults(func=_cmd_results)
 
     p = sub.add_parser("data", help="the data sets: list, verify checksums, fetch larger ones")

@@ -4,15 +4,17 @@ Each domain's ``experiments.config(scale, **overrides)`` and each task's paramet
 these, so a bad parameter gets the same kind of error everywhere: a ``ValueError`` that names the
 parameter, the value and what was expected.
 
-Every domain's ``config`` has the same shape::
+Every domain's ``config`` has the same shape (:func:`config_values` is the shared part)::
 
     SCALES = {"smoke": {...}, "default": {...}, "paper": {...}}   # field values per scale
 
     def config(scale="default", **overrides):
-        check_known(overrides, fields - {"scale"}, "<domain> parameter")
-        values = dict(scale_values(SCALES, scale), **given(overrides))
-        values.update({name: as_real(values[name]) for name in REAL_FIELDS})
+        values = config_values(Config, SCALES, scale, overrides, what="<domain> parameter",
+                               reals=REAL_FIELDS)
         return _check(Config(scale=scale, **values))
+
+and a notebook builds it from its parameters cell with ``notebook_config(experiments,
+globals())``.
 
 and a task's parameters name a paper constant (or an open reading) only when it differs from its
 default (:func:`non_default`), so a run at the paper's values keeps its task ids.
@@ -27,7 +29,8 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 
 __all__ = ["SCALES", "check_scale", "scale_values", "check_known", "from_mapping", "given",
-           "as_real", "non_default", "positive_int", "finite_number"]
+           "as_real", "non_default", "positive_int", "finite_number", "config_values",
+           "notebook_config"]
 
 SCALES = ("smoke", "default", "paper")
 
@@ -110,3 +113,38 @@ def finite_number(name: str, value) -> float:
             or not math.isfinite(value)):
         raise ValueError(f"{name} must be a finite number, got {value!r}")
     return float(value)
+
+
+def config_values(cls, scales: Mapping[str, Mapping], scale: str, overrides: Mapping, *,
+                  what: str, reals: Iterable[str] = (), base: Mapping | None = None) -> dict:
+    """The field values of a domain's ``Config`` at ``scale`` with ``overrides``: the one
+    config builder of every ``experiments.config``.
+
+    :func:`check_known` (an unknown name is a ``ValueError`` calling it a ``what``, e.g.
+    "TSP parameter"), then ``base`` (constants the same at every scale), the scale's values
+    (:func:`scale_values`) and the overrides really given (:func:`given`), in that order;
+    the names in ``reals`` that are present go through :func:`as_real`. The domain then builds
+    its ``Config(scale=scale, **values)`` and checks it.
+    """
+    check_known(overrides, {f.name for f in dataclasses.fields(cls)} - {"scale"}, what)
+    values = dict(base or {})
+    values.update(scale_values(scales, scale))
+    values.update(given(overrides))
+    for name in reals:
+        if name in values:
+            values[name] = as_real(values[name])
+    return values
+
+
+def notebook_config(experiments, namespace: Mapping):
+    """A notebook's configuration from its own parameters: ``experiments.config(scale,
+    **overrides)`` with, as overrides, the names of ``experiments.Config``'s fields found in
+    ``namespace`` (the notebook's ``globals()``, after papermill's injected parameters).
+
+    So a parameter is written once in the notebook (its line in the ``parameters`` cell,
+    whose comment ``mctslab list`` shows) and once in the domain (its ``Config`` field and
+    ``SCALES``): ``cfg = notebook_config(experiments, globals())``.
+    """
+    names = {f.name for f in dataclasses.fields(experiments.Config)} - {"scale"}
+    return experiments.config(namespace["scale"],
+                              **{name: namespace[name] for name in sorted(names & set(namespace))})

@@ -28,6 +28,7 @@ from pathlib import Path
 from .. import __version__, paths
 from .executor import ExperimentResults, run_tasks
 from .params import SCALES, check_scale, positive_int
+from .plotting import plt
 from .store import to_jsonable, utc_now, write_json
 from .tasks import Task
 
@@ -165,6 +166,7 @@ class Run:
             fig.savefig(path, dpi=dpi, bbox_inches="tight", metadata=_figure_metadata(ext, self))
             files.append(path.name)
         self._record(stem, "figure", files, caption)
+        plt.close(fig)  # shown once, as the cell's value (not again by the inline backend)
         return fig
 
     def table(self, df, stem: str, caption: str | None = None, index: bool = False):

@@ -6,6 +6,8 @@
   :func:`elo_update`), ``E_A = 1 / (1 + 10^((R_B - R_A) / 400))``, ``R_A += K (S_A - E_A)``.
   These two are numba-compiled so that learning kernels can call them; they work from Python too.
 - Game scores with draws (win 1, draw 0.5, loss 0): :func:`score_interval`.
+- Match win rates (Go's Table 3, the Many Faces matches): :func:`win_rate_table`, one row per
+  match with the rate, its Clopper-Pearson interval and the binomial test against 0.5.
 """
 
 from __future__ import annotations
@@ -13,8 +15,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import pandas as pd
 from numba import njit
 from scipy import stats as _st
+
+from .rounding import round_table
 
 __all__ = [
     "BinomialTest",
@@ -125,19 +130,40 @@ def elo_update(rating_a, rating_b, score_a, k):
     return rating_a + k * (score_a - elo_expected(rating_a, rating_b))
 
 
-def binomial_table(rows, p: float = 0.5, confidence: float = 0.95, alpha: float = 0.05):
-    """A DataFrame of binomial tests, one per ``(label, wins, games)`` row."""
-    import pandas as pd
+def win_rate_row(wins: int, games: int, *, p: float = 0.5, confidence: float = 0.95,
+                 alpha: float = 0.05) -> dict:
+    """One match's win rate: ``wins``, ``games``, ``rate``, its exact (Clopper-Pearson)
+    interval ``ci_low`` / ``ci_high`` and the two-sided binomial ``p_value`` against ``p``,
+    ``significant`` at ``alpha``."""
+    t = binomial_test(wins, games, p, confidence)
+    return {"wins": t.successes, "games": t.trials, "rate": t.rate, "ci_low": t.ci_low,
+            "ci_high": t.ci_high, "p_value": t.pvalue, "significant": t.significant(alpha)}
 
+
+def win_rate_table(rows, *, p: float = 0.5, confidence: float = 0.95, alpha: float = 0.05,
+                   rounded: bool = True):
+    """The one win-rate table of the package (Go's Table 3, the Many Faces matches).
+
+    ``rows``: mappings, each with ``wins`` and ``games`` and any other columns (``method``,
+    ``candidate``, ``as_black`` ...), kept in their order; the columns of :func:`win_rate_row`
+    take the place of ``wins`` (``games`` joins them). ``rounded``:
+    rates and intervals to 3 decimals, p-values to 3 significant digits
+    (:mod:`mctslab.core.rounding`), as cited tables are.
+    """
     records = []
-    for label, k, n in rows:
-        t = binomial_test(k, n, p, confidence)
-        records.append({
-            "method": label, "wins": t.successes, "games": t.trials, "rate": t.rate,
-            "p_value": t.pvalue, "ci_low": t.ci_low, "ci_high": t.ci_high,
-            "significant": t.significant(alpha),
-        })
-    return pd.DataFrame.from_records(records)
+    for row in rows:
+        stats = win_rate_row(row["wins"], row["games"], p=p, confidence=confidence, alpha=alpha)
+        record = {}
+        for key, value in row.items():  # the statistics where the counts were
+            if key == "wins":
+                record.update(stats)
+            elif key != "games":
+                record[key] = value
+        records.append(record)
+    table = pd.DataFrame.from_records(records)
+    if rounded and len(table):
+        table = round_table(table, {"rate": 3, "ci_low": 3, "ci_high": 3}, {"p_value": 3})
+    return table
 
 
-__all__.append("binomial_table")
+__all__ += ["win_rate_row", "win_rate_table"]

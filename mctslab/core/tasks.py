@@ -23,6 +23,13 @@ Task functions have the signature ``fn(params: dict, seed: numpy.random.SeedSequ
 
 Per-task seeds come from one experiment seed: task ``i`` of :func:`make_tasks` gets
 ``SeedSequence(seed, spawn_key=(i,))``, which is exactly ``SeedSequence(seed).spawn(n)[i]``.
+That is stable when a list only grows at its end (more repetitions, more games). A list that
+grows anywhere else (a new instance, a new published WPC, a subset of variants) gives each
+task a key of its own with :func:`keyed_tasks`: ``task_key("eil51", 2)`` is a spawn key made
+from what the task *is* (integers as they are, a text as its CRC-32), so its seed does not
+depend on its position, and adding or dropping other tasks changes no seed and no id. Keys of
+different experiments of one notebook start with a different integer (a stream number) when
+their tasks could otherwise collide.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,7 +46,8 @@ import numpy as np
 
 from .store import to_jsonable
 
-__all__ = ["Task", "make_tasks", "resolve", "run_task", "task_version"]
+__all__ = ["Task", "make_tasks", "keyed_tasks", "task_key", "resolve", "run_task",
+           "task_version"]
 
 
 def _canonical_json(obj: Any) -> str:
@@ -112,6 +121,31 @@ def make_tasks(fn: str, param_list: Iterable[Mapping[str, Any]], seed: int) -> l
     """
     version = function_version(fn)
     return [Task(fn, params, int(seed), (i,), version) for i, params in enumerate(param_list)]
+
+
+def task_key(*parts: int | str) -> tuple[int, ...]:
+    """A spawn key made from what a task is: each integer as it is, each text as its CRC-32
+    (``zlib.crc32`` of its UTF-8 bytes), e.g. ``task_key(2, "eil51")`` = ``(2, 2310906418)``."""
+    key = []
+    for part in parts:
+        if isinstance(part, str):
+            key.append(zlib.crc32(part.encode()))
+        elif isinstance(part, (int, np.integer)) and not isinstance(part, bool):
+            key.append(int(part))
+        else:
+            raise TypeError(f"a task key part is an int or a str, got {part!r}")
+    return tuple(key)
+
+
+def keyed_tasks(fn: str, param_list: Iterable[Mapping[str, Any]],
+                keys: Iterable[tuple[int, ...]], seed: int) -> list[Task]:
+    """One task per parameter dict, task ``i`` seeded by ``SeedSequence(seed,
+    spawn_key=keys[i])`` (a :func:`task_key`): seeds of their own, whatever the list's order."""
+    version = function_version(fn)
+    param_list, keys = list(param_list), [tuple(k) for k in keys]
+    if len(param_list) != len(keys):
+        raise ValueError(f"{len(param_list)} parameter dicts but {len(keys)} keys")
+    return [Task(fn, params, int(seed), key, version) for params, key in zip(param_list, keys)]
 
 
 def resolve(fn: str):

@@ -17,6 +17,8 @@ player (:mod:`mctslab.manyfaces.player`); ``mf_reasons`` gives the last genmove'
 
 from __future__ import annotations
 
+from mctslab.core import cliargs
+
 __all__ = ["add_parser"]
 
 
@@ -103,11 +105,9 @@ def _analyse(args) -> int:
 
 
 def _png(know, path, title) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     import numpy as np
+
+    from mctslab.core.plotting import plt
 
     fig, ax = plt.subplots(figsize=(6, 6))
     ax.imshow(know.field_grid(), origin="lower", cmap="RdBu_r", vmin=-1, vmax=1)
@@ -200,23 +200,30 @@ def add_parser(subparsers):
     verbs = p.add_subparsers(dest="verb", metavar="VERB", required=True)
     a = verbs.add_parser("analyse", help="strings, groups, connections, eyes, influence")
     a.add_argument("game", help="SGF file")
-    a.add_argument("--move", type=int, default=None, help="after N moves (default: all)")
-    a.add_argument("--png", default=None, help="draw the influence map to this PNG file")
+    a.add_argument("--move", type=cliargs.non_negative_int, default=None,
+                   help="after N moves (default: all)")
+    a.add_argument("--png", default=None, metavar="FILE",
+                   help="draw the influence map to this PNG file")
     a.set_defaults(func=_analyse)
     pt = verbs.add_parser("patterns", help="matching patterns and matcher operation counts")
     pt.add_argument("game", help="SGF file")
-    pt.add_argument("--move", type=int, default=None, help="after N moves (default: all)")
-    pt.add_argument("--limit", type=int, default=40, help="matches with a move to print")
+    pt.add_argument("--move", type=cliargs.non_negative_int, default=None,
+                    help="after N moves (default: all)")
+    pt.add_argument("--limit", type=cliargs.positive_int, default=40,
+                    help="matches with a move to print")
     pt.set_defaults(func=_patterns)
     j = verbs.add_parser("joseki", help="joseki DAG size, bytes per move, continuations")
     j.add_argument("game", nargs="?", default=None, help="SGF file (continuations per corner)")
-    j.add_argument("--move", type=int, default=None, help="after N moves (default: all)")
+    j.add_argument("--move", type=cliargs.non_negative_int, default=None,
+                   help="after N moves (default: all)")
     j.add_argument("--stats", action="store_true", help="print the DAG's size and bytes/move")
     j.set_defaults(func=_joseki)
     g = verbs.add_parser("gtp", help="serve GTP 2 with the knowledge-based player")
-    g.add_argument("--size", type=int, default=19, help="initial board size (5..25)")
-    g.add_argument("--komi", type=float, default=6.5)
-    g.add_argument("--seed", type=int, default=0, help="seed of the player's tie-breaking")
-    g.add_argument("--dead-playouts", type=int, default=200,
+    g.add_argument("--size", type=cliargs.int_range(5, 25), default=19,
+                   help="initial board size (5..25)")
+    g.add_argument("--komi", type=cliargs.finite_float, default=6.5)
+    g.add_argument("--seed", type=cliargs.seed, default=0,
+                   help="seed of the player's tie-breaking")
+    g.add_argument("--dead-playouts", type=cliargs.positive_int, default=200,
                    help="playouts behind final_status_list dead / final_score")
     g.set_defaults(func=_gtp)

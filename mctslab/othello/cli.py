@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import time
 
+from mctslab.core import cliargs
+
 __all__ = ["add_parser"]
 
 
 def _perft(args) -> int:
-    from mctslab.othello import api
+    from mctslab.othello import api  # a verb imports what it needs: `mctslab --help` stays fast
 
     api.perft(1)  # compile (or load from the cache) before timing
     start = time.perf_counter()
@@ -79,15 +81,16 @@ def add_parser(subparsers) -> None:
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
 
     p = verbs.add_parser("perft", help="leaves of the game tree from the start position")
-    p.add_argument("depth", type=int, metavar="DEPTH")
+    p.add_argument("depth", type=cliargs.non_negative_int, metavar="DEPTH")
     p.set_defaults(func=_perft)
 
     p = verbs.add_parser("match", help="play games between two players")
     p.add_argument("--black", required=True, metavar="P", help="random | standard | WPC file")
     p.add_argument("--white", required=True, metavar="P", help="random | standard | WPC file")
-    p.add_argument("--games", type=int, default=1000)
-    p.add_argument("--epsilon", type=float, default=0.1, help="epsilon-greedy, both players")
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--games", type=cliargs.positive_int, default=1000)
+    p.add_argument("--epsilon", type=cliargs.probability, default=0.1,
+                   help="epsilon-greedy, both players")
+    p.add_argument("--seed", type=cliargs.seed, default=None)
     p.add_argument("--swap", action="store_true",
                    help="alternate colours (each player Black in half of the games)")
     p.set_defaults(func=_match)
@@ -95,6 +98,6 @@ def add_parser(subparsers) -> None:
     p = verbs.add_parser("learn", help="one DE learning experiment through the executor")
     p.add_argument("--mode", required=True, choices=["individual", "group"])
     p.add_argument("--scale", default="default", help="smoke | default | paper")
-    p.add_argument("--seed", type=int, default=20261122)
-    p.add_argument("--out", default=None, help="output root (default: the project root)")
+    p.add_argument("--seed", type=cliargs.seed, default=20261122)
+    cliargs.add_out(p)
     p.set_defaults(func=_learn)

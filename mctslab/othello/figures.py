@@ -7,14 +7,11 @@ not ``paper``). The x axis is learning games in units of 10,000, as in the paper
 
 from __future__ import annotations
 
-import matplotlib
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-from mctslab.othello import wpc as wpc_module  # noqa: E402
-from mctslab.othello.tables import change_series  # noqa: E402
+from mctslab.core.plotting import plt
+from mctslab.othello import wpc as wpc_module
+from mctslab.othello.tables import change_series
 
 __all__ = ["figure5", "figure6", "figure7", "heatmap"]
 

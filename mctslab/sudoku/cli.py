@@ -2,7 +2,10 @@
 
     mctslab sudoku check FILE [--backend fast|sat] [--sat-solver NAME]
     mctslab sudoku generate --selection min|mean --playout reducing|random --rules/--no-rules
-                            --playouts N [--c C] [--threshold T] [--seed S] --out FILE
+                            --playouts N [--c C] [--threshold T] [--seed S] --puzzle-file FILE
+
+``--puzzle-file`` was ``--out`` before issue 22 (``--out`` is an output folder in every
+``mctslab`` command).
 """
 
 from __future__ import annotations
@@ -13,11 +16,14 @@ import time
 
 import numpy as np
 
+from ..core import cliargs
+from .readings import READINGS
+
 __all__ = ["add_parser"]
 
 
 def _cmd_check(args) -> int:
-    from .api import STATUS_NAMES, make_solver, read_puzzles
+    from .api import STATUS_NAMES, make_solver, read_puzzles  # imported by the verb: a fast --help
 
     boards, numbers, errors = read_puzzles(args.file)
     for number, reason in errors:
@@ -42,8 +48,8 @@ def _cmd_check(args) -> int:
 
 
 def _cmd_generate(args) -> int:
+    from .api import canonical_form, format_puzzle, parse_puzzle
     from .generator import GeneratorConfig, generate
-    from .readings import READINGS
 
     readings = {name: getattr(args, name) for name in ("exploration_n", *READINGS)}
     if not 17 <= args.max_clues <= 81:
@@ -65,8 +71,6 @@ def _cmd_generate(args) -> int:
     for n in np.flatnonzero(result.histogram + result.reduced_histogram):
         reduced = f" ({result.reduced_histogram[n]})" if args.reduce_upto else ""
         header.append(f"#   {n}: {result.histogram[n]}{reduced}")
-    from .api import canonical_form, format_puzzle, parse_puzzle
-
     # every distinct puzzle (up to the paper's equivalences: its exact canonical form) with at
     # most --max-clues clues, fewest clues first, the first playout that produced it
     found, seen = [], set()
@@ -86,11 +90,11 @@ def _cmd_generate(args) -> int:
     for puzzle, n, index, how in found:
         lines.append(f"# clues={n} seed={args.seed} playout={index} {how}")
         lines.append(puzzle)
-    with open(args.out, "w") as handle:
+    with open(args.puzzle_file, "w") as handle:
         handle.write("\n".join(lines) + "\n")
     print("\n".join(header))
     print(f"{len(found)} distinct puzzle(s) with at most {args.max_clues} clues written to "
-          f"{args.out}")
+          f"{args.puzzle_file}")
     for key, what in (("verify_failed", "recorded"), ("verify_failed_reduced", "reduced")):
         if result.stats.get(key):
             print(f"warning: {result.stats[key]} {what} puzzle(s) failed the SAT re-check and "
@@ -114,8 +118,6 @@ READING_HELP = {
 
 
 def add_parser(subparsers) -> None:
-    from .readings import READINGS
-
     parser = subparsers.add_parser("sudoku", help="Sudoku: check puzzles, generate few-clue puzzles")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
 
@@ -131,11 +133,13 @@ def add_parser(subparsers) -> None:
     p.add_argument("--playout", choices=("reducing", "random"), default="reducing")
     p.add_argument("--rules", action=argparse.BooleanOptionalAction, default=True,
                    help="apply the human rules in playouts (default: on)")
-    p.add_argument("--playouts", type=int, required=True)
-    p.add_argument("--c", type=float, default=1.0, help="exploration constant (default 1.0)")
-    p.add_argument("--threshold", type=int, default=30, help="expansion threshold (default 30)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--reduce-upto", type=int, default=0,
+    p.add_argument("--playouts", type=cliargs.positive_int, required=True)
+    p.add_argument("--c", type=cliargs.non_negative_float, default=1.0,
+                   help="exploration constant (default 1.0)")
+    p.add_argument("--threshold", type=cliargs.positive_int, default=30,
+                   help="expansion threshold (default 30)")
+    p.add_argument("--seed", type=cliargs.seed, default=0)
+    p.add_argument("--reduce-upto", type=cliargs.non_negative_int, default=0,
                    help="also reduce results with at most this many clues to minimal puzzles "
                         "(uses the search's random stream, so the search differs from a run "
                         "without it)")
@@ -144,10 +148,10 @@ def add_parser(subparsers) -> None:
     for name, choices in READINGS.items():  # the first choice is the default
         p.add_argument(f"--{name.replace('_', '-')}", choices=choices, default=choices[0],
                        help=READING_HELP[name])
-    p.add_argument("--max-clues", type=int, default=18,
+    p.add_argument("--max-clues", type=cliargs.positive_int, default=18,
                    help="write every distinct puzzle generated with at most this many clues "
                         "(default 18), in canonical form")
-    p.add_argument("--out", required=True,
+    p.add_argument("--puzzle-file", required=True, metavar="FILE",
                    help="file for the puzzles found (one per line, '# clues=' comment before "
                         "each; read back by 'mctslab sudoku check')")
     p.set_defaults(func=_cmd_generate)

@@ -2,7 +2,7 @@
 
     mctslab tsp length FILE --tour TOURFILE
     mctslab tsp solve FILE --method sa|mct-um|mct-rm|mct-rs|sa-2opt|lkh|exact
-                      [--cp K] [--time-limit S] [--seed S] [--out TOURFILE]
+                      [--cp K] [--time-limit S] [--seed S] [--tour-file TOURFILE]
 
 FILE is a ``.tsp`` / ``.tsp.gz`` path or an instance name of the data folder (``eil51``).
 Without ``--time-limit`` the MCTS methods get the paper's budget: the wall time the paper's SA
@@ -11,11 +11,13 @@ takes on the same instance and seed (SA is run first to measure it), and ``sa-2o
 (the paper's SA has a fixed schedule, ``exact`` runs to the end), and ``--cp`` to the MCTS
 methods only: any other combination is an error rather than silently ignored. Bad input
 raises ``ValueError`` naming the line or keyword; ``mctslab`` prints it as one line and exits
-with status 2.
+with status 2. ``--tour-file`` was ``--out`` before issue 22 (``--out`` is an output folder in
+every ``mctslab`` command).
 """
 
 from __future__ import annotations
 
+from ..core import cliargs
 from . import api, tsplib
 
 METHOD_NAMES = ("sa", "mct-um", "mct-rm", "mct-rs", "sa-2opt", "lkh", "exact")
@@ -37,14 +39,16 @@ def add_parser(subparsers) -> None:
     p = verbs.add_parser("solve", help="find a short Hamiltonian path with one method")
     p.add_argument("file", metavar="FILE", help=".tsp / .tsp.gz path, or an instance name")
     p.add_argument("--method", required=True, choices=METHOD_NAMES)
-    p.add_argument("--cp", type=float, default=None, metavar="K",
+    p.add_argument("--cp", type=cliargs.non_negative_float, default=None, metavar="K",
                    help=f"MCTS methods only: Cp = K x MST (mct-um, mct-rm) or K x SD (mct-rs); "
                         f"default {DEFAULT_CP:g}")
-    p.add_argument("--time-limit", type=float, default=None, metavar="S",
+    p.add_argument("--time-limit", type=cliargs.positive_float, default=None, metavar="S",
                    help="seconds, for the MCTS methods, sa-2opt and lkh (MCTS default: the "
                         "paper SA's time on this instance and seed)")
-    p.add_argument("--seed", type=int, default=1, metavar="S", help="random seed (default 1)")
-    p.add_argument("--out", default=None, metavar="TOURFILE", help="write the path as a TSPLIB tour")
+    p.add_argument("--seed", type=cliargs.seed, default=1, metavar="S",
+                   help="random seed (default 1)")
+    p.add_argument("--tour-file", default=None, metavar="TOURFILE",
+                   help="write the path as a TSPLIB tour")
     p.set_defaults(func=_cmd_solve)
 
 
@@ -67,7 +71,8 @@ def _solve(instance, args, mst):
     if args.method == "sa-2opt":
         return api.sa_2opt(instance, args.seed, time_limit=args.time_limit)
     if args.method == "lkh":
-        from .lkh import lkh
+        from .lkh import lkh  # elkai, imported only when asked for
+
         return lkh(instance, args.seed, time_limit=args.time_limit)
     policy, rule, _ = api.MCTS_VARIANTS[args.method]
     budget = args.time_limit
@@ -109,12 +114,12 @@ def _cmd_solve(args) -> int:
         print(f"playouts: {result.details['playouts']}")
         if result.details.get("first_playout_over_budget"):
             print("note: one playout alone took longer than the time budget")
-    if args.out:
+    if args.tour_file:
         lines = [f"NAME : {instance.name}.{args.method}.tour", "TYPE : TOUR",
                  f"COMMENT : Hamiltonian path length {result.length:.0f} ({args.method})",
                  f"DIMENSION : {instance.n}", "TOUR_SECTION"]
         lines += [str(int(city) + 1) for city in result.path] + ["-1", "EOF"]
-        with open(args.out, "w") as handle:
+        with open(args.tour_file, "w") as handle:
             handle.write("\n".join(lines) + "\n")
-        print(f"tour written to {args.out}")
+        print(f"tour written to {args.tour_file}")
     return 0

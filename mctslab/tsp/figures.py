@@ -6,13 +6,10 @@ Figure; the notebook saves it with ``run.figure`` (which adds the scale to the t
 
 from __future__ import annotations
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")  # headless: notebooks run under papermill
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from .experiments import method_label, roulette_variants  # noqa: E402
+from ..core.plotting import plt
+from .experiments import method_label, roulette_variants
 
 __all__ = ["figure8", "figure9", "figure_baselines", "figure_anytime"]
 

@@ -5,12 +5,13 @@ import math
 import pytest
 
 from mctslab.core.stats import (
-    binomial_table,
     binomial_test,
     clopper_pearson,
     elo_expected,
     elo_update,
     score_interval,
+    win_rate_row,
+    win_rate_table,
 )
 
 # Go paper, Table 2 total wins of 1000 games -> Table 3 (p, 95% CI low, high, significant)
@@ -32,10 +33,23 @@ def test_go_paper_table3_from_table2(label, wins, p, low, high, significant):
     assert t.significant(0.05) is significant
 
 
-def test_binomial_table_and_interval_agree():
-    df = binomial_table([(label, wins, 1000) for label, wins, *_ in TABLE3])
+def test_win_rate_table_and_interval_agree():
+    df = win_rate_table([{"method": label, "wins": wins, "games": 1000}
+                         for label, wins, *_ in TABLE3], rounded=False)
     assert list(df["significant"]) == [row[-1] for row in TABLE3]
     assert clopper_pearson(540, 1000) == pytest.approx((df.ci_low[4], df.ci_high[4]))
+
+
+def test_win_rate_table_keeps_the_columns_in_place_and_rounds():
+    df = win_rate_table([{"method": "gTabu18-hash-win", "wins": 540, "games": 1000,
+                          "as_black": "280/500"}])
+    assert list(df.columns) == ["method", "wins", "games", "rate", "ci_low", "ci_high", "p_value",
+                                "significant", "as_black"]
+    row = df.iloc[0]
+    # the Go paper's Table 3 row, rounded as it prints it
+    assert (row.rate, row.ci_low, row.ci_high, row.p_value) == (0.54, 0.509, 0.571, 0.0124)
+    assert bool(row.significant) is True
+    assert win_rate_row(513, 1000)["significant"] is False
 
 
 def test_binomial_rejects_bad_counts():

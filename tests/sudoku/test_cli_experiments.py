@@ -29,7 +29,8 @@ def test_check_verb(tmp_path, capsys, puzzle17):
 def test_generate_verb(tmp_path, capsys):
     out_file = tmp_path / "found.txt"
     code = main(["sudoku", "generate", "--selection", "mean", "--playout", "random", "--no-rules",
-                 "--playouts", "50", "--threshold", "5", "--seed", "3", "--out", str(out_file)])
+                 "--playouts", "50", "--threshold", "5", "--seed", "3", "--puzzle-file",
+                 str(out_file)])
     out, _ = capsys.readouterr()
     assert code == 0
     assert "random/mean/no-rules, 50 playouts" in out
@@ -44,7 +45,7 @@ def test_generate_writes_every_distinct_puzzle_up_to_max_clues(tmp_path, capsys)
 
     out_file = tmp_path / "found.txt"
     argv = ["sudoku", "generate", "--playouts", "300", "--threshold", "5", "--seed", "1",
-            "--max-clues", "30", "--out", str(out_file)]
+            "--max-clues", "30", "--puzzle-file", str(out_file)]
     assert main(argv) == 0
     text = out_file.read_text()
     histogram = {int(line.split(":")[0][1:]): int(line.split(":")[1])
@@ -59,7 +60,7 @@ def test_generate_writes_every_distinct_puzzle_up_to_max_clues(tmp_path, capsys)
     assert len(set(lines)) == len(lines)  # distinct
     assert all(format_puzzle(canonical_form(parse_puzzle(p))) == p for p in lines)  # canonical
     assert f"{len(boards)} distinct puzzle(s) with at most 30 clues" in capsys.readouterr().out
-    assert main(argv[:-4] + ["--max-clues", "16", "--out", str(out_file)]) == 2
+    assert main(argv[:-4] + ["--max-clues", "16", "--puzzle-file", str(out_file)]) == 2
     assert "--max-clues must be in 17..81" in capsys.readouterr().err
 
 

@@ -31,7 +31,7 @@ def tiny_file(tmp_path):
 def test_solve_prints_length_ratio_time_and_writes_a_tour(tiny_file, tmp_path, capsys, method):
     out = tmp_path / f"{method}.tour"
     assert main(["tsp", "solve", str(tiny_file), "--method", method, "--seed", "3",
-                 "--out", str(out)]) == 0
+                 "--tour-file", str(out)]) == 0
     printed = capsys.readouterr().out
     length = float(printed.split("path length: ")[1].split()[0])
     assert "length / MST:" in printed and "time:" in printed
