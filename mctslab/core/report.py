@@ -12,15 +12,23 @@ A :class:`Run` is created once per notebook execution. It
 
 A figure from a scale other than ``paper`` gets "(scale: <scale>)" appended to its suptitle, so a
 reduced run can never be mistaken for the paper's protocol.
+
+Every artefact has a caption (given by the notebook, else drawn from the figure's titles or the
+table's name) and the sha256 of each of its files in the manifest; PNG and PDF metadata name the
+notebook, scale, seed, version and commit. A run that finishes removes the files of its folder
+it did not write (listed under ``removed_stale``), so the folder holds exactly what the manifest
+lists; a run that fails leaves them and lists them under ``stale``.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import importlib.metadata
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -33,34 +41,97 @@ from .store import to_jsonable, utc_now, write_json
 from .tasks import Task
 
 __all__ = ["Run", "SCALES", "check_scale", "git_commit", "dependency_versions", "scale_label",
-           "merged_summary"]
-
-DEPENDENCIES = ("numpy", "numba", "scipy", "pandas", "matplotlib", "python-sat", "papermill",
-                "dask", "distributed", "tqdm", "llvmlite", "tsplib95", "elkai")
+           "merged_summary", "machine", "sha256"]
 
 
 def git_commit(root: Path | None = None) -> dict:
-    """The checkout's commit and whether it has uncommitted changes (``None`` outside git)."""
+    """The checkout's commit and whether it differs from it (``None`` outside git).
+
+    ``dirty`` counts untracked files too (a new module the run imported is as much a change as
+    an edited one); ``changes`` lists up to 20 of ``git status --porcelain``'s lines. Generated
+    outputs are git-ignored, so a run does not make its own checkout dirty.
+    """
     root = root or paths.project_root()
     try:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
                                 text=True, timeout=10).stdout.strip() or None
-        dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                                    cwd=root, capture_output=True, text=True,
-                                    timeout=10).stdout.strip())
+        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=normal"],
+                                cwd=root, capture_output=True, text=True,
+                                timeout=10).stdout.splitlines()
     except (OSError, subprocess.SubprocessError):
         return {"commit": None, "dirty": None}
-    return {"commit": commit, "dirty": dirty if commit else None}
+    if not commit:
+        return {"commit": None, "dirty": None}
+    return {"commit": commit, "dirty": bool(status), "changes": status[:20]}
+
+
+def _requirement_name(requirement: str) -> tuple[str, list[str]]:
+    """``"dask[distributed]>=2024.1"`` -> ``("dask", ["distributed"])``."""
+    match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[([^\]]*)\])?", requirement)
+    extras = [e.strip() for e in (match.group(2) or "").split(",") if e.strip()]
+    return match.group(1), extras
+
+
+def _runtime_requirements() -> list[str]:
+    """mctslab's runtime requirements: from the installed package's metadata, else (a checkout
+    that is not installed) from ``pyproject.toml``. Extras (``[dev]``...) are left out."""
+    try:
+        listed = importlib.metadata.requires("mctslab") or []
+        return [r for r in listed if "extra ==" not in r.replace("extra==", "extra ==")]
+    except importlib.metadata.PackageNotFoundError:
+        import tomllib
+
+        pyproject = paths.project_root() / "pyproject.toml"
+        return list(tomllib.loads(pyproject.read_text())["project"]["dependencies"])
 
 
 def dependency_versions() -> dict:
+    """The Python version and the installed version of every runtime requirement of mctslab,
+    with the packages an extra pulls in (``dask[distributed]`` -> ``distributed``)."""
     versions = {"python": platform.python_version()}
-    for name in DEPENDENCIES:
+    names = []
+    for requirement in _runtime_requirements():
+        name, extras = _requirement_name(requirement)
+        names.append(name)
+        for extra in extras:
+            try:
+                pulled = importlib.metadata.requires(name) or []
+            except importlib.metadata.PackageNotFoundError:
+                continue
+            names += [_requirement_name(r)[0] for r in pulled
+                      if re.search(rf"extra\s*==\s*['\"]{re.escape(extra)}['\"]", r)]
+    for name in dict.fromkeys(names):
         try:
             versions[name] = importlib.metadata.version(name)
         except importlib.metadata.PackageNotFoundError:
             versions[name] = None
     return versions
+
+
+def machine() -> dict:
+    """What ran the notebook's own process: OS, CPU model, logical cores (and those usable)."""
+    model = platform.processor() or None
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.lower().startswith(("model name", "hardware", "cpu model")):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        usable = os.cpu_count()
+    return {"system": platform.platform(), "machine": platform.machine(), "cpu_model": model,
+            "cpus": os.cpu_count(), "cpus_usable": usable, "executable": sys.executable}
+
+
+def sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def scale_label(scale: str) -> str:
@@ -119,8 +190,9 @@ class Run:
             "mctslab_version": __version__,
             "git": git_commit(),
             "dependencies": dependency_versions(),
-            "platform": {"system": platform.platform(), "machine": platform.machine(),
-                         "cpus": os.cpu_count(), "executable": sys.executable},
+            "platform": machine(),
+            # the run's start: also the date of the game records it writes (not the day a
+            # stored task happened to run), so a re-run from the store writes the same records
             "started": utc_now(),
             "updated": None,
             "finished": None,
@@ -150,9 +222,16 @@ class Run:
     def label(self) -> str:
         return scale_label(self.scale)
 
+    @property
+    def date(self) -> str:
+        """The run's start date (``YYYY-MM-DD``, UTC), as recorded in the manifest."""
+        return self.manifest["started"][:10]
+
     def figure(self, fig, stem: str, caption: str | None = None, dpi: int = 150):
         """Save ``fig`` as ``<stem>.png`` and ``<stem>.pdf``; label it with the scale.
 
+        ``caption`` (one or two sentences: what is shown, and the scale's effect) goes to the
+        manifest; without one, the figure's suptitle and axes titles stand in.
         Returns the figure, so a notebook cell ending in ``run.figure(...)`` displays it.
         """
         _check_stem(stem)
@@ -160,39 +239,63 @@ class Run:
             current = fig._suptitle.get_text() if getattr(fig, "_suptitle", None) else ""
             if self.label.strip() not in current:
                 fig.suptitle((current + self.label).strip())
+        caption = caption or _figure_caption(fig, stem, self.label)
         files = []
         for ext in ("png", "pdf"):
             path = self.directory / f"{stem}.{ext}"
-            fig.savefig(path, dpi=dpi, bbox_inches="tight", metadata=_figure_metadata(ext, self))
+            fig.savefig(path, dpi=dpi, bbox_inches="tight",
+                        metadata=_figure_metadata(ext, self, stem, caption))
             files.append(path.name)
         self._record(stem, "figure", files, caption)
         plt.close(fig)  # shown once, as the cell's value (not again by the inline backend)
         return fig
 
     def table(self, df, stem: str, caption: str | None = None, index: bool = False):
-        """Save a DataFrame as ``<stem>.csv`` and return it (so the notebook displays it)."""
+        """Save a DataFrame as ``<stem>.csv`` and return it (so the notebook displays it).
+
+        ``caption`` says what a row is and where the numbers come from (without one, the
+        stem and the columns stand in)."""
         _check_stem(stem)
         path = self.directory / f"{stem}.csv"
         df.to_csv(path, index=index)
+        caption = caption or f"{stem.replace('_', ' ')}: columns {', '.join(map(str, df.columns))}"
         self._record(stem, "table", [path.name], caption, rows=len(df))
         return df
 
     def save_text(self, text: str, name: str, caption: str | None = None) -> Path:
         """Save a text artefact (e.g. a list of puzzles, a tour) next to the figures."""
+        _check_stem(name)
         path = self.directory / name
         path.write_text(text)
-        self._record(Path(name).stem, "text", [name], caption)
+        self._record(Path(name).stem, "text", [name], caption or f"text file {name}")
         return path
 
     def finish(self, status: str = "complete") -> None:
+        """Mark the run finished. A complete run removes the files of its folder it did not
+        write (an earlier run's artefacts), so every file there is one the manifest lists."""
+        stale = self._stale_files()
+        if status == "complete":
+            for name in stale:
+                (self.directory / name).unlink(missing_ok=True)
+            self.manifest["removed_stale"] = stale
+        elif stale:
+            self.manifest["stale"] = stale
         self.manifest["finished"] = utc_now()
         self.manifest["status"] = status
         self._write()
 
+    def _stale_files(self) -> list[str]:
+        written = {"manifest.json"}
+        for artefact in self.manifest["artefacts"].values():
+            written.update(artefact["files"])
+        return sorted(p.name for p in self.directory.iterdir()
+                      if p.is_file() and p.name not in written)
+
     # -- manifest ----------------------------------------------------------------------------
     def _record(self, stem, kind, files, caption, **extra) -> None:
+        digests = {name: sha256(self.directory / name) for name in files}
         self.manifest["artefacts"][stem] = {"kind": kind, "files": files, "caption": caption,
-                                            "saved": utc_now(), **extra}
+                                            "sha256": digests, "saved": utc_now(), **extra}
         self._write()
 
     def _write(self) -> None:
@@ -205,11 +308,24 @@ def _check_stem(stem: str) -> None:
         raise ValueError(f"artefact name must be a plain file stem, got {stem!r}")
 
 
-def _figure_metadata(ext: str, run: Run) -> dict:
-    text = f"mctslab {__version__}; notebook {run.notebook}; scale {run.scale}; seed {run.seed}"
+def _figure_caption(fig, stem: str, label: str) -> str:
+    """A figure's own titles (and its scale) as its caption when the notebook gives none."""
+    titles = [fig._suptitle.get_text()] if getattr(fig, "_suptitle", None) else []
+    titles += [ax.get_title() for ax in fig.axes if ax.get_title()]
+    titles = [t.replace(label.strip(), "").strip() for t in titles] if label else titles
+    return ("; ".join(dict.fromkeys(t for t in titles if t)) or stem.replace("_", " ")) + label
+
+
+def _figure_metadata(ext: str, run: Run, stem: str, caption: str) -> dict:
+    git = run.manifest["git"]
+    commit = (git.get("commit") or "unknown") + ("-dirty" if git.get("dirty") else "")
+    text = (f"mctslab {__version__}; commit {commit}; notebook {run.notebook}; "
+            f"scale {run.scale}; seed {run.seed}")
+    title = f"{run.notebook}/{stem}"
     if ext == "pdf":
-        return {"Creator": text}
-    return {"Software": text}
+        # no CreationDate: the same figure gives the same bytes (the run's time is in the manifest)
+        return {"Creator": text, "Title": title, "Subject": caption, "CreationDate": None}
+    return {"Software": text, "Title": title, "Description": caption}
 
 
 def update_manifest(notebook: str, out=None, since: str | None = None, **fields) -> bool:
@@ -226,6 +342,14 @@ def update_manifest(notebook: str, out=None, since: str | None = None, **fields)
     if since is not None and manifest.get("started", "") < since:
         return False
     manifest.update(to_jsonable(fields))
+    if manifest.get("status") not in ("complete", "running"):
+        # a failed run leaves an earlier run's files in place: say which they are
+        written = {"manifest.json"}
+        for artefact in manifest.get("artefacts", {}).values():
+            written.update(artefact["files"])
+        stale = sorted(p.name for p in path.parent.iterdir() if p.is_file() and p.name not in written)
+        if stale:
+            manifest["stale"] = stale
     manifest["updated"] = utc_now()
     write_json(path, manifest)
     return True

@@ -255,3 +255,77 @@ def test_command_line_values_are_literals_and_a_tuple_reaches_papermill_as_a_lis
     value = pipeline.parse_value("(10, 64)")
     assert value == [10, 64]
     assert PythonTranslator.translate(value) == "[10, 64]"  # not the string "(10, 64)"
+
+
+def test_manifest_records_checksums_captions_machine_and_every_dependency(tmp_path):
+    import hashlib
+
+    run = Run("toy", {}, scale="smoke", out=tmp_path, progress=False)
+    fig, ax = plt.subplots()
+    ax.set_title("squares")
+    run.figure(fig, "fig1")                                     # caption from its titles
+    run.table(pd.DataFrame({"a": [1]}), "table1", caption="one row")
+    run.save_text("x\n", "notes.txt")
+    folder = tmp_path / "figures" / "toy"
+    manifest = json.loads((folder / "manifest.json").read_text())
+    for artefact in manifest["artefacts"].values():
+        assert artefact["caption"], artefact
+        for name in artefact["files"]:
+            assert artefact["sha256"][name] == hashlib.sha256((folder / name).read_bytes()).hexdigest()
+    assert manifest["artefacts"]["fig1"]["caption"] == "squares (scale: smoke)"
+    assert manifest["artefacts"]["table1"]["caption"] == "one row"
+    assert manifest["platform"]["cpu_model"] and manifest["platform"]["cpus"] >= 1
+    # every runtime requirement of the package's metadata (sgfmill and pooch were once missing),
+    # and what an extra pulls in (dask[distributed])
+    for name in ("numpy", "sgfmill", "pooch", "elkai", "papermill", "dask", "distributed"):
+        assert manifest["dependencies"][name], name
+    assert manifest["started"][:10] == run.date
+    pdf = (folder / "fig1.pdf").read_bytes()
+    commit = manifest["git"]["commit"]
+    if commit:
+        assert commit.encode() in pdf and commit.encode() in (folder / "fig1.png").read_bytes()
+    assert b"/CreationDate" not in pdf  # same figure, same bytes
+
+
+def test_a_finished_run_removes_what_it_did_not_write(tmp_path):
+    first = Run("toy", {}, scale="smoke", out=tmp_path, progress=False)
+    first.table(pd.DataFrame({"a": [1]}), "old_table", caption="from an earlier version")
+    first.table(pd.DataFrame({"a": [1]}), "kept", caption="kept")
+    first.finish()
+    second = Run("toy", {}, scale="smoke", out=tmp_path, progress=False)
+    second.table(pd.DataFrame({"a": [2]}), "kept", caption="kept")
+    second.finish()
+    folder = tmp_path / "figures" / "toy"
+    assert sorted(p.name for p in folder.iterdir()) == ["kept.csv", "manifest.json"]
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["removed_stale"] == ["old_table.csv"]
+
+
+def test_a_failed_run_lists_the_stale_files(tmp_path):
+    from mctslab.core.report import update_manifest
+
+    first = Run("toy", {}, scale="smoke", out=tmp_path, progress=False)
+    first.table(pd.DataFrame({"a": [1]}), "old_table", caption="earlier")
+    first.finish()
+    second = Run("toy", {}, scale="smoke", out=tmp_path, progress=False)
+    assert update_manifest("toy", tmp_path, since=second.manifest["started"], status="failed")
+    manifest = json.loads((tmp_path / "figures" / "toy" / "manifest.json").read_text())
+    assert manifest["stale"] == ["old_table.csv"]
+    assert (tmp_path / "figures" / "toy" / "old_table.csv").exists()
+
+
+def test_untracked_files_make_the_checkout_dirty(tmp_path):
+    from mctslab.core.report import git_commit
+
+    def git(*args):
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=tmp_path,
+                       check=True, capture_output=True)
+
+    git("init", "-q")
+    (tmp_path / "a.py").write_text("x = 1\n")
+    git("add", "a.py")
+    git("commit", "-qm", "one")
+    assert git_commit(tmp_path)["dirty"] is False
+    (tmp_path / "new_module.py").write_text("y = 2\n")
+    state = git_commit(tmp_path)
+    assert state["dirty"] is True and state["changes"] == ["?? new_module.py"]
