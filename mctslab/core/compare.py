@@ -22,9 +22,11 @@ column             meaning
 
 The verdict is decided by a stated criterion, never written by hand without one
 (:func:`judge`): the paper's value inside our interval, or within a stated tolerance of our
-value, or equal (text); a row whose value this run did not measure is ``not run at this
-scale``. A domain may pass ``verdict=`` itself for a qualitative claim, and must then say in
-``note`` what decided it.
+value, or equal (text); the note names the criterion. ``not run at this scale`` is for a row
+this run cannot judge: its value was not measured, the run is smaller than the paper's
+protocol in what the number depends on (fewer playouts per run, say), or a single run leaves
+no interval. A domain may pass ``verdict=`` itself for a qualitative claim, and must then say
+in ``note`` what decided it.
 """
 
 from __future__ import annotations
@@ -117,12 +119,17 @@ def paper_row(paper: str, artefact: str, row: str, column: str, paper_value, our
               verdict: str | None = None, note: str = "") -> PaperRow:
     """A :class:`PaperRow` whose verdict is :func:`judge`'s (or ``verdict``, with a ``note``).
 
-    A row whose ``our_value`` is missing is :data:`NOT_RUN` whatever ``verdict`` says.
+    A row whose ``our_value`` is missing is :data:`NOT_RUN` whatever ``verdict`` says; so is a
+    row to be judged by an interval that is NaN (a single run or instance has no spread).
     """
     paper_value, our_value = _number(paper_value), _number(our_value)
     low, high = _number(low), _number(high)
+    no_interval = (low is not None or high is not None) and (_missing(low) or _missing(high))
     if _missing(our_value):
         verdict = NOT_RUN
+    elif verdict is None and no_interval and tolerance is None and relative is None:
+        verdict = NOT_RUN  # one run or instance: no spread to judge by
+        note = note or "a single run: no interval to judge by"
     elif verdict is None:
         verdict = judge(paper_value, our_value, low=low, high=high, tolerance=tolerance,
                         relative=relative)
@@ -136,13 +143,14 @@ def paper_row(paper: str, artefact: str, row: str, column: str, paper_value, our
 
 
 def _criterion(low, high, tolerance, relative) -> str:
-    if low is not None and high is not None:
-        return "paper value inside our interval"
+    """The criterion :func:`judge` applied, as the row's note."""
+    if low is not None and high is not None and not (_missing(low) or _missing(high)):
+        return "criterion: the paper's value inside our interval"
     if tolerance is not None:
-        return f"within {tolerance:g} of the paper's value"
+        return f"criterion: within {tolerance:g} of the paper's value"
     if relative is not None:
-        return f"within {100 * relative:g}% of the paper's value"
-    return "equal"
+        return f"criterion: within {100 * relative:g}% of the paper's value"
+    return "criterion: equal"
 
 
 def paper_table(rows: Iterable[PaperRow]) -> pd.DataFrame:

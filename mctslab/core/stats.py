@@ -5,7 +5,8 @@
 - Othello paper, group learning: Elo expectation and update (:func:`elo_expected`,
   :func:`elo_update`), ``E_A = 1 / (1 + 10^((R_B - R_A) / 400))``, ``R_A += K (S_A - E_A)``.
   These two are numba-compiled so that learning kernels can call them; they work from Python too.
-- Game scores with draws (win 1, draw 0.5, loss 0): :func:`score_interval`.
+- Game scores with draws (win 1, draw 0.5, loss 0): :func:`score_interval`; a mean over
+  runs or seeds with its t interval: :func:`mean_interval`.
 - Match win rates (Go's Table 3, the Many Faces matches): :func:`win_rate_table`, one row per
   match with the rate, its Clopper-Pearson interval and the binomial test against 0.5.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 from numba import njit
 from scipy import stats as _st
@@ -27,6 +29,7 @@ __all__ = [
     "clopper_pearson",
     "ScoreInterval",
     "score_interval",
+    "mean_interval",
     "elo_expected",
     "elo_update",
 ]
@@ -116,6 +119,19 @@ def score_interval(wins: int, draws: int, losses: int, confidence: float = 0.95)
     half = z * math.sqrt(variance / n)
     return ScoreInterval(wins, draws, losses, score, max(0.0, score - half),
                          min(1.0, score + half), confidence)
+
+
+def mean_interval(values, confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean of ``values`` (one per run or seed; NaN dropped) and its Student t interval:
+    ``(mean, low, high)``, NaN bounds with fewer than two values (no spread is known)."""
+    values = np.asarray(values, np.float64)
+    values = values[~np.isnan(values)]
+    mean = values.mean() if values.size else np.nan
+    if values.size < 2:
+        return mean, np.nan, np.nan
+    half = (float(_st.t.ppf(0.5 + confidence / 2, values.size - 1))
+            * values.std(ddof=1) / np.sqrt(values.size))
+    return mean, mean - half, mean + half
 
 
 @njit(cache=True)

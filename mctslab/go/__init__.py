@@ -26,6 +26,19 @@ from mctslab.go.api import (
 __all__ = ["EMPTY", "BLACK", "WHITE", "Board", "IllegalMove", "SearchResult", "search",
            "vertex", "parse_vertex", "POLICIES", "warmup"]
 
+# What the Many Faces domain calls on Board.state (issue 22): the board's point value off the
+# board, the move status "legal", the empty-point count slot and three kernels.
+from mctslab.go._board import (  # noqa: E402
+    BORDER,
+    I_NUM_EMPTY,
+    OK,
+    atari_liberty,
+    check_move,
+    full_hash,
+)
+
+__all__ += ["BORDER", "I_NUM_EMPTY", "OK", "atari_liberty", "check_move", "full_hash"]
+
 
 def warmup() -> None:
     """Compile (or load from numba's cache) every Go kernel on tiny inputs."""

@@ -1,6 +1,8 @@
 """Many Faces of Go knowledge representation (Fotland 1993), on GNU Go's data.
 
-Notebook ``manyfaces_knowledge``; brief ``docs/papers/many-faces-knowledge.md``. Modules:
+Notebook ``manyfaces_knowledge``; brief ``docs/papers/many-faces-knowledge.md``.
+
+Reading guide:
 
 * ``patterns`` - mkpat parser (patterns.db, patterns2.db, conn.db), compiler into
   Fotland's three 64-bit masks per 8x8 window, and the :class:`Matcher` wrapper.
@@ -11,12 +13,24 @@ Notebook ``manyfaces_knowledge``; brief ``docs/papers/many-faces-knowledge.md``.
   orientation, transpositions merged) and its compressed 1-byte-per-move encoding.
 * ``knowledge`` (kernels in ``_knowledge``, plain twins in ``knowledge_reference``) - the
   dynamic knowledge on the shared Go board: neighbour counts, connections, eye spaces
-  (``eyes``), tactical status, groups, influence, territory, the consistency checker.
+  (``eyes``: GNU Go's eyes.db and eye values), tactical status, groups, influence,
+  territory, the consistency checker.
 * ``regression`` - GNU Go's optics / connect / connection suites against our structures.
-* ``experiments``, ``cli``, ``bench`` - notebook ``manyfaces_knowledge``, ``mctslab
-  manyfaces``, ``mctslab bench manyfaces``.
+* Beyond the paper: ``player`` - a knowledge-based Go player (GTP); ``prior`` - the pattern
+  matches as a prior for the Go engine's MCTS; ``player_match`` - their games as stored
+  tasks, GNU Go refereeing.
+* ``experiments`` (scales, ``Config``, the census tasks, the cost chain, time shares, the
+  games), ``tables``, ``figures`` - notebook ``manyfaces_knowledge``; ``cli`` - ``mctslab
+  manyfaces``; ``bench`` - ``mctslab bench manyfaces``.
+
+What the Many Faces domain takes from the Go engine is ``mctslab.go``'s public surface: the
+board (:class:`mctslab.go.Board`, its ``state`` arrays and the kernels ``mctslab.go``
+exports), ``mctslab.go.gtp``, ``mctslab.go.sgf`` and ``mctslab.go.gnugo``.
 """
 
+import numpy as np
+
+from mctslab.go.api import BLACK, WHITE, Board
 from mctslab.manyfaces.joseki import (
     Continuation,
     JosekiDag,
@@ -27,7 +41,7 @@ from mctslab.manyfaces.joseki import (
     encode,
     load_joseki,
 )
-from mctslab.manyfaces.knowledge import Knowledge, check
+from mctslab.manyfaces.knowledge import Knowledge, check, enclosed_field
 from mctslab.manyfaces.patterns import (
     CompiledPatterns,
     Matcher,
@@ -46,8 +60,6 @@ __all__ = ["CompiledPatterns", "Matcher", "Pattern", "compile_patterns", "load",
 
 def warmup() -> None:
     """Compile (or load from numba's cache) every matcher kernel on a tiny input."""
-    import numpy as np
-
     pats = compile_patterns(parse_text("Pattern W1\n\nO*\n..\n\n:8,a\n\n"
                                        "Pattern W2\n\n|O*\n+--\n\n:8,a\n", "warmup"))
     board = np.zeros((9, 9), np.int8)
@@ -59,9 +71,6 @@ def warmup() -> None:
             m.update(board)
             board[4, 4] = 0
             m.update(board)
-    from mctslab.go.api import BLACK, WHITE, Board
-    from mctslab.manyfaces.knowledge import enclosed_field
-
     know = Knowledge(Board(9))
     for color, move in ((BLACK, (0, 1)), (WHITE, (0, 0)), (BLACK, (1, 0)), (WHITE, (4, 4)),
                         (BLACK, (2, 2)), (WHITE, (4, 6))):     # a capture at move 3

@@ -407,7 +407,7 @@ def aggregate_connections(rec, n_rec, cut, n_cut, color, group, w, dlibs, mark, 
             if n1 >= 2:
                 strength = SOLID
             elif n1 == 1:
-                strength = AJI if not _safe_for(color, group, w, dlibs, single, 3 - c) \
+                strength = AJI if not safe_for(color, group, w, dlibs, single, 3 - c) \
                     else SHARED
             else:
                 strength = CUTTABLE
@@ -425,7 +425,7 @@ def aggregate_connections(rec, n_rec, cut, n_cut, color, group, w, dlibs, mark, 
 
 
 @njit(cache=True)
-def _safe_for(color, group, w, dlibs, p, player):
+def safe_for(color, group, w, dlibs, p, player):
     """Whether ``player`` can play the empty point p without being captured at once: it
     captures an adjacent string in atari, or its stone has two or more liberties
     (empty neighbours plus, for each adjacent own string, its other distinct liberties:

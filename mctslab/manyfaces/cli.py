@@ -99,28 +99,14 @@ def _analyse(args) -> int:
           f"{t['neutral']}; B - W - komi = {t['estimate']:+.1f} "
           f"(Tromp-Taylor {board.area_score():+.1f})")
     if args.png:
-        _png(know, args.png, f"{info['source']} move {board.move_number}")
+        from mctslab.core.plotting import plt
+        from mctslab.manyfaces.figures import influence_map
+
+        fig = influence_map(know, f"{info['source']} move {board.move_number}")
+        fig.savefig(args.png, dpi=120, bbox_inches="tight")
+        plt.close(fig)
         print(f"wrote {args.png}")
     return 0
-
-
-def _png(know, path, title) -> None:
-    import numpy as np
-
-    from mctslab.core.plotting import plt
-
-    fig, ax = plt.subplots(figsize=(6, 6))
-    ax.imshow(know.field_grid(), origin="lower", cmap="RdBu_r", vmin=-1, vmax=1)
-    stones = know.board.stones()
-    for colour, face in ((1, "black"), (2, "white")):
-        r, c = np.nonzero(stones == colour)
-        ax.scatter(c, r, s=40, c=face, edgecolors="0.3", linewidths=0.5)
-    t = know.territory()
-    ax.set_title(f"{title}\nB - W - komi {t['estimate']:+.1f}", fontsize=9)
-    ax.set_xticks([])
-    ax.set_yticks([])
-    fig.savefig(path, dpi=120, bbox_inches="tight")
-    plt.close(fig)
 
 
 def _patterns(args) -> int:

@@ -1,24 +1,25 @@
-"""The Many Faces of Go paper's claims as measured tables and figures (notebook
-``manyfaces_knowledge``; brief ``docs/papers/many-faces-knowledge.md``).
+"""The Many Faces of Go paper's claims as measurements: scales, ``Config``, the census tasks,
+the matcher's cost chain and time shares, and the games beyond the paper (notebook
+``manyfaces_knowledge``; brief ``docs/papers/many-faces-knowledge.md``). The tables are
+:mod:`mctslab.manyfaces.tables`, the figures :mod:`mctslab.manyfaces.figures`.
 
 The paper (Fotland 1993) has no result tables: its claims are statements about structures
 and costs. Each becomes a table or a figure here, next to the paper's figure:
 
 * :func:`cost_chain` - the pattern matcher's cost chain (naive -> 8-bit hash -> near the
   last move -> early exit), paper vs our counters and wall times on real positions;
-* :func:`joseki_table` - the joseki DAG and its bytes per move (paper 1.2);
-* :func:`influence_figure` / :func:`territory_table` - influence and territory estimates;
-* :func:`enclosed_table` / :func:`enclosed_figure` - the 1/distance "constant field";
 * :func:`census` (tasks through the executor, one per game: replay with every structure
   maintained, the consistency checker after every move, connection and eye-shape counts
-  every ``census_every`` moves) and :func:`census_tables` / :func:`census_figure`;
-* :func:`regression_table` - agreement with GNU Go's optics / connection answers and
-  eyes.db;
+  every ``census_every`` moves; tabulated by ``tables.census_tables``);
 * :func:`time_shares` - share of run time by component over game replays (paper: eye
   potential 7%, pattern matching 1.5%);
 * :func:`strength` - beyond the paper: the knowledge-based player (:mod:`.player`) against
   GNU Go and our MCTS engine, and MCTS with the pattern prior (:mod:`.prior`) against the same
-  MCTS without it and against GNU Go (games through the executor, GNU Go referees).
+  MCTS without it and against GNU Go (games through the executor, GNU Go referees);
+  :func:`prior_experiment` - the prior's own measurement (``docs/bench/manyfaces.md``).
+
+The joseki DAG, the influence and territory estimates, the enclosed-field claim and the
+agreement with GNU Go's regression suites are tables of :mod:`mctslab.manyfaces.tables`.
 
 Scales: ``smoke`` (seconds), ``default`` (a few dozen games), ``paper`` (all 2,000 games in
 the census and the checker).
@@ -36,13 +37,17 @@ import numpy as np
 import pandas as pd
 
 from mctslab import data
-from mctslab.core.params import check_known, given, positive_int, scale_values
+from mctslab.core.params import config_values, positive_int
 from mctslab.core.tasks import make_tasks
+from mctslab.go import sgf
+from mctslab.go.api import Board
+from mctslab.go.experiments import gnugo_missing
+from mctslab.manyfaces.knowledge import COMPONENTS, Knowledge, check
+from mctslab.manyfaces.patterns import Matcher, compile_patterns, load_default
+from mctslab.manyfaces.player_match import Side, match_table, play_match
 
-__all__ = ["SCALES", "Config", "config", "game_paths", "census_task", "census",
-           "census_tables", "census_figure", "cost_chain", "joseki_table", "influence_figure",
-           "territory_table", "enclosed_table", "enclosed_figure", "regression_table",
-           "time_shares", "summary", "strength"]
+__all__ = ["SCALES", "PAPER_COST", "Config", "config", "game_paths", "census_task", "census",
+           "cost_chain", "influence_positions", "time_shares", "strength", "prior_experiment"]
 
 SCALES = {
     "smoke": dict(census_games=2, cost_positions=2, incremental_moves=5, replay_games=1,
@@ -83,10 +88,7 @@ class Config:
 
 def config(scale: str = "default", **overrides) -> Config:
     """The configuration of ``scale``; a ``None`` override keeps the scale's value."""
-    check_known(overrides, {f.name for f in dataclasses.fields(Config)} - {"scale"},
-                "manyfaces parameter")
-    values = scale_values(SCALES, scale)
-    values.update(given(overrides))
+    values = config_values(Config, SCALES, scale, overrides, what="manyfaces parameter")
     cfg = Config(scale=scale, **values)
     for f in dataclasses.fields(Config):
         if f.name not in ("scale", "gnugo_level"):
@@ -116,13 +118,16 @@ def _moves(relpath: str):
     return info["moves"]
 
 
+def _moves(relpath: str):
+    _, info = sgf.load(data.find(f"go-games/{relpath}"), 0)
+    return info["moves"]
+
+
 # ---------------------------------------------------------------- census (tasks)
 def census_task(params: dict, seed) -> dict:
     """One game: replay with every structure maintained, :func:`knowledge.check` after every
     move, connection types/strengths and eye-space types/values counted every
     ``census_every`` moves."""
-    from mctslab.manyfaces.knowledge import Knowledge, check
-
     moves = _moves(params["game"])
     every = int(params.get("census_every", 10))
     know = Knowledge(size=19)
@@ -149,61 +154,9 @@ def census(run, cfg: Config):
     return run.map("manyfaces_census", tasks)
 
 
-def census_tables(results) -> dict[str, pd.DataFrame]:
-    """``consistency`` (games, moves checked, mismatching positions), ``connections``
-    (type x strength counts) and ``eyes`` (type x GNU Go digits) over the census."""
-    conn, eye = Counter(), Counter()
-    for r in results:
-        conn.update(r["connections"])
-        eye.update(r["eyes"])
-    consistency = pd.DataFrame([dict(
-        games=len(results), moves_checked=sum(r["checked"] for r in results),
-        positions_with_mismatch=sum(r["mismatches"] for r in results),
-        games_with_mismatch=sum(r["mismatches"] > 0 for r in results),
-        first_mismatch=next((r["first_mismatch"] for r in results if r["first_mismatch"]),
-                            ""))])
-    from mctslab.manyfaces.knowledge import CONNECTION_STRENGTHS, CONNECTION_TYPES
-
-    ct = pd.DataFrame(0, index=list(CONNECTION_TYPES), columns=list(CONNECTION_STRENGTHS))
-    for key, n in conn.items():
-        t, s = key.split("|")
-        ct.loc[t, s] += n
-    ct["total"] = ct.sum(axis=1)
-    ct = ct.reset_index(names="type")
-    et = pd.DataFrame([dict(type=k.split("|")[0], value=k.split("|")[1], count=n)
-                       for k, n in eye.items()])
-    if len(et):
-        et = et.sort_values(["type", "count"], ascending=[True, False]).reset_index(drop=True)
-    return {"consistency": consistency, "connections": ct, "eyes": et}
-
-
-def census_figure(tables):
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 2, figsize=(13, 4.5))
-    ct = tables["connections"].set_index("type").drop(columns="total")
-    ct.plot.bar(stacked=True, ax=axes[0])
-    axes[0].set_ylabel("connections (summed over census positions)")
-    axes[0].set_title("Connection types by strength")
-    et = tables["eyes"]
-    if len(et):
-        by_type = et.groupby("type")["count"].sum()
-        top = et.groupby("value")["count"].sum().sort_values(ascending=False).head(8)
-        axes[1].bar(range(len(by_type)), by_type.values)
-        axes[1].set_xticks(range(len(by_type)), by_type.index)
-        axes[1].set_title("Eye-space types; most common values: " +
-                          ", ".join(f"{v} ({n})" for v, n in top.head(4).items()))
-    axes[1].set_ylabel("eye spaces")
-    fig.suptitle("Census of connections and eye spaces")
-    fig.tight_layout(rect=(0, 0, 1, 0.92))
-    return fig
-
-
 # ---------------------------------------------------------------- pattern matcher
 def _positions(n: int, move: int = 100):
     """(board, next moves) at ``move`` of n evenly spaced games."""
-    from mctslab.go.api import Board
-
     out = []
     for g in game_paths(n):
         moves = _moves(g)
@@ -216,8 +169,6 @@ def cost_chain(cfg: Config) -> pd.DataFrame:
     """Operations per board for each stage of the paper's chain, ours measured with the
     matcher's counters on ``cost_positions`` real positions (move 100 of evenly spaced
     games; the incremental stages over the next ``incremental_moves`` moves)."""
-    from mctslab.manyfaces.patterns import Matcher, compile_patterns, load_default
-
     comp = compile_patterns(load_default())
     stages = [dict(use_hash=False, early_exit=False), dict(use_hash=True, early_exit=False),
               dict(use_hash=True, early_exit=False), dict(use_hash=True, early_exit=True)]
@@ -267,26 +218,10 @@ def cost_chain(cfg: Config) -> pd.DataFrame:
     return df
 
 
-def joseki_table() -> pd.DataFrame:
-    from mctslab.manyfaces.joseki import bytes_per_move, load_joseki
-
-    dag = load_joseki()
-    st = dag.stats()
-    b = bytes_per_move(dag)
-    rows = [("moves in the database", "over 36,000", b["sgf_moves"]),
-            ("DAG nodes", "", st["nodes"]), ("DAG edges (moves)", "", st["edges"]),
-            ("nodes merged by transpositions", "", st["merged_nodes"]),
-            ("compressed bytes", "", b["bytes"]),
-            ("bytes per move (SGF moves)", 1.2, round(b["bytes_per_sgf_move"], 3)),
-            ("bytes per move, edge types dropped (the paper's form)", 1.2,
-             round(b["untyped_bytes_per_sgf_move"], 3)),
-            ("lookup table bytes", "", b["table_bytes"]),
-            ("entry sizes (bytes: count)", "1 mostly, 5 longest", str(b["entry_sizes"]))]
-    return pd.DataFrame(rows, columns=["quantity", "paper", "ours"])
-
-
-# ---------------------------------------------------------------- influence
-def _influence_positions(cfg: Config):
+# ---------------------------------------------------------------- influence positions
+def influence_positions(cfg: Config):
+    """(game, move, moves) of the influence figure and the territory table: move 100 and the
+    end of ``influence_positions`` evenly spaced games."""
     out = []
     for g in game_paths(max(cfg.influence_positions, 2))[:cfg.influence_positions]:
         moves = _moves(g)
@@ -295,129 +230,12 @@ def _influence_positions(cfg: Config):
     return out
 
 
-def territory_table(cfg: Config) -> pd.DataFrame:
-    """Territory estimate at move 100 and at the end of real games, with the record's
-    result (games by resignation have no counted margin)."""
-    from mctslab.go.api import Board
-    from mctslab.manyfaces.knowledge import Knowledge
-
-    rows = []
-    for g, move, moves in _influence_positions(cfg):
-        know = Knowledge(Board.from_moves(19, moves[:move]))
-        t = know.territory()
-        strength = Counter(gr.strength for gr in know.groups())
-        rows.append(dict(game=g, move=move, black_area=t["black"], white_area=t["white"],
-                         neutral=t["neutral"], estimate_b_minus_w_komi=t["estimate"],
-                         tromp_taylor=know.board.area_score(),
-                         dead_groups=strength.get("dead", 0)))
-    return pd.DataFrame(rows)
-
-
-def influence_figure(cfg: Config):
-    import matplotlib.pyplot as plt
-
-    from mctslab.go.api import Board
-    from mctslab.manyfaces.knowledge import Knowledge
-
-    pos = _influence_positions(cfg)
-    fig, axes = plt.subplots(1, len(pos), figsize=(4.2 * len(pos), 4.4), squeeze=False)
-    for ax, (g, move, moves) in zip(axes[0], pos):
-        know = Knowledge(Board.from_moves(19, moves[:move]))
-        field = know.field_grid()
-        ax.imshow(field, origin="lower", cmap="RdBu_r", vmin=-1, vmax=1)
-        stones = know.board.stones()
-        for colour, face in ((1, "black"), (2, "white")):
-            r, c = np.nonzero(stones == colour)
-            ax.scatter(c, r, s=18, c=face, edgecolors="0.3", linewidths=0.5)
-        t = know.territory()
-        ax.set_title(f"{g.split('/')[-1][:22]}\nmove {move}: estimate B-W-komi "
-                     f"{t['estimate']:+.1f}", fontsize=8)
-        ax.set_xticks([])
-        ax.set_yticks([])
-    fig.suptitle("Influence field (red: Black, blue: White; 1/d decay, stones block)")
-    return fig
-
-
-def enclosed_table(sides=(3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23)) -> pd.DataFrame:
-    """The raw field inside an empty square enclosed by a Black wall: at the centre, the
-    lowest and highest interior values, for 1/d (the paper) and 1/d**2; the limit of the
-    1/d centre value for a large square is 8 ln 2 (Manhattan path distances)."""
-    from mctslab.manyfaces.knowledge import INFLUENCE_DAMPING, enclosed_field
-
-    rows = []
-    for n in sides:
-        f1, f2 = enclosed_field(n), enclosed_field(n, 2.0)
-        c = n // 2
-        rows.append(dict(side=n, area=n * n, centre_1_over_d=f1[c, c], min_1_over_d=f1.min(),
-                         max_1_over_d=f1.max(),
-                         normalised_min=f1.min() / (f1.min() + INFLUENCE_DAMPING),
-                         normalised_max=f1.max() / (f1.max() + INFLUENCE_DAMPING),
-                         centre_1_over_d2=f2[c, c], max_1_over_d2=f2.max()))
-    df = pd.DataFrame(rows)
-    df.attrs["limit"] = 8 * np.log(2)
-    return df
-
-
-def enclosed_figure(table: pd.DataFrame):
-    import matplotlib.pyplot as plt
-
-    from mctslab.manyfaces.knowledge import enclosed_field
-
-    fig, axes = plt.subplots(1, 3, figsize=(14, 4))
-    ax = axes[0]
-    ax.plot(table.side, table.centre_1_over_d, "o-", label="1/d: centre (= lowest)")
-    ax.plot(table.side, table.max_1_over_d, "s--", label="1/d: highest (next to the wall)")
-    ax.plot(table.side, table.centre_1_over_d2, "^-", label="1/d²: centre")
-    ax.axhline(8 * np.log(2), color="0.5", lw=0.8, ls=":", label="8 ln 2")
-    ax.set_xlabel("side of the enclosed square")
-    ax.set_ylabel("raw field (sum of v/d)")
-    ax.legend(fontsize=8)
-    ax.set_title("Field inside an enclosed square vs its size")
-    for ax, n in zip(axes[1:], (7, 21)):
-        im = ax.imshow(enclosed_field(n), origin="lower", cmap="Reds")
-        ax.set_title(f"1/d field inside a {n}x{n} enclosure")
-        fig.colorbar(im, ax=ax, shrink=0.8)
-        ax.set_xticks([])
-        ax.set_yticks([])
-    fig.suptitle("The paper's enclosed-area claim: the 1/d field inside a walled square")
-    fig.tight_layout(rect=(0, 0, 1, 0.92))
-    return fig
-
-
-# ---------------------------------------------------------------- GNU Go regression
-def regression_table() -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(per suite and command: tests, agreeing, GNU Go's own known failures; and every
-    test's row)."""
-    from mctslab.manyfaces import eyes, regression
-
-    rows = [r for suite in regression.SUITES for r in regression.agreement(suite)]
-    detail = pd.DataFrame(rows)
-    summary_rows = []
-    for (suite, command), df in detail.groupby(["suite", "command"], sort=False):
-        summary_rows.append(dict(check=f"{suite}.tst {command}", tests=len(df),
-                                 agree=int(df.agree.sum()),
-                                 agree_share=df.agree.mean(),
-                                 gnugo_known_failures=int(df.gnugo_fails.sum())))
-    db = pd.DataFrame(eyes.compare_with_db())
-    summary_rows.append(dict(check="eyes.db shapes without marginal points: b c (min max)",
-                             tests=len(db), agree=int(db.min_max_agree.sum()),
-                             agree_share=db.min_max_agree.mean(), gnugo_known_failures=0))
-    summary_rows.append(dict(check="eyes.db shapes without marginal points: all 4 digits",
-                             tests=len(db), agree=int(db.all_agree.sum()),
-                             agree_share=db.all_agree.mean(), gnugo_known_failures=0))
-    return pd.DataFrame(summary_rows), detail
-
-
 # ---------------------------------------------------------------- time shares
 def time_shares(cfg: Config) -> pd.DataFrame:
     """Replay ``replay_games`` games with every structure maintained, influence
     recomputed and the pattern matcher updated after each move; seconds and share per
     component. Paper: eye potential 7%, pattern matching 1.5% (of a full program's time,
     search included, which this replay has not)."""
-    from mctslab.go.api import Board
-    from mctslab.manyfaces.knowledge import COMPONENTS, Knowledge
-    from mctslab.manyfaces.patterns import Matcher, compile_patterns, load_default
-
     comp = compile_patterns(load_default())
     seconds = dict.fromkeys(COMPONENTS, 0.0)
     seconds["pattern matching"] = 0.0
@@ -446,35 +264,7 @@ def time_shares(cfg: Config) -> pd.DataFrame:
     return df
 
 
-def summary(census_t, cost, joseki, regression, shares, enclosed) -> pd.DataFrame:
-    """The paper's statements next to this run's numbers."""
-    cons = census_t["consistency"].iloc[0]
-    stage = cost.set_index("stage")
-    last = PAPER_COST[-1][0]
-    jos = joseki.set_index("quantity")["ours"]
-    reg = regression.set_index("check")
-    sh = shares.set_index("component")["share_pct"]
-    rows = [
-        ("consistency checker: incremental data equal a recomputation",
-         "debugging aid", f"{cons.positions_with_mismatch} mismatching positions in "
-         f"{cons.moves_checked:,} moves of {cons.games} games"),
-        ("pattern matching ops per board (full chain)", "~350,000",
-         f"{stage.loc[last, 'ours_ops']:,.0f} per incremental update"),
-        ("naive ops per board", "~300M", f"{stage.loc[PAPER_COST[0][0], 'ours_ops']:,.0f}"),
-        ("joseki bytes per move", "1.2", str(jos["bytes per move (SGF moves)"])),
-        ("1/d field constant inside any enclosed area", "constant",
-         f"centre {enclosed.centre_1_over_d.iloc[0]:.2f} -> {enclosed.centre_1_over_d.iloc[-1]:.2f}"
-         f" (limit {8 * np.log(2):.3f}); wall-side max {enclosed.max_1_over_d.iloc[0]:.2f} -> "
-         f"{enclosed.max_1_over_d.iloc[-1]:.2f}"),
-        ("optics.tst eval_eye agreement", "-",
-         f"{reg.loc['optics.tst eval_eye', 'agree']} / {reg.loc['optics.tst eval_eye', 'tests']}"),
-        ("share of time: eye spaces + groups (eye potential)", "7%",
-         f"{sh.get('eyes', 0) + sh.get('groups', 0):.1f}%"),
-        ("share of time: pattern matching", "1.5%", f"{sh.get('pattern matching', 0):.1f}%"),
-    ]
-    return pd.DataFrame(rows, columns=["claim", "paper", "this run"])
-
-
+# ---------------------------------------------------------------- beyond the paper: games
 def strength(run, cfg: Config) -> pd.DataFrame:
     """Beyond the paper (issue 13): the knowledge-based player against GNU Go and against our
     MCTS engine, and MCTS with the pattern prior (``prior_visits`` virtual visits per root
@@ -484,9 +274,6 @@ def strength(run, cfg: Config) -> pd.DataFrame:
     GNU Go (``gnugo_level``) refereeing every game (:mod:`.player_match`). One row per pairing
     with the win rate's Clopper-Pearson 95% interval; one row saying why when GNU Go is not
     installed."""
-    from mctslab.go.experiments import gnugo_missing
-    from mctslab.manyfaces.player_match import Side, match_table, play_match
-
     reason = gnugo_missing()
     if reason:
         return pd.DataFrame({"skipped": [reason]})
@@ -500,3 +287,30 @@ def strength(run, cfg: Config) -> pd.DataFrame:
                    experiment=f"manyfaces_strength_{k}", size=cfg.strength_size, komi=7.5,
                    gnugo_level=cfg.gnugo_level, seed=run.seed + 100 + k)
         for k, (candidate, opponent) in enumerate(pairings)])
+
+
+def prior_experiment(games: int = 100, gnugo_games: int = 0, *, playouts: int = 1000,
+                     policy: str = "light", prior_visits: int = 20, size: int = 9,
+                     komi: float = 7.5, seed: int = 0, gnugo_level: int = 0,
+                     resign: float = 0.0, root_select: str = "winrate",
+                     careful_pass: bool = True, workers: int = 1, out=None,
+                     progress: bool = False):
+    """The pattern prior's measurement (issue 13) as one table (:func:`~mctslab.manyfaces.
+    player_match.match_table`, one row per pairing): MCTS with the pattern prior against the
+    same MCTS without it (``games`` games, colours alternating, seeded from ``seed``) and, when
+    ``gnugo_games > 0``, each of them against GNU Go at ``gnugo_level`` (seeded from
+    ``seed + 1000``). Both MCTS sides search with ``playouts``, ``policy``, ``root_select``,
+    resign below ``resign`` (0: never) and pass with ``careful_pass``. Every game is a task of
+    :func:`~mctslab.manyfaces.player_match.play_match` (stored in ``out`` as it finishes, GNU
+    Go referees). Numbers in ``docs/bench/manyfaces.md``, "Pattern prior for MCTS"."""
+    common = dict(playouts=playouts, policy=policy, resign=resign, root_select=root_select,
+                  careful_pass=careful_pass)
+    with_prior = Side("mcts", prior_visits=prior_visits, **common)
+    without = Side("mcts", prior_visits=0, **common)
+    pairings = [(with_prior, without, games, seed)]
+    if gnugo_games:
+        pairings += [(p, Side("gnugo"), gnugo_games, seed + 1000) for p in (with_prior, without)]
+    settings = dict(size=size, komi=komi, gnugo_level=gnugo_level, workers=workers, out=out,
+                    progress=progress)
+    return match_table([play_match(opp, n, candidate=cand, seed=first, **settings)
+                        for cand, opp, n, first in pairings if n > 0])

@@ -35,7 +35,7 @@ opponent or is off the board); **large knight** / **half large knight** - the sa
 Strength (our precise reading of "already cut, cuttable, shared (whoever plays first),
 connected with aji, solidly connected"): **solid** - two or more distinct distance-1
 points (a cut needs two moves); **aji** - exactly one, and the opponent cannot play it
-without being captured at once (``_knowledge._safe_for``); **contested** (the paper's
+without being captured at once (``_knowledge.safe_for``); **contested** (the paper's
 "shared connection") - exactly one, and the opponent can play it: whoever plays first
 connects or cuts; **cuttable** - only distance-2/3 points (the opponent can cut; we need
 a move to connect); **cut** - no connection point left and a diagonal whose two crossing
@@ -74,7 +74,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mctslab.go import _board as kb
+from mctslab.go import BORDER, EMPTY, I_NUM_EMPTY, atari_liberty, full_hash
 from mctslab.go.api import BLACK, WHITE, Board
 from mctslab.manyfaces import _knowledge as kk
 from mctslab.manyfaces import eyes as eyes_module
@@ -290,7 +290,7 @@ class Knowledge:
     def _eye_space(self, owner, region, color):
         w = self.w
         points = tuple(int(p) for p in region)
-        dead = tuple(p for p in points if color[p] != kb.EMPTY)
+        dead = tuple(p for p in points if color[p] != EMPTY)
         rc = [divmod(p, w) for p in points]
         diag = None
         if len(points) == 1 and not dead:
@@ -300,11 +300,11 @@ class Knowledge:
             libs = self.string_liberties()
             for q in (p + w + 1, p + w - 1, p - w + 1, p - w - 1):
                 c = color[q]
-                if c == kb.BORDER:
+                if c == BORDER:
                     edge = True
                 elif c == 3 - owner:
                     bad += 1
-                elif c == kb.EMPTY and kk._safe_for(color, self.board.state.group, w, libs, q,
+                elif c == EMPTY and kk.safe_for(color, self.board.state.group, w, libs, q,
                                                     3 - owner):
                     empty += 1
             diag = (bad, empty, edge)
@@ -328,7 +328,7 @@ class Knowledge:
                 out[g] = "safe"
                 continue
             c = int(color[g])
-            lib = int(kb.atari_liberty(st, g))
+            lib = int(atari_liberty(st, g))
             saved = False
             s = g
             while True:      # capture an adjacent string in atari
@@ -342,7 +342,7 @@ class Knowledge:
                 gain = 0
                 seen = set()
                 for q in (lib + 1, lib - 1, lib + w, lib - w):
-                    if color[q] == kb.EMPTY:
+                    if color[q] == EMPTY:
                         gain += 1
                     elif color[q] == c and group[q] not in seen:
                         seen.add(group[q])
@@ -494,13 +494,13 @@ class Knowledge:
         field = self.field
         field[:] = (self.black - self.white) / (self.black + self.white + INFLUENCE_DAMPING)
         field[stones] = np.sign(value[stones])
-        field[color == kb.BORDER] = 0.0
+        field[color == BORDER] = 0.0
         return field
 
     def territory(self) -> dict:
         """Area estimate from the influence field: points per side and Black - White - komi."""
         field = self.influence()
-        on = self.board.state.color != kb.BORDER
+        on = self.board.state.color != BORDER
         b = int(((field >= TERRITORY_THRESHOLD) & on).sum())
         wt = int(((field <= -TERRITORY_THRESHOLD) & on).sum())
         return {"black": b, "white": wt, "neutral": int(on.sum()) - b - wt,
@@ -520,10 +520,10 @@ def check(know: Knowledge) -> list[str]:
     bad = []
     code = kk.check_strings(st.color, st.group, st.next_stone, st.stones, st.libs,
                             st.lib_sum, st.lib_sumsq, st.empty, st.empty_index,
-                            int(st.info[kb.I_NUM_EMPTY]), know.w, know._mark, know._stack)
+                            int(st.info[I_NUM_EMPTY]), know.w, know._mark, know._stack)
     if code != 0:
         bad.append(f"strings/empty list: first bad point {code}")
-    if int(kb.full_hash(st)) != int(st.hash[0]):
+    if int(full_hash(st)) != int(st.hash[0]):
         bad.append("Zobrist hash")
     nb = np.zeros_like(know.nb)
     kk.neighbour_counts(st.color, know.w, nb)

@@ -167,7 +167,7 @@ def cut_records(grid) -> set:
 
 
 def _opponent_can_play(grid, point, player, libs, strs) -> bool:
-    """The kernels' ``_safe_for``: ``player`` at ``point`` captures a neighbour in atari or
+    """The kernels' ``safe_for``: ``player`` at ``point`` captures a neighbour in atari or
     has two or more liberties, counting each neighbouring own stone's string's other
     liberties (once per neighbouring stone, as the kernel does)."""
     total = 0

@@ -55,6 +55,7 @@ Decisions
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -62,10 +63,11 @@ from pathlib import Path
 import numpy as np
 
 from mctslab import data
+from mctslab.manyfaces import _match
 
 __all__ = ["Pattern", "CompiledPatterns", "parse_file", "parse_text", "load", "load_default",
            "compile_patterns", "transform_grid", "distinct_orientations", "size_report",
-           "PATTERN_FILES", "ACCEPTS"]
+           "PATTERN_FILES", "ACCEPTS", "default_compiled", "Matcher"]
 
 PATTERN_FILES = ("patterns.db", "patterns2.db", "conn.db")
 
@@ -231,6 +233,13 @@ def load(name: str) -> list[Pattern]:
 def load_default() -> list[Pattern]:
     """patterns.db + patterns2.db + conn.db, in that order."""
     return [p for name in PATTERN_FILES for p in load(name)]
+
+
+@functools.lru_cache(maxsize=1)
+def default_compiled() -> CompiledPatterns:
+    """GNU Go's patterns.db, patterns2.db and conn.db compiled once per process (~2 s): what
+    the knowledge-based player and the pattern prior match."""
+    return compile_patterns(load_default())
 
 
 def transform_grid(g: np.ndarray, o: int) -> np.ndarray:
@@ -551,7 +560,6 @@ class Matcher:
 
     def __init__(self, compiled: CompiledPatterns, n: int = 19, *, use_hash: bool = True,
                  incremental: bool = True, early_exit: bool = True, word_bits: int = 32):
-        from mctslab.manyfaces import _match
         if word_bits not in (8, 16, 32, 64):
             raise ValueError(f"word_bits must be 8, 16, 32 or 64, not {word_bits!r}")
         if n < 1 or n > 25:

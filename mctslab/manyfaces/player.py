@@ -33,11 +33,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mctslab.go import _board as kb
+from mctslab.go import BORDER, EMPTY, OK, atari_liberty, check_move
 from mctslab.go.api import BLACK, WHITE, vertex
 from mctslab.go.gtp import COMMANDS, EngineSettings, GtpServer, non_eye_moves, own_eye
 from mctslab.manyfaces import joseki as joseki_module
 from mctslab.manyfaces.knowledge import STRENGTH_VALUE, TERRITORY_THRESHOLD, Knowledge
+from mctslab.manyfaces.patterns import Matcher, default_compiled
 
 __all__ = ["KnowledgePlayer", "Decision", "Candidate", "evaluate", "static_estimate",
            "KnowledgeGtpServer", "main"]
@@ -63,14 +64,6 @@ CORNER_NAMES = {"ur": "upper right", "ul": "upper left", "lr": "lower right",
                 "ll": "lower left"}
 
 
-def compiled_patterns():
-    """GNU Go's patterns.db, patterns2.db and conn.db compiled once per process (~2 s), the
-    same compilation the pattern prior uses (:mod:`mctslab.manyfaces.prior`)."""
-    from mctslab.manyfaces.prior import _compiled_default
-
-    return _compiled_default()
-
-
 @dataclass(frozen=True)
 class Candidate:
     move: tuple          # (row, col)
@@ -93,7 +86,7 @@ def _liberty_points(board) -> dict:
     st = board.state
     color, group, w = st.color, st.group, board.size + 2
     libs: dict[int, set] = {}
-    for p in np.nonzero(color == kb.EMPTY)[0]:
+    for p in np.nonzero(color == EMPTY)[0]:
         p = int(p)
         for q in (p + 1, p - 1, p + w, p - w):
             if color[q] in (BLACK, WHITE):
@@ -114,8 +107,8 @@ def evaluate(board, color: int, know: Knowledge | None = None) -> float:
     for g in np.unique(st.group[st.color == color]):
         g = int(g)
         if libs[g] == 1 and st.stones[g] > biggest:
-            lib = int(kb.atari_liberty(st, g))
-            if lib > 0 and kb.check_move(st, to_move, lib) == kb.OK:
+            lib = int(atari_liberty(st, g))
+            if lib > 0 and check_move(st, to_move, lib) == OK:
                 capture, biggest = lib, int(st.stones[g])
     if capture is not None:
         board = board.copy()
@@ -141,7 +134,7 @@ def static_estimate(board, know: Knowledge | None = None) -> float:
         if g.strength in ("weak", "unsettled"):
             points = np.nonzero(np.isin(st.group, g.strings) & (st.color == g.color))[0]
             near = np.concatenate((points + 1, points - 1, points + w, points - w))
-            near = np.unique(near[st.color[near] == kb.EMPTY])
+            near = np.unique(near[st.color[near] == EMPTY])
             sign = 1.0 if g.color == BLACK else -1.0
             if len(near) and sign * float(field[near].mean()) <= -SURROUNDED:
                 g.strength = "dead"      # the Group objects are the Knowledge's own records
@@ -150,7 +143,7 @@ def static_estimate(board, know: Knowledge | None = None) -> float:
         know._cache.pop("influence", None)
         field = know.influence()
     t = know.territory()
-    neutral = (st.color != kb.BORDER) & (np.abs(field) < TERRITORY_THRESHOLD)
+    neutral = (st.color != BORDER) & (np.abs(field) < TERRITORY_THRESHOLD)
     black = t["black"] - t["white"] + float(field[neutral].sum()) - board.komi
     for g in groups:
         sign = 1.0 if g.color == BLACK else -1.0
@@ -193,7 +186,7 @@ class KnowledgePlayer:
         for sp in know.eye_spaces():
             lo, typ, hi = sp.eighths
             for p in sp.vital:
-                if st.color[p] == kb.EMPTY:
+                if st.color[p] == EMPTY:
                     add(p, f"{'make eye' if sp.owner == color else 'destroy eye'} "
                            f"({sp.type}, {lo}/{typ}/{hi} eighths)")
         for c in know.connections():
@@ -209,7 +202,7 @@ class KnowledgePlayer:
             for move, kind, corner in self._joseki_moves(board, color):
                 out.setdefault(move, []).append(f"joseki: {kind} move in the {corner} corner")
         field = know.influence()
-        for p in np.nonzero((st.color == kb.EMPTY) & (np.abs(field) < TERRITORY_THRESHOLD))[0]:
+        for p in np.nonzero((st.color == EMPTY) & (np.abs(field) < TERRITORY_THRESHOLD))[0]:
             m = board.move_of(int(p))
             if m not in out:
                 out.setdefault(m, []).append(f"territory/influence (field {field[p]:+.2f})")
@@ -221,7 +214,7 @@ class KnowledgePlayer:
         while True:
             for q in (s + 1, s - 1, s + w, s - w):
                 if st.color[q] == 3 - st.color[g]:
-                    lib = int(kb.atari_liberty(st, int(st.group[q])))
+                    lib = int(atari_liberty(st, int(st.group[q])))
                     if lib > 0:
                         add(lib, f"save string in atari by capturing ({word})")
             s = int(st.next_stone[s])
@@ -230,10 +223,8 @@ class KnowledgePlayer:
 
     def _pattern_moves(self, board, color):
         matcher = self._matchers.get(board.size)
-        if matcher is None:
-            from mctslab.manyfaces.patterns import Matcher
-
-            matcher = self._matchers[board.size] = Matcher(compiled_patterns(), board.size)
+        if matcher is None:  # the same compilation the pattern prior uses
+            matcher = self._matchers[board.size] = Matcher(default_compiled(), board.size)
         matcher.update(board.stones())
         pats = matcher.compiled.patterns
         seen = set()
@@ -241,7 +232,7 @@ class KnowledgePlayer:
         for m in matcher.matches():
             if m.colour == want and m.move is not None and (m.pattern, m.move) not in seen:
                 seen.add((m.pattern, m.move))
-                if board.get(*m.move) == kb.EMPTY:
+                if board.get(*m.move) == EMPTY:
                     yield pats[m.pattern].name, pats[m.pattern].classes, m.move
 
     def _joseki_moves(self, board, color):
@@ -258,7 +249,7 @@ class KnowledgePlayer:
                 x, y = c.point
                 col = n - 1 - x if corner[1] == "r" else x
                 row = n - 1 - y if corner[0] == "u" else y
-                if board.get(row, col) == kb.EMPTY:
+                if board.get(row, col) == EMPTY:
                     yield (row, col), c.type, CORNER_NAMES[corner]
 
     # -- choice --------------------------------------------------------------------------

@@ -11,10 +11,10 @@ Reading guide
   :func:`mctslab.go.api.search` takes as ``prior`` (Gelly & Silver 2007 prior knowledge,
   root only).
 * :class:`PriorGtpServer` - ``mctslab go gtp``'s engine searching with the prior (and an
-  optional pass rule); :func:`prior_experiment` - MCTS with the prior against MCTS without
-  (and either against GNU Go) as one table (the notebook's cell; numbers in
-  ``docs/bench/manyfaces.md``, "Pattern prior for MCTS"). The games themselves are
-  :mod:`mctslab.manyfaces.player_match`'s: stored tasks, GNU Go as the referee.
+  optional pass rule). The games that measure it (MCTS with the prior against MCTS without,
+  and either against GNU Go) are :func:`mctslab.manyfaces.experiments.prior_experiment`
+  (numbers in ``docs/bench/manyfaces.md``, "Pattern prior for MCTS"), played by
+  :mod:`mctslab.manyfaces.player_match`: stored tasks, GNU Go as the referee.
 
 From matches to a score (our heuristic, not GNU Go's move valuation)
 --------------------------------------------------------------------
@@ -36,16 +36,17 @@ applicable: hence the halving. The point's score is ``1 - exp(-sum w / SCORE_SCA
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
 
 import numpy as np
 
+from mctslab.go import sgf
 from mctslab.go.api import BLACK, Board
 from mctslab.go.gtp import EngineSettings, GtpServer
+from mctslab.manyfaces.patterns import Matcher, default_compiled
 
 __all__ = ["CLASS_BONUS", "SCORE_SCALE", "pattern_weights", "PatternPrior", "pattern_scores",
-           "pattern_prior", "PriorGtpServer", "prior_experiment", "move_prediction"]
+           "pattern_prior", "PriorGtpServer", "move_prediction"]
 
 #: GNU Go classification letter -> weight bonus (letters not listed add nothing)
 CLASS_BONUS = {"J": 2.0, "j": 1.0, "t": 0.5, "C": 1.0, "B": 1.0, "c": 0.5, "e": 0.5,
@@ -70,22 +71,13 @@ def pattern_weights(patterns) -> np.ndarray:
     return out
 
 
-@functools.lru_cache(maxsize=1)
-def _compiled_default():
-    from mctslab.manyfaces.patterns import compile_patterns, load_default
-
-    return compile_patterns(load_default())
-
-
 class PatternPrior:
     """Pattern scores and priors for boards of one size; compiles GNU Go's patterns.db,
     patterns2.db and conn.db once per process (about 4 s) unless ``compiled`` is given."""
 
     def __init__(self, size: int, compiled=None):
-        from mctslab.manyfaces.patterns import Matcher
-
         self.size = int(size)
-        self.compiled = _compiled_default() if compiled is None else compiled
+        self.compiled = default_compiled() if compiled is None else compiled
         self.weights = pattern_weights(self.compiled.patterns)
         self.matcher = Matcher(self.compiled, self.size)
 
@@ -132,8 +124,6 @@ def move_prediction(paths, *, every: int = 10, first: int = 10, last: int = 200)
     share of played moves with a score > 0 against ``covered_random``, the share of empty
     points with one; ``percentile`` the mean mid-rank percentile of the played move among the
     empty points by score (0.5: no better than random; 1: always the top score)."""
-    from mctslab.go import sgf
-
     positions = covered = 0
     covered_random = percentile = 0.0
     priors: dict[int, PatternPrior] = {}
@@ -216,32 +206,3 @@ class PriorGtpServer(GtpServer):
         self.log(f"the search passes but the count ({margin:+g} for Black) does not win: "
                  f"{self.api.vertex(move, board.size)} instead")
         return dataclasses.replace(result, move=move, win_rate=rate)
-
-
-def prior_experiment(games: int = 100, gnugo_games: int = 0, *, playouts: int = 1000,
-                     policy: str = "light", prior_visits: int = 20, size: int = 9,
-                     komi: float = 7.5, seed: int = 0, gnugo_level: int = 0,
-                     resign: float = 0.0, root_select: str = "winrate",
-                     careful_pass: bool = True, workers: int = 1, out=None,
-                     progress: bool = False):
-    """The issue's measurement as one table (:func:`~mctslab.manyfaces.player_match.
-    match_table`, one row per pairing): MCTS with the pattern prior against the same MCTS
-    without it (``games`` games, colours alternating, seeded from ``seed``) and, when
-    ``gnugo_games > 0``, each of them against GNU Go at ``gnugo_level`` (seeded from
-    ``seed + 1000``). Both MCTS sides search with ``playouts``, ``policy``, ``root_select``,
-    resign below ``resign`` (0: never) and pass with ``careful_pass``. Every game is a task of
-    :func:`~mctslab.manyfaces.player_match.play_match` (stored in ``out`` as it finishes, GNU
-    Go referees)."""
-    from mctslab.manyfaces.player_match import Side, match_table, play_match
-
-    common = dict(playouts=playouts, policy=policy, resign=resign, root_select=root_select,
-                  careful_pass=careful_pass)
-    with_prior = Side("mcts", prior_visits=prior_visits, **common)
-    without = Side("mcts", prior_visits=0, **common)
-    pairings = [(with_prior, without, games, seed)]
-    if gnugo_games:
-        pairings += [(p, Side("gnugo"), gnugo_games, seed + 1000) for p in (with_prior, without)]
-    settings = dict(size=size, komi=komi, gnugo_level=gnugo_level, workers=workers, out=out,
-                    progress=progress)
-    return match_table([play_match(opp, n, candidate=cand, seed=first, **settings)
-                        for cand, opp, n, first in pairings if n > 0])

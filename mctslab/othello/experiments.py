@@ -1,4 +1,6 @@
-"""The paper's protocol as tasks, scales and tables (notebook ``othello_wpc_de``).
+"""The paper's protocol as scales, ``Config``, task functions and runs (notebook
+``othello_wpc_de``; its tables are :mod:`mctslab.othello.tables`, its figures
+:mod:`mctslab.othello.figures`).
 
 Scales
 ------
@@ -32,54 +34,32 @@ every published one against the standard WPC.
 Every (mode, repetition) learning run is one task through the executor; every final
 evaluation (a WPC against the standard WPC) and every group round robin is a task too.
 Task ``i`` of the learning list is (mode ``i % 2``, repetition ``i // 2``), so adding
-repetitions keeps the seeds (and stored results) of the existing ones.
+repetitions keeps the seeds (and stored results) of the existing ones; the other experiments'
+tasks have keys of their own (:func:`~mctslab.core.tasks.task_key`: a stream number, then the
+WPC's label or the run's size, references and repetition).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import zlib
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from mctslab.core.params import (
-    as_real,
-    check_known,
-    given,
-    non_default,
-    positive_int,
-    scale_values,
-)
+from mctslab.core.params import config_values, non_default, positive_int
 from mctslab.core.stats import score_interval
-from mctslab.core.tasks import make_tasks
+from mctslab.core.tasks import keyed_tasks, make_tasks, task_key
 from mctslab.othello import wpc as wpc_module
 from mctslab.othello._de import league
 from mctslab.othello._players import play_match
-from mctslab.othello.figures import figure5, figure6, figure7, heatmap
 from mctslab.othello.learning import ELO_READINGS, MODES, LearningConfig, run_learning
-from mctslab.othello.tables import (
-    claims,
-    elo_reading_record,
-    elo_readings_runs,
-    elo_readings_summary,
-    learner_sizes_runs,
-    learner_sizes_summary,
-    repetitions_table,
-    run_summary,
-    table3,
-    table4,
-    top_rated_vs_paper,
-)
+from mctslab.othello.tables import elo_reading_record
 from mctslab.rng import seed_state
 
-__all__ = ["Config", "SCALES", "PAPER_CONSTANTS", "config", "learn", "evaluate", "learning_task", "evaluation_task",
-           "round_robin_task", "Learned", "Evaluated", "figure5", "figure6", "figure7", "heatmap",
-           "table3", "table4", "top_rated_vs_paper", "repetitions_table", "claims", "run_summary",
-           "learner_sizes", "learner_sizes_summary", "learner_sizes_runs", "elo_readings",
-           "elo_readings_summary", "elo_readings_runs", "reference_learning",
-           "reference_learning_params"]
+__all__ = ["Config", "SCALES", "PAPER_CONSTANTS", "config", "learn", "evaluate",
+           "learning_task", "evaluation_task", "round_robin_task", "Learned", "Evaluated",
+           "learner_sizes", "elo_readings", "reference_learning", "reference_learning_params"]
 
 SCALES = {
     "smoke": dict(population_size=6, max_generations=6, iterations=3, n_matches=2,
@@ -181,11 +161,8 @@ def config(scale: str = "default", **overrides) -> Config:
 
     Raises ``ValueError`` naming an unknown scale or parameter, or a parameter with a bad value.
     """
-    check_known(overrides, {f.name for f in dataclasses.fields(Config)} - {"scale"},
-                "Othello parameter")
-    values = dict(PAPER_CONSTANTS, **scale_values(SCALES, scale))
-    values.update(given(overrides))
-    values.update({k: as_real(values[k]) for k in PAPER_CONSTANTS})  # alpha=1 is alpha=1.0
+    values = config_values(Config, SCALES, scale, overrides, what="Othello parameter",
+                           base=PAPER_CONSTANTS, reals=PAPER_CONSTANTS)  # alpha=1 is alpha=1.0
     if isinstance(values["reference_sets"], tuple):  # papermill gives [["standard"], ...]
         values["reference_sets"] = tuple(_as_tuple(refs) for refs in values["reference_sets"])
     cfg = Config(scale=scale, **values)
@@ -281,13 +258,6 @@ def round_robin_task(params: dict, seed: np.random.SeedSequence) -> dict:
     return {"scores": scores.round(6).tolist()}
 
 
-def _keyed_tasks(fn: str, params: list, keys: list, seed: int) -> list:
-    """:func:`make_tasks` with task ``i``'s spawn key set to ``keys[i]`` (seeds of their own,
-    e.g. from a WPC's label, so that adding tasks never moves another task's seed)."""
-    return [dataclasses.replace(t, spawn_key=key)
-            for t, key in zip(make_tasks(fn, params, seed=seed), keys)]
-
-
 # -- running the protocol -----------------------------------------------------------------
 
 @dataclass
@@ -355,19 +325,19 @@ def evaluate(run, cfg: Config, learned: Learned) -> Evaluated:
     robin_params = [dict(members=g, games_per_pair=cfg.round_robin_games, epsilon=cfg.epsilon)
                     for g in groups]
     # Offset the spawn keys so the round robins never share a seed with an evaluation.
-    tasks += [dataclasses.replace(t, spawn_key=(len(params) + i,)) for i, t in enumerate(
-        make_tasks("mctslab.othello.experiments:round_robin_task", robin_params, seed=run.seed))]
+    tasks += keyed_tasks("mctslab.othello.experiments:round_robin_task", robin_params,
+                         [(len(params) + i,) for i in range(len(robin_params))], run.seed)
     results = run.map("othello_final", tasks)
     # The symmetrised published WPCs (issue 14) in tasks of their own, keyed by name
     # (spawn keys (1, crc32(name)), never those above), so adding them changed no task above.
     references = [dict(source="published", repetition=None, member=None, rating=None,
                        label=name, variables=np.asarray(variables).tolist())
                   for name, variables in wpc_module.SYMMETRISED_WPCS.items()]
-    reference_tasks = _keyed_tasks(
+    reference_tasks = keyed_tasks(
         "mctslab.othello.experiments:evaluation_task",
         [dict(weights=c["variables"], games=cfg.final_games, epsilon=cfg.epsilon)
          for c in references],
-        [(1, zlib.crc32(c["label"].encode())) for c in references], run.seed)
+        [task_key(1, c["label"]) for c in references], run.seed)
     reference_results = run.map("othello_reference", reference_tasks) if reference_tasks else []
     records = []
     for candidate, outcome in zip(candidates + references,
@@ -433,8 +403,8 @@ def _scored_vs_both(run, cfg: Config, candidates: list[dict]) -> pd.DataFrame:
                                opponent=opponent))
             # seeds of their own: (3, crc32 of the WPC's label, opponent), never Table 4's
             label = f"{c['learner']}|{c['mode']}|{c['repetition']}"
-            keys.append((3, zlib.crc32(label.encode()), k))
-    tasks = _keyed_tasks("mctslab.othello.experiments:evaluation_task", params, keys, run.seed)
+            keys.append(task_key(3, label, k))
+    tasks = keyed_tasks("mctslab.othello.experiments:evaluation_task", params, keys, run.seed)
     results = run.map("othello_learner_sizes_eval", tasks)
     records = []
     for i, c in enumerate(candidates):
@@ -491,8 +461,8 @@ def reference_learning(run, cfg: Config) -> pd.DataFrame:
         return pd.DataFrame()
     params = [dict(reference_learning_params(cfg, refs, size), repetition=rep)
               for refs, size, rep in specs]
-    keys = [(5, zlib.crc32(f"{size}|{'+'.join(refs)}|{rep}".encode())) for refs, size, rep in specs]
-    tasks = _keyed_tasks("mctslab.othello.experiments:learning_task", params, keys, run.seed)
+    keys = [task_key(5, f"{size}|{'+'.join(refs)}|{rep}") for refs, size, rep in specs]
+    tasks = keyed_tasks("mctslab.othello.experiments:learning_task", params, keys, run.seed)
     results = run.map("othello_reference_learning", tasks)
     fresh = ", parents re-evaluated" if cfg.reference_reevaluate else ""
     candidates = [dict(learner=f"{size} genes vs {'+'.join(refs)}{fresh}", weights=size,
@@ -501,11 +471,11 @@ def reference_learning(run, cfg: Config) -> pd.DataFrame:
     rows = _scored_vs_both(run, cfg, candidates)
     # Head-to-head against Lucas & Runarsson's WPC, an opponent none of the runs trained
     # against: beating the standard WPC is not the same as being the stronger player.
-    h2h = _keyed_tasks("mctslab.othello.experiments:evaluation_task",
-                       [dict(weights=c["variables"], games=cfg.final_games, epsilon=cfg.epsilon,
-                             opponent="lucas_runarsson") for c in candidates],
-                       [(6, zlib.crc32(f"{c['learner']}|{c['repetition']}".encode()))
-                        for c in candidates], run.seed)
+    h2h = keyed_tasks("mctslab.othello.experiments:evaluation_task",
+                      [dict(weights=c["variables"], games=cfg.final_games, epsilon=cfg.epsilon,
+                            opponent="lucas_runarsson") for c in candidates],
+                      [task_key(6, f"{c['learner']}|{c['repetition']}") for c in candidates],
+                      run.seed)
     learned = rows["mode"] == "reference"
     for column in ("vs_lucas_runarsson", "vs_lucas_runarsson_low", "vs_lucas_runarsson_high"):
         rows.insert(rows.columns.get_loc("games_each"), column, np.nan)
@@ -542,9 +512,9 @@ def elo_readings(run, cfg: Config, learned: Learned) -> pd.DataFrame:
     runs.sort(key=lambda pair: (readings.index(pair[0]), pair[1]["repetition"]))
     members = [(k, m) for k, (_, result) in enumerate(runs) for m in result["final_members"]
                if m["variables"] is not None]
-    keys = [(4, zlib.crc32(f"{runs[k][0]}|{runs[k][1]['repetition']}|{m['id']}".encode()))
+    keys = [task_key(4, f"{runs[k][0]}|{runs[k][1]['repetition']}|{m['id']}")
             for k, m in members]
-    tasks = _keyed_tasks(
+    tasks = keyed_tasks(
         "mctslab.othello.experiments:evaluation_task",
         [dict(weights=m["variables"], games=cfg.final_games, epsilon=cfg.epsilon) for _, m in members],
         keys, run.seed)

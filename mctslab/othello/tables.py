@@ -15,12 +15,14 @@ import numpy as np
 import pandas as pd
 from scipy import stats as st
 
+from mctslab.core.compare import paper_row, paper_table
 from mctslab.core.rounding import round_table
+from mctslab.core.stats import mean_interval
 from mctslab.othello import wpc as wpc_module
 
 __all__ = ["change_series", "table3", "table4", "top_rated_vs_paper", "repetitions_table", "claims",
            "run_summary", "learner_sizes_summary", "learner_sizes_runs", "elo_reading_record",
-           "elo_readings_runs", "elo_readings_summary"]
+           "elo_readings_runs", "elo_readings_summary", "paper_vs_run"]
 
 # Table 3's figure for the paper's top-rated member (No. 6): "mean win rate 0.483, SD 0.0697".
 PAPER_TOP_RATED = {"score": 0.483, "sd": 0.0697}
@@ -257,12 +259,7 @@ def run_summary(learned) -> pd.DataFrame:
 
 def _mean_interval(values: pd.Series, confidence: float = 0.95) -> tuple[float, float, float]:
     """Mean over seeds and its t interval (NaN bounds for a single run)."""
-    values = values.dropna().to_numpy(dtype=np.float64)
-    mean = values.mean() if values.size else np.nan
-    if values.size < 2:
-        return mean, np.nan, np.nan
-    half = st.t.ppf(0.5 + confidence / 2, values.size - 1) * values.std(ddof=1) / np.sqrt(values.size)
-    return mean, mean - half, mean + half
+    return mean_interval(values.to_numpy(dtype=np.float64), confidence)
 
 
 def learner_sizes_summary(rows: pd.DataFrame) -> pd.DataFrame:
@@ -373,3 +370,30 @@ def elo_readings_summary(rows: pd.DataFrame) -> pd.DataFrame:
     decimals = {c: 3 for c in table.columns if c.startswith(_READING_SCORES)}
     decimals.update({c: 1 for c in table.columns if c.startswith(("joins", "failed_iterations"))})
     return round_table(table, dict(decimals, top_rating=1, join_generation_median=1))
+
+
+# Where the paper states each claim of :func:`claims` (in its order).
+_CLAIM_PLACES = ("Sec. 4.3", "Sec. 4.3", "Fig. 7", "Fig. 7", "Table 4", "Sec. 6")
+
+
+def paper_vs_run(learned, evaluated, scale: str) -> pd.DataFrame:
+    """The paper's statements and numbers next to this run's, in the shape every notebook
+    fills (:mod:`mctslab.core.compare`).
+
+    One row per statement of :func:`claims` (the verdict is its stated criterion: "holds" is
+    reproduced, not holding differs, not decidable in this run is not run) and one per
+    repetition's top-rated group member against the standard WPC (Table 3's 0.483 for the
+    paper's top-rated member; reproduced when 0.483 is inside the score's 95% interval).
+    """
+    name, rows = "othello_wpc_de", []
+    for place, claim in zip(_CLAIM_PLACES, claims(learned, evaluated).itertuples()):
+        verdict = {True: "reproduced", False: "differs"}.get(claim.holds, "not run at this scale")
+        rows.append(paper_row(name, place, claim.statement, "holds", claim.paper, claim.ours,
+                              scale=scale, verdict=verdict, note=f"criterion: {claim.criterion}"))
+    top = top_rated_vs_paper(evaluated)
+    for record in top[~top.repetition.isin(["mean", "sd over repetitions"])].itertuples():
+        rows.append(paper_row(name, "Table 3", f"top-rated member, repetition {record.repetition}",
+                              "score vs the standard WPC", PAPER_TOP_RATED["score"],
+                              record.score, low=record.ci_low, high=record.ci_high,
+                              n=record.games, scale=scale))
+    return paper_table(rows)

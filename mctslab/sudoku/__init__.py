@@ -7,10 +7,18 @@ Reading guide (each module says which part of the paper it implements):
 - ``_solver.py``    numba solution counter (fast backend)      ``sat.py``  python-sat backend
 - ``_rules.py``     the paper's human rules (solveByRule)      ``_canon.py``, ``_minlex.py``
                     normal forms
+- ``_tables.py``    the board's unit and peer tables every kernel reads
 - ``_playout.py``   playouts (Fig. 6)  ``_search.py``  MCTS over a DAG (Fig. 5)
-- ``generator.py``  one generation run  ``experiments.py``/``results.py``  Tables 1-2, figures
+- ``generator.py``  one generation run; ``readings.py`` the readings of what the paper leaves
+                    open (terminal nodes, min-of, exhausted subtrees, ...)
+- ``_baseline.py``  the random clue-removal baseline and minimal reduction (numba)
+- ``experiments.py``  the paper's protocol: scales, ``Config``, tasks, runs
+- ``tables.py``     Tables 1-2, baselines, the 17-clue hunt, paper vs this run
+- ``figures.py``    the clue histogram, finds per tenth of a run
 - ``reference.py``  plain-Python twins for the tests; ``bench.py``; ``cli.py``
 """
+
+import numpy as np
 
 from .api import (
                   PuzzleFormatError,
@@ -26,6 +34,7 @@ from .api import (
                   solve,
                   solve_many,
 )
+from .experiments import warmup as _warmup_generation
 from .generator import GenerationResult, GeneratorConfig, generate
 
 __all__ = ["PuzzleFormatError", "Solution", "parse_puzzle", "format_puzzle", "read_puzzles",
@@ -40,11 +49,7 @@ def warmup() -> None:
     """Compile (or load from numba's cache) every Sudoku kernel on tiny inputs: the generator and
     the removal baseline (:func:`mctslab.sudoku.experiments.warmup`), the fast solver, the rules
     and both normal forms."""
-    import numpy as np
-
-    from . import experiments
-
-    experiments.warmup()
+    _warmup_generation()
     board = parse_puzzle(_WARMUP_PUZZLE)
     solve(board)
     solve_many(np.stack([board, board]))

@@ -1,4 +1,7 @@
-"""The paper's protocol (Sec. 5) as tasks, at three scales, plus the baselines and extensions.
+"""The paper's protocol (Sec. 5) as tasks, at three scales, plus the baselines and extensions:
+scales, ``Config``, task functions and ``run_*`` / ``*_runs`` of the notebook
+``sudoku_less_clue`` (its tables are :mod:`mctslab.sudoku.tables`, its figures
+:mod:`mctslab.sudoku.figures`).
 
 Scales (``config(scale, **overrides)``):
 
@@ -12,7 +15,10 @@ Scales (``config(scale, **overrides)``):
 (Table 2) of the paper's playouts per run: its counts are far smaller and are labelled with the scale everywhere.
 
 Each (variant, seed) run is one task (:func:`run_generation`); per-task seeds are spawned from
-the experiment seed (the ``Run``'s, as in every domain) by ``make_tasks``. Tables and figures are built by ``results.py``.
+the experiment seed (the ``Run``'s, as in every domain): Table 1's run ``i`` of variant ``v``
+has the key ``(v x table1_seeds + i,)`` (:func:`~mctslab.core.tasks.keyed_tasks`), whichever
+variants are chosen; the other experiments' task ``i`` has ``(i,)`` and a seed offset of its
+own (Table 2 ``seed + 2``, beyond ``seed + 3``, the removal baseline ``seed + 1``).
 """
 
 from __future__ import annotations
@@ -25,21 +31,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.params import (
-    as_real,
-    check_known,
-    finite_number,
-    given,
-    non_default,
-    positive_int,
-    scale_values,
-)
-from ..core.tasks import make_tasks, task_version
+from ..core.params import config_values, finite_number, non_default, positive_int
+from ..core.tasks import keyed_tasks, make_tasks, task_version
+from ..core.warmup import compile_once
 from ..rng import seed_state
 from . import _baseline
 from ._playout import make_playout_scratch
 from ._tables import make_tables
-from .api import canonical_forms, format_puzzle, paper_normalise, solve_many
+from .api import canonical_forms, format_puzzle, paper_normalise, parse_puzzle, solve_many
 from .generator import GeneratorConfig, finds_per_part, generate, variant_name, verified_puzzles
 from .readings import READING_DEFAULTS, check_readings
 
@@ -102,12 +101,8 @@ def config(scale: str = "default", **overrides) -> Config:
 
     Raises ``ValueError`` naming an unknown scale or parameter, or a parameter with a bad value.
     """
-    check_known(overrides, {f.name for f in dataclasses.fields(Config)} - {"scale"},
-                "Sudoku parameter")
-    values = dict(scale_values(SCALES, scale), **given(overrides))
-    for name in ("c", "table2_c"):  # an int literal is the same run as the float
-        if name in values:
-            values[name] = as_real(values[name])
+    values = config_values(Config, SCALES, scale, overrides, what="Sudoku parameter",
+                           reals=("c", "table2_c"))  # an int literal is the same run as the float
     return _check(Config(scale=scale, **values))
 
 
@@ -157,11 +152,12 @@ def table1_tasks(cfg: Config, seed: int):
     ``v x table1_seeds + i`` whichever variants are chosen, so a subset reuses the seeds (and
     stored results) of the full table.
     """
-    tasks = make_tasks("mctslab.sudoku.experiments:run_generation",
-                       [_generation_params(cfg, p, s, r, cfg.table1_playouts, cfg.c, cfg.threshold, i)
-                        for (p, s, r) in VARIANTS for i in range(cfg.table1_seeds)], seed)
-    chosen = {VARIANT_NAMES.index(v) for v in cfg.variants}
-    return [t for k, t in enumerate(tasks) if k // cfg.table1_seeds in chosen]
+    chosen = [(v, variant) for v, variant in enumerate(VARIANTS)
+              if VARIANT_NAMES[v] in cfg.variants]
+    params = [_generation_params(cfg, p, s, r, cfg.table1_playouts, cfg.c, cfg.threshold, i)
+              for _, (p, s, r) in chosen for i in range(cfg.table1_seeds)]
+    keys = [(v * cfg.table1_seeds + i,) for v, _ in chosen for i in range(cfg.table1_seeds)]
+    return keyed_tasks("mctslab.sudoku.experiments:run_generation", params, keys, seed)
 
 
 def table2_tasks(cfg: Config, seed: int):
@@ -211,27 +207,21 @@ def _summarise(boards, playout_of, cpu_seconds, max_list=18) -> dict:
 
 
 def _boards(puzzles):
-    from .api import parse_puzzle
     return (np.array([parse_puzzle(p) for p, _, _ in puzzles], np.uint8).reshape(-1, 81),
             np.array([i for _, _, i in puzzles], np.int64))
 
 
-_COMPILED = False
-
-
+@compile_once
 def warmup() -> None:
     """Compile (or load from cache) every Sudoku kernel once per process, before any timing,
     so that the CPU seconds reported by the tasks never include numba compilation."""
-    global _COMPILED
-    if not _COMPILED:
-        generate(GeneratorConfig(playouts=40, threshold=2, reduce_max_clues=81,
-                                 backup_reduced=True, verify_backend="none"), seed=0)
-        _baseline.reduce_many(np.zeros((1, 81), np.uint8), np.zeros(1, np.int64), seed_state(0),
-                              make_tables(), make_playout_scratch())
-        _baseline.removal_baseline(1, np.zeros(82, np.int64), np.zeros((1, 81), np.uint8), 20,
-                                   np.zeros(1, np.int64), seed_state(0), make_tables(),
-                                   make_playout_scratch(), np.zeros(81, np.uint8))
-        _COMPILED = True
+    generate(GeneratorConfig(playouts=40, threshold=2, reduce_max_clues=81,
+                             backup_reduced=True, verify_backend="none"), seed=0)
+    _baseline.reduce_many(np.zeros((1, 81), np.uint8), np.zeros(1, np.int64), seed_state(0),
+                          make_tables(), make_playout_scratch())
+    _baseline.removal_baseline(1, np.zeros(82, np.int64), np.zeros((1, 81), np.uint8), 20,
+                               np.zeros(1, np.int64), seed_state(0), make_tables(),
+                               make_playout_scratch(), np.zeros(81, np.uint8))
 
 
 # 2 (112e98d): raw / reduced hold only python-sat re-verified puzzles, verify_failed_reduced added
@@ -316,7 +306,6 @@ def run_qqwing(count: int) -> dict | None:
                           timeout=3600).stdout
     seconds = time.perf_counter() - start
     lines = [line.strip() for line in text.splitlines() if len(line.strip()) == 81]
-    from .api import parse_puzzle
     boards = np.array([parse_puzzle(line) for line in lines], np.uint8).reshape(-1, 81)
     statuses, _ = solve_many(boards)
     histogram = np.bincount(np.count_nonzero(boards, axis=1), minlength=82)

@@ -9,7 +9,9 @@ by the MST. Reading guide:
 - ``_sa``: the paper's SA; ``_sa2opt``: a 2-opt SA baseline; ``lkh``: LKH-3 through elkai;
 - ``_playout``, ``_mcts``: default policies and the tree search (on ``mctslab.core.tree``);
 - ``_exact``: Held-Karp ground truth; ``reference``: plain-Python twins for the tests;
-- ``api``: the solvers' Python API; ``experiments``, ``figures``: notebook ``tsp_mcts_vs_sa``.
+- ``api``: the solvers' Python API;
+- ``experiments`` (scales, ``Config``, tasks, runs), ``tables``, ``figures``: notebook
+  ``tsp_mcts_vs_sa``; ``cli``: ``mctslab tsp``; ``bench``: ``mctslab bench tsp``.
 """
 
 from . import lkh  # the module; lkh.lkh(instance, ...) runs LKH-3

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pandas as pd
 
 from ..core.plotting import plt
-from .experiments import method_label, roulette_variants
+from .experiments import method_label
+from .tables import roulette_variants
 
 __all__ = ["figure8", "figure9", "figure_baselines", "figure_anytime"]
 

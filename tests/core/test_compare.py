@@ -58,7 +58,7 @@ def test_rows_stack_into_one_scorecard():
     card = pd.concat([tsp, empty], ignore_index=True)
     assert tuple(card.columns) == COLUMNS and tuple(empty.columns) == COLUMNS
     assert list(card.verdict) == [REPRODUCED, NOT_RUN]
-    assert card.note[0] == "paper value inside our interval"
+    assert card.note[0] == "criterion: the paper's value inside our interval"
     assert card.n[0] == 17
 
 
@@ -66,3 +66,9 @@ def test_a_verdict_by_hand_is_kept_with_its_note():
     row = paper_row("othello_wpc_de", "Sec. 6", "group beats individual", "holds", "yes", 0.1,
                     scale="paper", verdict=DIFFERS, note="Welch p = 0.1 > 0.05")
     assert (row.verdict, row.note) == (DIFFERS, "Welch p = 0.1 > 0.05")
+
+
+def test_a_nan_interval_cannot_be_judged():
+    row = paper_row("tsp_mcts_vs_sa", "Fig. 8", "MCT_RM", "ratio", 0.632, 0.64,
+                    low=math.nan, high=math.nan, n=1, scale="smoke")
+    assert row.verdict == NOT_RUN and "single run" in row.note

@@ -7,6 +7,7 @@ import pytest
 from mctslab import data
 from mctslab.cli import main
 from mctslab.manyfaces import experiments
+from mctslab.manyfaces.tables import census_tables, enclosed_table
 
 
 @pytest.fixture(scope="module")
@@ -71,13 +72,13 @@ def test_census_task_checks_every_move_and_counts():
                                 None)
     assert r["mismatches"] == 0 and r["checked"] == r["moves"] > 100
     assert sum(r["connections"].values()) > 0 and sum(r["eyes"].values()) >= 0
-    tables = experiments.census_tables([r, r])
+    tables = census_tables([r, r])
     assert tables["consistency"].iloc[0]["moves_checked"] == 2 * r["moves"]
     assert tables["connections"]["total"].sum() == 2 * sum(r["connections"].values())
 
 
 def test_enclosed_table_shows_the_centre_limit_and_the_wall_growth():
-    t = experiments.enclosed_table((3, 9, 23))
+    t = enclosed_table((3, 9, 23))
     assert (t.centre_1_over_d.diff().dropna() > 0).all()
     assert (t.centre_1_over_d < t.attrs["limit"]).all()
     assert (t.centre_1_over_d2.diff().dropna() < 0).all()

@@ -11,6 +11,7 @@ from mctslab.core.stats import clopper_pearson
 from mctslab.go import api, gnugo
 from mctslab.go.api import BLACK, WHITE, Board, search
 from mctslab.go.gtp import EngineSettings, GtpServer
+from mctslab.manyfaces import experiments
 from mctslab.manyfaces import patterns as P
 from mctslab.manyfaces import player_match as PM
 from mctslab.manyfaces import prior as PR
@@ -203,7 +204,7 @@ def test_careful_pass_never_passes_a_lost_count(root_select, expected):
 
 def test_prior_games_are_stored_tasks_with_a_table_and_resume(prior9, monkeypatch, tmp_path):
     gnugo_or_skip()
-    monkeypatch.setattr(PR, "_compiled_default", lambda: prior9.compiled)
+    monkeypatch.setattr(PR, "default_compiled", lambda: prior9.compiled)
     played = []
     task = PM.game_task
     monkeypatch.setattr(PM, "game_task", lambda params, seed: played.append(1) or
@@ -235,8 +236,8 @@ def test_prior_games_are_stored_tasks_with_a_table_and_resume(prior9, monkeypatc
     assert 0 < row["pvalue"] <= 1
     assert row["mean_moves"] == pytest.approx(first["mean_moves"], rel=5e-3)
     # prior_experiment is the same match: its 2 games come from the store too
-    experiment = PR.prior_experiment(2, playouts=40, prior_visits=5, size=5, komi=0.5,
-                                     out=tmp_path)
+    experiment = experiments.prior_experiment(2, playouts=40, prior_visits=5, size=5,
+                                              komi=0.5, out=tmp_path)
     assert len(played) == 2
     assert experiment.to_dict("records") == table.to_dict("records")
 
@@ -244,7 +245,7 @@ def test_prior_games_are_stored_tasks_with_a_table_and_resume(prior9, monkeypatc
 def test_move_prediction_on_a_game_that_plays_the_pattern_move(prior9, monkeypatch):
     from mctslab.go import sgf
 
-    monkeypatch.setattr(PR, "_compiled_default", lambda: prior9.compiled)
+    monkeypatch.setattr(PR, "default_compiled", lambda: prior9.compiled)
     moves = [(BLACK, (4, 1)), (WHITE, (3, 2)), (BLACK, (4, 3)), (WHITE, (5, 3)),
              (BLACK, (4, 2))]  # move 5: the CC2 point
     game = sgf.game_bytes(9, 7.5, moves)

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from mctslab.core.report import Run
-from mctslab.othello import experiments
+from mctslab.othello import experiments, tables
 
 
 @pytest.mark.parametrize("bad", [("keep", "keep"), ("keep", "elo"), "keep", ("rederive", 1),
@@ -114,7 +114,7 @@ def test_one_row_per_reading_and_repetition_with_counts_from_the_events(compared
 
 def test_summary_and_runs_tables(compared):
     _, _, _, _, rows = compared
-    summary = experiments.elo_readings_summary(rows).set_index("reading")
+    summary = tables.elo_readings_summary(rows).set_index("reading")
     assert list(summary.index) == ["keep", "rederive"]
     for reading, part in rows.groupby("reading"):
         assert summary.loc[reading, "runs"] == 2
@@ -127,7 +127,7 @@ def test_summary_and_runs_tables(compared):
             assert summary.loc[reading, "top_vs_standard_high"] == pytest.approx(
                 min(spread.mean() + half, 1.0), abs=2e-3)  # a score is at most 1
     assert (summary["paper_top_rated"] == 0.483).all()
-    runs = experiments.elo_readings_runs(rows)
+    runs = tables.elo_readings_runs(rows)
     assert "top_variables" not in runs and len(runs) == len(rows)
     assert (runs["top_vs_standard"] == runs["top_vs_standard"].round(3)).all()
     assert (runs["top_rating"] == runs["top_rating"].round(1)).all()
@@ -136,8 +136,8 @@ def test_summary_and_runs_tables(compared):
 def test_no_reading_compared_gives_empty_tables(compared):
     cfg, run, _, learned, _ = compared
     rows = experiments.elo_readings(run, dataclasses.replace(cfg, compared_elo_readings=()), learned)
-    assert rows.empty and experiments.elo_readings_summary(rows).empty
-    assert experiments.elo_readings_runs(rows).empty
+    assert rows.empty and tables.elo_readings_summary(rows).empty
+    assert tables.elo_readings_runs(rows).empty
 
 
 def test_summary_intervals_stay_in_the_possible_range():
@@ -148,7 +148,7 @@ def test_summary_intervals_stay_in_the_possible_range():
                          "top_vs_standard": [0.95, 0.2, 0.6], "best_vs_standard": [0.99, 0.3, 0.6],
                          "group_mean_vs_standard": [0.5, 0.4, 0.45], "top_rating": [1656.0, 1636, 1592],
                          "join_generation_median": [50.0, 50, 50]})
-    row = experiments.elo_readings_summary(rows).iloc[0]
+    row = tables.elo_readings_summary(rows).iloc[0]
     assert row.failed_iterations == 1.0 and row.failed_iterations_low == 0.0
     assert row.joins_high == 200.0 and 194 < row.joins_low < 195
     assert row.top_vs_standard_low == 0.0 and row.best_vs_standard_high == 1.0

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mctslab.othello import experiments, wpc
+from mctslab.othello import experiments, tables, wpc
 from mctslab.othello._board import START_BLACK, START_WHITE
 from mctslab.othello._players import play_match
 from mctslab.othello.learning import (
@@ -144,7 +144,7 @@ def test_learner_sizes_summary_intervals_over_seeds():
         "vs_random": [0.8, 0.9, 0.85, 0.7, 0.75, 0.8, 0.8],
         "vs_random_low": [np.nan] * 6 + [0.79], "vs_random_high": [np.nan] * 6 + [0.81],
     })
-    table = experiments.learner_sizes_summary(rows).set_index("learner")
+    table = tables.learner_sizes_summary(rows).set_index("learner")
     # mean 0.4, sd 0.1, t(0.975, 2) = 4.303: 0.4 +- 0.248
     assert table.loc["10 genes", "vs_standard"] == pytest.approx(0.4)
     assert table.loc["10 genes", "vs_standard_low"] == pytest.approx(0.152)

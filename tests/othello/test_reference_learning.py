@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from mctslab.core.report import Run
-from mctslab.othello import experiments, learning, wpc
+from mctslab.othello import experiments, learning, tables, wpc
 from mctslab.othello.learning import LearningConfig, population_tables, run_learning
 from tests.othello.test_learning_rules import (
     _assert_rows_equal,
@@ -158,7 +158,7 @@ def test_reference_learning_rows_score_both_opponents_and_resume(tmp_path):
                 & (learned[f"vs_{opponent}"] <= learned[f"vs_{opponent}_high"])).all()
     assert (rows["mode"] == "published").sum() == len(wpc.PUBLISHED_WPCS) + len(
         wpc.SYMMETRISED_WPCS)
-    summary = experiments.learner_sizes_summary(rows)
+    summary = tables.learner_sizes_summary(rows)
     assert set(summary["mode"]) == {"reference", "published"}
     # the head-to-head with Lucas & Runarsson's WPC: every learned WPC, no published one
     assert learned["vs_lucas_runarsson"].between(0, 1).all()
@@ -177,7 +177,7 @@ def test_reference_learning_rows_score_both_opponents_and_resume(tmp_path):
     assert not np.array_equal(learned_fresh["vs_standard"], learned["vs_standard"])
     # no reference set: no rows, and the summary of none is empty
     none = experiments.reference_learning(None, experiments.config("paper"))
-    assert none.empty and experiments.learner_sizes_summary(none).empty
+    assert none.empty and tables.learner_sizes_summary(none).empty
 
 
 def test_the_head_to_head_opponent_is_lucas_and_runarssons_wpc():

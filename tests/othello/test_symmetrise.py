@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mctslab.othello import wpc
+from mctslab.othello import tables, wpc
 
 
 def _class_means_by_hand(weights):
@@ -65,7 +65,7 @@ def test_table4_gets_the_symmetrised_rows_and_the_old_tasks_keep_their_seeds(tmp
     run = Run("othello_sym", config=cfg, scale="smoke", seed=3, workers=1, out=tmp_path,
               progress=False)
     evaluated = experiments.evaluate(run, cfg, experiments.learn(run, cfg))
-    table = experiments.table4(evaluated)
+    table = tables.table4(evaluated)
     for name, variables in wpc.SYMMETRISED_WPCS.items():
         row = table[table.label == name].iloc[0]
         assert row.games == 40 and row.source == "published"

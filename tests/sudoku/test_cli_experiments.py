@@ -7,7 +7,7 @@ import pytest
 
 from mctslab.cli import main
 from mctslab.core.tasks import run_task
-from mctslab.sudoku import api, experiments, generator, results
+from mctslab.sudoku import api, experiments, figures, generator, tables
 
 SEED = 20261122  # an experiment seed (the notebook's default)
 
@@ -83,25 +83,25 @@ def test_smoke_tasks_build_every_table():
     t2 = [run_task(t) for t in experiments.table2_tasks(cfg, SEED)[:2]]
     beyond = [run_task(t) for t in experiments.beyond_tasks(cfg, SEED)]
     removal = [run_task(t) for t in experiments.baseline_tasks(cfg, SEED)]
-    table = results.table1(t1)
+    table = tables.table1(t1)
     assert list(table["paper N=19"]) == [2337.5, 331.8]
     assert table["N=20"].notna().all()
-    assert len(results.table2(t2)) == 2  # smoke: one seed, so two (c, threshold) settings
-    assert results.baseline_table(removal)["runs"].iloc[0] == 60
-    assert len(results.yield_table(("t1", t1), ("beyond", beyond))) == 3
-    assert set(results.heuristic_table(("t1", t1))["clues"]) == {18, 19, 20}
-    hunt = results.hunt(("t1", t1), ("beyond", beyond))
+    assert len(tables.table2(t2)) == 2  # smoke: one seed, so two (c, threshold) settings
+    assert tables.baseline_table(removal)["runs"].iloc[0] == 60
+    assert len(tables.yield_table(("t1", t1), ("beyond", beyond))) == 3
+    assert set(tables.heuristic_table(("t1", t1))["clues"]) == {18, 19, 20}
+    hunt = tables.hunt(("t1", t1), ("beyond", beyond))
     assert list(hunt["runs"]) == [1, 1, 2, 1, 32]  # 2 variants, their pool, beyond, the paper
     assert list(hunt["reading"])[2] == "all (2 readings)"
-    finds = results.finds17(("t1", t1))
+    finds = tables.finds17(("t1", t1))
     assert list(finds.columns)[-1] == "census"
-    assert results.puzzle_list(finds).startswith("# 0 distinct puzzle(s)")
+    assert tables.puzzle_list(finds).startswith("# 0 distinct puzzle(s)")
     fake = dict(t1[0], raw=dict(t1[0]["raw"], puzzles=[
         dict(puzzle="." * 81, clues=17, playout=7, canonical="." * 81),
         dict(puzzle="." * 81, clues=18, playout=8, canonical="1" + "." * 80)]))
-    table = results.finds(("fake", [fake]))
+    table = tables.finds(("fake", [fake]))
     assert list(table["clues"]) == [17, 18] and table["census"].iloc[0].startswith("not in")
-    assert results.histogram_figure(t1).axes
+    assert figures.histogram_figure(t1).axes
 
 
 def test_removal_baseline_is_reproducible_and_minimal():
@@ -174,8 +174,8 @@ def test_reduced_counts_hold_only_re_verified_puzzles(monkeypatch, puzzle17):
 
     monkeypatch.setattr(experiments, "generate", with_a_17)
     cfg = experiments.config("smoke", table1_playouts=100, table2_playouts=100)
-    tasks = [(experiments.table1_tasks(cfg, SEED)[0], results.table1),
-             (experiments.table2_tasks(cfg, SEED)[0], results.table2)]
+    tasks = [(experiments.table1_tasks(cfg, SEED)[0], tables.table1),
+             (experiments.table2_tasks(cfg, SEED)[0], tables.table2)]
     for task, table in tasks:
         accepted = run_task(task)
         assert table([accepted])["reduced N=17"].iloc[0] == 1

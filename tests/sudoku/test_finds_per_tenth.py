@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from mctslab.sudoku import results
+from mctslab.sudoku import figures, tables
 from mctslab.sudoku.generator import GeneratorConfig, finds_per_part, generate
 
 
@@ -39,14 +39,14 @@ def test_finds_per_tenth_table_and_figure_per_reading():
     runs = [_result(0, range(10)), _result(1, [5] * 10),
             _result(0, [1] + [0] * 9, min_of="children", exhausted="drop"),
             _result(1, None)]  # stored before the runs recorded it: left out
-    table = results.finds_per_tenth(runs)
+    table = tables.finds_per_tenth(runs)
     assert len(table) == 30
     assert set(table["reading"]) == {"reducing/min/rules",
                                      "reducing/min/rules, min_of=children, exhausted=drop"}
     first = table[(table["reading"] == "reducing/min/rules") & (table["tenth"] == 10)]
     assert list(first["N=20"]) == [9, 5]
-    fig = results.finds_per_tenth_figure(runs)
+    fig = figures.finds_per_tenth_figure(runs)
     assert len(fig.axes) == 2
     line = fig.axes[1].get_lines()[0]  # N=20, default reading: mean of the two seeds
     assert list(line.get_ydata()) == [(t + 5) / 2 for t in range(10)]
-    assert results.finds_per_tenth_figure([_result(0, None)]).axes  # nothing recorded: a note
+    assert figures.finds_per_tenth_figure([_result(0, None)]).axes  # nothing recorded: a note

@@ -9,7 +9,7 @@ import pytest
 from scipy import stats
 
 from mctslab.core.rounding import significant
-from mctslab.sudoku import results
+from mctslab.sudoku import tables
 
 T_975_3DF = 3.182446305284263  # Student t 97.5% quantile, 3 degrees of freedom (4 runs)
 
@@ -48,7 +48,7 @@ FOUR = [(0, 0, 5, 10), (0, 0, 5, 12), (0, 1, 5, 14), (0, 0, 5, 16)]
 
 
 def test_table1_t_interval_over_seeds_by_hand():
-    row = results.table1([_run(i, counts) for i, counts in enumerate(FOUR)]).iloc[0]
+    row = tables.table1([_run(i, counts) for i, counts in enumerate(FOUR)]).iloc[0]
     # N=20: 10, 12, 14, 16 -> mean 13, s = sqrt(20/3), half width 3.1824 * 2.582 / 2 = 4.108
     assert (row["N=20 low"], row["N=20 high"]) == (8.89, 17.11)
     assert _t_bounds((10, 12, 14, 16)) == pytest.approx((8.8915, 17.1085), abs=1e-4)
@@ -61,13 +61,13 @@ def test_table1_t_interval_over_seeds_by_hand():
 
 def test_intervals_follow_their_means_and_keep_the_other_columns_in_order():
     runs = [_run(i, counts) for i, counts in enumerate(FOUR)]
-    t1 = list(results.table1(runs).columns)
+    t1 = list(tables.table1(runs).columns)
     assert t1[t1.index("N=17"):t1.index("paper N=18") + 1] == [
         "N=17", "N=18", "N=18 low", "N=18 high", "N=19", "N=19 low", "N=19 high",
         "N=20", "N=20 low", "N=20 high", "paper N=18"]
     assert [c for c in t1 if not c.endswith((" low", " high"))][:6] == [
         "playout", "value", "rules", "runs", "playouts/run", "N=17"]
-    t2 = results.table2(runs)
+    t2 = tables.table2(runs)
     assert list(t2.columns[t2.columns.get_loc("N=17"):t2.columns.get_loc("paper N=18")]) == [
         "N=17", "N=18", "N=18 low", "N=18 high", "distinct N=18",
         "distinct N=18 (paper heuristic)", "N=19", "N=19 low", "N=19 high",
@@ -76,7 +76,7 @@ def test_intervals_follow_their_means_and_keep_the_other_columns_in_order():
 
 
 def test_a_single_run_has_no_interval():
-    for table in (results.table1, results.table2):
+    for table in (tables.table1, tables.table2):
         row = table([_run(0, (0, 2, 3, 4))]).iloc[0]
         assert row["N=18"] == 2.0
         assert all(np.isnan(row[f"N={n} {end}"]) for n in (18, 19, 20) for end in ("low", "high"))
@@ -97,7 +97,7 @@ def _hunt_runs():
     ]
     table2 = [_run(0, c=0.5, threshold=10, raw=[(17, "g")], playouts=60_000)]
     beyond = [_run(0), _run(1)]  # no 17 and no 18
-    return results.hunt(("table1", table1), ("table2", table2), ("beyond", beyond))
+    return tables.hunt(("table1", table1), ("table2", table2), ("beyond", beyond))
 
 
 def test_hunt_counts_runs_with_a_17_and_distinct_finds():
@@ -144,7 +144,7 @@ def test_hunt_rates_carry_clopper_pearson_intervals():
 
 
 def test_hunt_with_no_results_is_the_paper_row():
-    table = results.hunt(("table1", []))
+    table = tables.hunt(("table1", []))
     assert len(table) == 1 and table["experiment"].iloc[0] == "paper (Table 1)"
     assert table.columns[:5].tolist() == ["experiment", "reading", "runs", "playouts/run",
                                           "total playouts"]

@@ -4,7 +4,7 @@ count was silently a lower bound)."""
 
 import numpy as np
 
-from mctslab.sudoku import generator, results
+from mctslab.sudoku import generator, tables
 from mctslab.sudoku.generator import GeneratorConfig, generate
 
 
@@ -36,6 +36,6 @@ def _run(overflowed):
 
 def test_tables_count_the_runs_with_records_full():
     runs = [_run(False), _run(True), _run(True)]
-    assert results.table1(runs).iloc[0]["runs with records full"] == 2
-    assert results.table2(runs).iloc[0]["runs with records full"] == 2
-    assert results.table2(runs[:1]).iloc[0]["runs with records full"] == 0
+    assert tables.table1(runs).iloc[0]["runs with records full"] == 2
+    assert tables.table2(runs).iloc[0]["runs with records full"] == 2
+    assert tables.table2(runs[:1]).iloc[0]["runs with records full"] == 0

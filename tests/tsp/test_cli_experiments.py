@@ -10,7 +10,7 @@ import pytest
 
 from mctslab.cli import main
 from mctslab.core.report import Run
-from mctslab.tsp import api, experiments, figures, tsplib
+from mctslab.tsp import api, experiments, figures, tables, tsplib
 
 from .conftest import needs_tsplib
 
@@ -137,8 +137,8 @@ def test_comparison_task_runs_every_method_with_sa_time_as_budget(tmp_path):
     # test_each_constant_reaches_the_comparison_task[budget_factor])
     mcts = frame[frame["method"].str.startswith("mct")]
     assert (mcts["playouts"] >= 1).all()
-    assert len(experiments.mean_ratios(frame)) == 10 and len(experiments.cp_ratios(frame)) == 6
-    assert experiments.per_instance(frame)["seeds"].tolist() == [1]
+    assert len(tables.mean_ratios(frame)) == 10 and len(tables.cp_ratios(frame)) == 6
+    assert tables.per_instance(frame)["seeds"].tolist() == [1]
     # a second notebook run takes every task from the store and runs none: the time-budgeted
     # rows (whose seconds and playouts differ on every real run) come back to the digit
     second = Run("tsp_test", config=cfg, scale="smoke", seed=1, workers=1, out=tmp_path,
@@ -177,27 +177,27 @@ def test_lkh_is_compared_with_the_mean_sa_length_over_seeds():
                     ("a", 2, "sa", 300.0, 330.0),
                     ("a", 0, "mct_rm", 150.0, None), ("a", 1, "mct_rm", 200.0, None),
                     ("a", 2, "mct_rm", 150.0, None), ("a", 0, "lkh", 100.0, None)])
-    paired = experiments._ratio_to(frame, "sa").set_index(["method", "replicate"])["ratio"]
+    paired = tables._ratio_to(frame, "sa").set_index(["method", "replicate"])["ratio"]
     assert paired[("lkh", 0)] == pytest.approx(100 / 200)  # not 100 / 100 (replicate 0)
     assert paired[("mct_rm", 0)] == pytest.approx(1.5) and paired[("mct_rm", 2)] == 0.5
-    ratios = experiments.mean_ratios(frame).set_index(["method", "compared with"])
+    ratios = tables.mean_ratios(frame).set_index(["method", "compared with"])
     assert ratios.loc[("LKH-3", "SA best"), "mean ratio"] == pytest.approx(0.5)
     # the table is rounded to 3 decimals for citing (the store keeps full precision)
     assert ratios.loc[("LKH-3", "SA final state"), "mean ratio"] == round(100 / 650 * 3, 3) == 0.462
     assert ratios.loc[("LKH-3", "SA best"), "SA length used"] == "mean over the instance's seeds"
     assert ratios.loc[("MCT_RM", "SA best"), "SA length used"] == "same seed"
     # against LKH, every replicate is divided by the one LKH run
-    to_lkh = experiments._ratio_to(frame, "lkh").set_index(["method", "replicate"])["ratio"]
+    to_lkh = tables._ratio_to(frame, "lkh").set_index(["method", "replicate"])["ratio"]
     assert to_lkh[("sa", 2)] == 3.0 and to_lkh[("lkh", 0)] == 1.0
-    base = experiments.baselines(frame).set_index("method")
+    base = tables.baselines(frame).set_index("method")
     assert base.loc["LKH-3", "mean ratio to SA (paper)"] == pytest.approx(0.5)
     # one replicate: the mean is replicate 0 itself, and the tables still build
     single = frame[frame["replicate"] == 0]
-    assert experiments.mean_ratios(single).set_index(["method", "compared with"]).loc[
+    assert tables.mean_ratios(single).set_index(["method", "compared with"]).loc[
         ("LKH-3", "SA best"), "mean ratio"] == 1.0
     # the header line (scale, seeds, how ratios pair) is there without changed constants too
-    assert "1 instances x 1 seed(s)" in experiments.summary_markdown(single, "smoke")
-    assert "divided by SA's mean length over the seeds" in experiments.summary_markdown(frame, "x")
+    assert "1 instances x 1 seed(s)" in tables.summary_markdown(single, "smoke")
+    assert "divided by SA's mean length over the seeds" in tables.summary_markdown(frame, "x")
 
 
 # -- every constant the paper states is a notebook parameter that reaches the tasks ------------
@@ -267,11 +267,11 @@ def test_changed_sweep_has_its_own_labels_tables_and_figure():
              **{k: v for k, v in r.items() if k != "trace"}} for r in frame["rows"]]
     table = pd.DataFrame(rows)
     table["label"] = table["method"].map(experiments.method_label)
-    assert list(experiments.cp_ratios(table, cfg.cp)["Cp"]) == ["RM 1xMST", "RS 0.5xSD", "RS 1xSD",
+    assert list(tables.cp_ratios(table, cfg.cp)["Cp"]) == ["RM 1xMST", "RS 0.5xSD", "RS 1xSD",
                                                                 "RS 3xSD"]
-    assert experiments.cp_ratios(table, cfg.cp)["paper"].isna().all()
-    assert experiments.mean_ratios(table, cfg.cp)["paper mean ratio"].isna().all()
-    assert "cp = 1.0" in experiments.summary_markdown(table, "smoke", cfg)
+    assert tables.cp_ratios(table, cfg.cp)["paper"].isna().all()
+    assert tables.mean_ratios(table, cfg.cp)["paper mean ratio"].isna().all()
+    assert "cp = 1.0" in tables.summary_markdown(table, "smoke", cfg)
     fig = figures.figure9(table, cfg.cp)
     assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()][:5] == [
         "SA (paper)", "RM 1xMST", "RS 0.5xSD", "RS 1xSD", "RS 3xSD"]
@@ -324,20 +324,20 @@ def test_methods_choose_what_runs_and_the_tables_follow(tmp_path):
     assert set(frame["method"]) == {"sa", "mct_rm"}
     sa_length = frame.loc[frame["method"] == "sa", "length"].iloc[0]
     rm_length = frame.loc[frame["method"] == "mct_rm", "length"].iloc[0]
-    ratios = experiments.mean_ratios(frame, cfg.cp).set_index(["method", "compared with"])
+    ratios = tables.mean_ratios(frame, cfg.cp).set_index(["method", "compared with"])
     assert ratios.loc[("MCT_RM", "SA best"), "mean ratio"] == round(rm_length / sa_length, 3)
     assert ratios.loc[("MCT_RM", "SA best"), "instances"] == 1
     missing = ratios.drop(index="MCT_RM", level="method")
     assert (missing["instances"] == 0).all() and missing["mean ratio"].isna().all()
-    assert experiments.cp_ratios(frame, cfg.cp)["Cp"].tolist() == ["RM 2xMST"]
-    assert experiments.speedup(frame)["runs"].tolist() == [1]
-    base = experiments.baselines(frame).set_index("method")["mean ratio to SA (paper)"]
+    assert tables.cp_ratios(frame, cfg.cp)["Cp"].tolist() == ["RM 2xMST"]
+    assert tables.speedup(frame)["runs"].tolist() == [1]
+    base = tables.baselines(frame).set_index("method")["mean ratio to SA (paper)"]
     assert base["MCT_RM"] == round(rm_length / sa_length, 3)
     assert base.drop(["SA (paper)", "MCT_RM"]).isna().all()
-    row = experiments.per_instance(frame).iloc[0]
+    row = tables.per_instance(frame).iloc[0]
     assert (row["SA"], row["MCT_RM"]) == (round(sa_length, 1), round(rm_length, 1))
     assert pd.isna(row["MCT_UM"]) and pd.isna(row["SA-2opt"]) and pd.isna(row["LKH-3"])
-    assert "MCT_RM" in experiments.summary_markdown(frame, "smoke", cfg)
+    assert "MCT_RM" in tables.summary_markdown(frame, "smoke", cfg)
 
     def legend(fig):
         return [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
@@ -353,6 +353,6 @@ def test_methods_choose_what_runs_and_the_tables_follow(tmp_path):
                                  sa_references=[])
     frame = experiments.run_comparison(run, only_sa)
     assert set(frame["method"]) == {"sa"}
-    row = experiments.per_instance(frame).iloc[0]
+    row = tables.per_instance(frame).iloc[0]
     assert row["SA"] == sa_length and pd.isna(row["MCT_RM"])  # SA: the same stream again
-    assert "in 0 of 0 runs" in experiments.summary_markdown(frame, "smoke", only_sa)
+    assert "in 0 of 0 runs" in tables.summary_markdown(frame, "smoke", only_sa)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from mctslab.core.report import Run
 from mctslab.rng import seed_state
-from mctslab.tsp import _sa, api, experiments, reference
+from mctslab.tsp import _sa, api, experiments, reference, tables
 from mctslab.tsp.reference import PyRng
 
 from .conftest import instances, random_instance
@@ -76,18 +76,18 @@ def test_config_validates_the_references_and_keeps_comparison_ids(tmp_path):
                           experiments._children(run_seed(1, 0, "random-12-1"), 1)[0],
                           reading="accept-all")
     assert ref["length"] == direct.length
-    table = experiments.ineffective_sa(frame).set_index("method")
+    table = tables.ineffective_sa(frame).set_index("method")
     rm = frame[frame["method"] == "mct_rm"].iloc[0]
     assert table.loc["MCT_RM", "mean ratio to SA accept-all"] == round(
         rm["length"] / ref["length"], 3)
     assert table.loc["MCT_RM", "mean ratio to SA (paper, Metropolis)"] == round(
         rm["length"] / sa["length"], 3)
     assert table.loc["MCT_UM", "paper (ratio to its SA)"] == 1.08
-    text = experiments.ineffective_sa_markdown(frame)
+    text = tables.ineffective_sa_markdown(frame)
     assert f"{rm['length'] / ref['length']:.3f}" in text and "100.0%" in text
     none = experiments.config("smoke", instances=["random-12-1"], methods=["mct_rm"],
                               cp_rules=[], sa_references=[])
-    assert experiments.ineffective_sa(experiments.run_comparison(run, none)).empty
+    assert tables.ineffective_sa(experiments.run_comparison(run, none)).empty
 
 
 def run_seed(seed, replicate, name):
@@ -104,8 +104,8 @@ def test_markdown_says_what_the_ratios_mean():
                      "n": 10, "mst": 1.0, "optimum": None, "proposals": 688_000,
                      "accepted": 688_000 if method == "sa_accept_all" else None})
     frame = pd.DataFrame(rows)
-    text = experiments.ineffective_sa_markdown(frame)
+    text = tables.ineffective_sa_markdown(frame)
     assert "MCT_UM / SA = 1.080 and MCT_RM / SA = 0.632" in text
     assert "close to a random search" in text
     far = frame.assign(length=frame["length"].where(frame["method"] != "mct_rm", 100.0))
-    assert "does not reproduce both" in experiments.ineffective_sa_markdown(far)
+    assert "does not reproduce both" in tables.ineffective_sa_markdown(far)

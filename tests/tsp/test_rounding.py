@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from mctslab.tsp import experiments
+from mctslab.tsp import tables
 
 
 def _frame():
@@ -23,10 +23,10 @@ def _frame():
 
 def test_ratio_columns_have_3_decimals_and_times_3_significant_digits():
     frame = _frame()
-    ratios = experiments.mean_ratios(frame).set_index(["method", "compared with"])
+    ratios = tables.mean_ratios(frame).set_index(["method", "compared with"])
     exact = (150 / 100 + 201 / 200 + 151 / 301) / 3  # 1.00239...
     assert ratios.loc[("MCT_RM", "SA best"), "mean ratio"] == round(exact, 3) == 1.002
-    table = experiments.per_instance(frame).iloc[0]
+    table = tables.per_instance(frame).iloc[0]
     assert table["SA ms"] == 70.4  # mean 70.40740 ms -> 3 significant digits
     assert table["SA"] == 200.3  # mean of 100, 200, 301 over 3 seeds -> 0.1
     assert table["MST"] == 97.1
@@ -34,6 +34,6 @@ def test_ratio_columns_have_3_decimals_and_times_3_significant_digits():
     assert table["RM first playout ms"] == 1.23
     # the frame itself keeps full precision
     assert frame.loc[0, "seconds"] == 0.0712345678
-    base = experiments.baselines(frame).set_index("method")
+    base = tables.baselines(frame).set_index("method")
     gap = 100 * ((100 + 200 + 301) / 3 / 120 - 1)  # 66.944...%
     assert base.loc["SA (paper)", "mean gap to optimal tour (%)"] == round(gap, 1) == 66.9

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mctslab.rng import seed_state
-from mctslab.tsp import _sa, api, experiments
+from mctslab.tsp import _sa, api, experiments, tables
 
 from .conftest import instances, random_instance
 
@@ -77,7 +77,7 @@ def _speed_frame():
 
 
 def test_speedup_table_counts_unreached_runs_and_both_timings():
-    table = experiments.speedup_uncapped(_speed_frame()).set_index(["target", "SA timing"])
+    table = tables.speedup_uncapped(_speed_frame()).set_index(["target", "SA timing"])
     row = table.loc[("SA (paper) length", "compiled, O(1) per move")]
     assert (row["runs"], row["reached within the horizon"], row["not reached"]) == (3, 2, 1)
     assert row["mean time to reach / SA time (%)"] == 20.0  # mean(0.1, 0.3) over reached runs

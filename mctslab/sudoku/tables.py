@@ -1,9 +1,11 @@
-"""Tables and figures of the Sudoku notebook, built from the task results of ``experiments``.
+"""Tables of the Sudoku notebook (``sudoku_less_clue``), built from the task results of
+:mod:`mctslab.sudoku.experiments`; its figures are :mod:`mctslab.sudoku.figures`.
 
 Every number here is computed from results passed in; the paper's published numbers (Tables 1
 and 2 of Nasu & Matsuzaki) are kept in ``PAPER_TABLE1`` / ``PAPER_TABLE2`` only to be shown
 side by side, in columns named ``paper ...``, and its one 17-clue find in 32 Table 1 runs in
-``PAPER_HUNT`` (the last row of :func:`hunt`).
+``PAPER_HUNT`` (the last row of :func:`hunt`). :func:`paper_vs_run` puts them next to this
+run's in the shape every notebook fills (:mod:`mctslab.core.compare`).
 """
 
 from __future__ import annotations
@@ -12,17 +14,17 @@ from functools import lru_cache
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _st
 
 from .. import data
+from ..core.compare import NOT_RUN, paper_row, paper_table
 from ..core.rounding import round_table
-from ..core.stats import clopper_pearson
-from .api import canonical_forms, format_puzzle, read_puzzles
+from ..core.stats import clopper_pearson, mean_interval
+from .api import canonical_forms, read_puzzles
 from .readings import READING_DEFAULTS
 
-__all__ = ["PAPER_TABLE1", "PAPER_TABLE2", "table1", "table2", "finds17", "finds", "yield_table",
-           "baseline_table", "heuristic_table", "histogram_figure", "census_forms",
-           "finds_per_tenth", "finds_per_tenth_figure", "hunt", "PAPER_HUNT"]
+__all__ = ["PAPER_TABLE1", "PAPER_TABLE2", "PAPER_HUNT", "table1", "table2", "finds17", "finds",
+           "yield_table", "baseline_table", "heuristic_table", "census_forms", "finds_per_tenth",
+           "hunt", "puzzle_list", "paper_vs_run"]
 
 # (playout, selection, rules) -> mean counts of N = 18, 19, 20 clues (paper Table 1)
 PAPER_TABLE1 = {
@@ -72,12 +74,8 @@ def _mean(runs, part, n, field="count"):
 def _t_interval(values, confidence=0.95) -> tuple[float, float]:
     """Student t interval for the mean of ``values`` (one per run), clipped at 0 (counts);
     NaN with fewer than two runs, where no spread over seeds is known."""
-    values = np.asarray(values, np.float64)
-    if len(values) < 2:
-        return np.nan, np.nan
-    half = (float(_st.t.ppf(0.5 + confidence / 2, len(values) - 1))
-            * values.std(ddof=1) / np.sqrt(len(values)))
-    return max(values.mean() - half, 0.0), values.mean() + half
+    _, low, high = mean_interval(values, confidence)
+    return (max(low, 0.0), high) if len(values) >= 2 else (np.nan, np.nan)
 
 
 def _with_intervals(runs, part="raw", clues=(18, 19, 20)) -> dict:
@@ -372,25 +370,6 @@ def heuristic_table(*result_lists) -> pd.DataFrame:
     return _rounded(pd.DataFrame(rows))
 
 
-def histogram_figure(results, title="Clue counts of generated puzzles (Table 1 runs)"):
-    """Histogram of clue counts per variant, summed over seeds (log scale)."""
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    for variant, runs in _groups(results, lambda r: r["variant"]).items():
-        h = np.sum([r["histogram"] for r in runs], axis=0)
-        clues = np.flatnonzero(h)
-        if len(clues):
-            span = np.arange(clues.min(), clues.max() + 1)
-            ax.step(span, h[span], where="mid", label=variant)
-    ax.set_yscale("log")
-    ax.set_xlabel("clues")
-    ax.set_ylabel("puzzles generated (all seeds)")
-    ax.legend(fontsize=8)
-    fig.suptitle(title)
-    return fig
-
-
 def _reading(result) -> str:
     """The run's variant and every reading of the generator that differs from its default."""
     config = result["config"]
@@ -421,31 +400,6 @@ def finds_per_tenth(results, clues=(18, 19, 20)) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
-def finds_per_tenth_figure(results, clues=(19, 20), title="Finds per tenth of the run"):
-    """One panel per clue count: mean re-verified finds per tenth of the run over seeds, one
-    line per reading (its number of runs and playouts per run in the legend)."""
-    import matplotlib.pyplot as plt
-
-    table = finds_per_tenth(results, clues)
-    fig, axes = plt.subplots(1, len(clues), figsize=(5 * len(clues), 4), squeeze=False)
-    for ax, n in zip(axes[0], clues):
-        for (reading, playouts), rows in table.groupby(["reading", "playouts/run"], sort=False):
-            means = rows.groupby("tenth")[f"N={n}"].mean()
-            ax.plot(means.index, means.to_numpy(), marker="o",
-                    label=f"{reading} ({rows['seed'].nunique()} runs x {playouts:,})")
-        ax.set_xlabel("tenth of the run")
-        ax.set_ylabel(f"puzzles with {n} clues (mean over runs)")
-        ax.set_xticks(range(1, 11))
-        ax.set_title(f"N={n}")
-    if table.empty:
-        axes[0][0].text(0.5, 0.5, "no run recorded when its finds happened",
-                        ha="center", transform=axes[0][0].transAxes)
-    else:
-        axes[0][-1].legend(fontsize=7)
-    fig.suptitle(title)
-    return fig
-
-
 def puzzle_list(table) -> str:
     """Finds as text: one 81-character line each, preceded by a comment line saying where from."""
     lines = [f"# {len(table)} distinct puzzle(s); each line below a comment is one puzzle"]
@@ -456,4 +410,61 @@ def puzzle_list(table) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ += ["puzzle_list", "format_puzzle"]
+
+# The paper's playouts per run (Sec. 5.1 and 5.2): a run with fewer is not its protocol.
+PAPER_PLAYOUTS = {"Table 1": 1_000_000, "Table 2": 3_000_000}
+
+
+def paper_vs_run(table1_results, table2_results, scale: str) -> pd.DataFrame:
+    """The paper's Tables 1 and 2 and its 17-clue find next to this run's, in the shape every
+    notebook fills (:mod:`mctslab.core.compare`).
+
+    One row per (variant or setting, N): the paper's mean count and ours, with the 95% t
+    interval over seeds (re-verified puzzles only); "reproduced" when the paper's mean is
+    inside it. A group run with fewer playouts than the paper's (1,000,000 in Table 1,
+    3,000,000 in Table 2), or of a single seed (no interval), is "not run at this scale" (its
+    counts are shown, not judged). The
+    last row: runs that found a 17-clue puzzle at the paper's Table 1 budget, with the
+    Clopper-Pearson interval, against the paper's 1 in 32.
+    """
+    name, rows = "sudoku_less_clue", []
+
+    def count_rows(artefact, label, runs, paper, columns):
+        playouts = runs[0]["config"]["playouts"]
+        short = playouts < PAPER_PLAYOUTS[artefact] or len(runs) < 2
+        note = (f"{playouts:,} playouts per run, the paper's {PAPER_PLAYOUTS[artefact]:,}"
+                if playouts < PAPER_PLAYOUTS[artefact] else
+                "one run: no interval over seeds (the paper: 4)" if short else "")
+        for (column, field, n), paper_value in zip(columns, paper):
+            values = [r["raw"]["distinct"][str(n)][field] for r in runs]
+            low, high = _t_interval(values)
+            judged = {"verdict": NOT_RUN, "note": note} if short else {}
+            rows.append(paper_row(name, artefact, label, column, paper_value,
+                                  float(np.mean(values)), low=low, high=high, n=len(runs),
+                                  scale=scale, **judged))
+
+    table1_columns = [("N=18", "count", 18), ("N=19", "count", 19), ("N=20", "count", 20)]
+    for key, runs in _groups(table1_results, _key).items():
+        playout, selection, rules = key
+        label = f"{NAMES[playout]}, {selection}, rules {'yes' if rules else 'no'}"
+        count_rows("Table 1", label, runs, PAPER_TABLE1.get(key, (np.nan,) * 3), table1_columns)
+    table2_columns = [("N=18", "count", 18), ("distinct N=18", "distinct", 18),
+                      ("N=19", "count", 19), ("N=20", "count", 20)]
+    key2 = lambda r: (float(r["config"]["c"]), int(r["config"]["threshold"]))  # noqa: E731
+    for (c, threshold), runs in sorted(_groups(table2_results, key2).items()):
+        if (c, threshold) in PAPER_TABLE2:
+            count_rows("Table 2", f"c = {c:g}, threshold {threshold}", runs,
+                       PAPER_TABLE2[(c, threshold)], table2_columns)
+    found, runs, playouts = PAPER_HUNT
+    at_budget = [r for r in table1_results if r["config"]["playouts"] >= playouts]
+    if at_budget:
+        with17 = sum(bool(_forms(r, 17, ("raw",))) for r in at_budget)
+        low, high = clopper_pearson(with17, len(at_budget))
+        rows.append(paper_row(name, "Sec. 5.1", "17-clue puzzle generated",
+                              "share of Table 1 runs", found / runs, with17 / len(at_budget),
+                              low=low, high=high, n=len(at_budget), scale=scale))
+    else:
+        rows.append(paper_row(name, "Sec. 5.1", "17-clue puzzle generated",
+                              "share of Table 1 runs", found / runs, None, scale=scale,
+                              note=f"no Table 1 run of {playouts:,} playouts"))
+    return paper_table(rows)

@@ -1,0 +1,94 @@
+"""The package's import graph (issue 22): no cycle among ``mctslab`` modules, counting the
+imports inside functions too, so a function-local import cannot hide one; and every module is
+named in its domain's reading guide (the package ``__init__`` docstring)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+import mctslab
+
+ROOT = Path(mctslab.__file__).parent
+MODULES = {("mctslab." + ".".join(p.relative_to(ROOT).with_suffix("").parts))
+           .removesuffix(".__init__"): p for p in ROOT.rglob("*.py")}
+DOMAINS = ("othello", "sudoku", "tsp", "go", "manyfaces")
+
+
+def _resolve(module: str, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    package = module if MODULES[module].name == "__init__.py" else module.rsplit(".", 1)[0]
+    for _ in range(node.level - 1):
+        package = package.rsplit(".", 1)[0]
+    return f"{package}.{node.module}" if node.module else package
+
+
+def imports(module: str) -> set[str]:
+    """The ``mctslab`` modules ``module`` imports, anywhere in its source (a ``from package
+    import name`` counts as an import of the submodule when ``name`` is one)."""
+    found = set()
+    for node in ast.walk(ast.parse(MODULES[module].read_text())):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = _resolve(module, node)
+            for alias in node.names:
+                found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base)
+    return {name for name in found if name in MODULES and name != module}
+
+
+def cycles() -> list[list[str]]:
+    """Every strongly connected component of more than one module (Tarjan)."""
+    graph = {m: imports(m) for m in MODULES}
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_graph_sees_function_local_and_relative_imports():
+    assert "mctslab.manyfaces.player" in imports("mctslab.manyfaces.player_match")  # local
+    assert "mctslab.tsp.api" in imports("mctslab.tsp.experiments")  # from . import api
+    assert "mctslab.core.params" in imports("mctslab.tsp.experiments")  # from ..core.params
+
+
+def test_no_import_cycle_among_mctslab_modules():
+    assert cycles() == []
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_every_module_is_named_in_its_domains_reading_guide(domain):
+    if domain == "go":
+        pytest.xfail("go/ is being rewritten by the Go lead (issue 22 leaves its guide to them)")
+    guide = (ROOT / domain / "__init__.py").read_text()
+    guide = ast.get_docstring(ast.parse(guide)) or ""
+    named = set(re.findall(r"``(\w+)(?:\.py)?``", guide))
+    modules = {p.stem for p in (ROOT / domain).glob("*.py") if p.stem != "__init__"}
+    assert modules - named == set(), f"{domain}/__init__.py's reading guide misses these"
