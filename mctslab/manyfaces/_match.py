@@ -6,11 +6,12 @@ the transformed board, the window's top-left), ``win[o, a, 0..2]`` are the black
 white and empty masks of the 8x8 window (bit ``8*i + j``); points off the board have
 all three bits. Colour 1 (``O`` = white) swaps the black and white masks.
 
-Patterns: ``pats = (masks[K, 3] uint64, meta[P, 8] int32, block_dr[K], block_dc[K],
-key_bits[4], bucket_starts[3 * 8 * 256, 9] int32, entries[P, 4] uint64,
-bucket_items[M] uint16)`` with meta rows (height, width, orientation bits, edge bits,
-first block, end block); see :class:`mctslab.manyfaces.patterns.CompiledPatterns`. A
-candidate list (a hash bucket; ``tables``: all patterns, the patterns bigger than 8x8) is
+Patterns: ``pats`` (:class:`Patterns`): ``masks[K, 3]`` uint64, ``meta[P, 8]`` int32 with
+rows (height, width, orientation bits, edge bits, first block, end block), ``block_dr[K]``,
+``block_dc[K]``, ``key_bits[4]``, ``bucket_starts[3 * 8 * 256, 9]`` int32, ``entries[P, 4]``
+uint64, ``bucket_items[M]`` uint16; see :class:`mctslab.manyfaces.patterns.CompiledPatterns`.
+``lists`` (:class:`Lists`): the candidate lists used without the hash. A
+candidate list (a hash bucket; ``lists``: all patterns, the patterns bigger than 8x8) is
 a list of pattern indices split into width classes, each by decreasing height; the
 indices point into ``entries``, one 32-byte row per pattern (packed meta data and the
 first block's masks), small enough to stay in the core's caches.
@@ -35,7 +36,14 @@ update 4.
 
 Kernels run with ``_nrt=False`` (they allocate nothing): without it every array passed
 to an inlined helper is reference counted, which cost a third of an incremental update.
+
+The board, windows, match bits and switches stay positional arguments: bundling them as well
+(a ``State`` and a ``Switches`` named tuple, issue 22) cost 3% of a full and of an incremental
+match (``BENCHMARKS.md``, "Kernel argument bundles"), so only the pattern tables, which were
+tuples indexed by number, became named ones.
 """
+
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -47,6 +55,30 @@ HASH_OPS = 8
 CANDIDATE_OPS = 1
 MASK_UPDATE_OPS = 4
 POINT_TEST_OPS = 2
+
+
+class Patterns(NamedTuple):
+    """The compiled patterns as the kernels read them (module docstring)."""
+
+    masks: np.ndarray          # uint64[K, 3]: own, other, empty masks of every 8x8 block
+    meta: np.ndarray           # int32[P, 8]
+    block_dr: np.ndarray       # [K] row offset of each block in its pattern
+    block_dc: np.ndarray       # [K] column offset
+    key_bits: np.ndarray       # [4] the window bits of the 8-bit hash key
+    bucket_starts: np.ndarray  # int32[3 * 8 * 256, classes + 1]: a hash bucket's width classes
+    entries: np.ndarray        # uint64[P, 4]: info word and first-block masks per pattern
+    bucket_items: np.ndarray   # uint16[M]: the buckets' pattern indices
+
+
+class Lists(NamedTuple):
+    """The candidate lists used without the hash: every pattern, and the patterns bigger
+    than 8x8 (anchors more than 7 columns left of a changed point); each ``starts[1, C + 1]``
+    (width classes) with its ``items`` (pattern indices, uint16)."""
+
+    all_starts: np.ndarray
+    all_items: np.ndarray
+    big_starts: np.ndarray
+    big_items: np.ndarray
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -119,7 +151,7 @@ def match_anchor(o, colour, ar, ac, n, win, pats, starts, row, j_lo, items, q_ro
     """Try one candidate list at one (orientation, colour, anchor) and set match bits.
 
     The list is ``items[starts[row, j]:starts[row, j + 1]]`` (pattern indices) for the
-    width classes j >= j_lo, each by decreasing height; ``pats[6]`` is the pattern table
+    width classes j >= j_lo, each by decreasing height; ``pats.entries`` is the pattern table
     ``entries[P, 4]`` (an info word, see :func:`mctslab.manyfaces.patterns.entry_words`,
     then the pattern's first-block masks: 40 kB for GNU Go's patterns). With
     q_row >= 0 only patterns whose box contains transformed point (q_row, q_col) are
@@ -133,7 +165,8 @@ def match_anchor(o, colour, ar, ac, n, win, pats, starts, row, j_lo, items, q_ro
     keeps its result (q is the only difference it can see, or another changed point
     will re-try it); one that rejects the new state cannot match; only one that accepts
     the new state and rejected the old one is compared (a changed-point test: 2 ops)."""
-    masks, meta, block_dr, block_dc, entries = pats[0], pats[1], pats[2], pats[3], pats[6]
+    masks, meta, block_dr, block_dc, entries = (pats.masks, pats.meta, pats.block_dr,
+                                                pats.block_dc, pats.entries)
     full = np.uint64(0xFFFFFFFFFFFFFFFF)
     nwords = 64 // word_bits
     a = ar * n + ac
@@ -225,7 +258,7 @@ def hashed_row(o, colour, ar, ac, n, win, key_bits, counters):
 
 
 @numba.njit(cache=True, _nrt=False)
-def match_full(n, win, pats, tables, match_bits, match_count, use_hash, early_exit, word_bits,
+def match_full(n, win, pats, lists, match_bits, match_count, use_hash, early_exit, word_bits,
                counters):
     """Match every pattern at every anchor, orientation and colour; match_bits is cleared."""
     match_bits[:] = 0
@@ -235,12 +268,13 @@ def match_full(n, win, pats, tables, match_bits, match_count, use_hash, early_ex
             for a in range(n * n):
                 ar, ac = a // n, a % n
                 if use_hash:
-                    row = hashed_row(o, colour, ar, ac, n, win, pats[4], counters)
-                    match_anchor(o, colour, ar, ac, n, win, pats, pats[5], row, 0, pats[7],
-                                 -1, -1, -1, False, match_bits, match_count, early_exit,
-                                 word_bits, counters)
+                    row = hashed_row(o, colour, ar, ac, n, win, pats.key_bits, counters)
+                    match_anchor(o, colour, ar, ac, n, win, pats, pats.bucket_starts, row, 0,
+                                 pats.bucket_items, -1, -1, -1, False, match_bits, match_count,
+                                 early_exit, word_bits, counters)
                 else:
-                    match_anchor(o, colour, ar, ac, n, win, pats, tables[0], 0, 0, tables[1],
+                    match_anchor(o, colour, ar, ac, n, win, pats, lists.all_starts, 0, 0,
+                                 lists.all_items,
                                  -1, -1, -1, False, match_bits, match_count, early_exit,
                                  word_bits, counters)
 
@@ -304,7 +338,7 @@ def forget_matches_through(q_row, q_col, ar, ac, t, a, meta, match_bits, match_c
 
 
 @numba.njit(cache=True, _nrt=False)
-def rematch_near(n, q, q_old, o, colour, win, pats, tables, max_h, max_w, key_mask, fwd,
+def rematch_near(n, q, q_old, o, colour, win, pats, lists, max_h, max_w, key_mask, fwd,
                  changed, n_changed, match_bits, match_count, use_hash, early_exit, word_bits,
                  counters):
     """Re-match, for one orientation and colour, every (pattern, anchor) whose box
@@ -331,24 +365,26 @@ def rematch_near(n, q, q_old, o, colour, win, pats, tables, max_h, max_w, key_ma
                         in_place = not key_point_changed(o, ar, ac, n, fwd, changed, n_changed,
                                                          key_mask)
                     if not in_place:
-                        forget_matches_through(qr, qc, ar, ac, t, ar * n + ac, pats[1],
+                        forget_matches_through(qr, qc, ar, ac, t, ar * n + ac, pats.meta,
                                                match_bits, match_count)
-                    row = hashed_row(o, colour, ar, ac, n, win, pats[4], counters)
-                    match_anchor(o, colour, ar, ac, n, win, pats, pats[5], row, dc, pats[7],
-                                 qr, qc, q_old if in_place else -1, in_place, match_bits,
-                                 match_count, early_exit, word_bits, counters)
+                    row = hashed_row(o, colour, ar, ac, n, win, pats.key_bits, counters)
+                    match_anchor(o, colour, ar, ac, n, win, pats, pats.bucket_starts, row, dc,
+                                 pats.bucket_items, qr, qc, q_old if in_place else -1,
+                                 in_place, match_bits, match_count, early_exit, word_bits,
+                                 counters)
                 else:
-                    match_anchor(o, colour, ar, ac, n, win, pats, tables[0], 0, dc, tables[1],
-                                 qr, qc, q_old, True, match_bits, match_count, early_exit,
-                                 word_bits, counters)
-            elif tables[3].shape[0] > 0:
-                match_anchor(o, colour, ar, ac, n, win, pats, tables[2], 0, dc, tables[3],
+                    match_anchor(o, colour, ar, ac, n, win, pats, lists.all_starts, 0, dc,
+                                 lists.all_items, qr, qc, q_old, True, match_bits, match_count,
+                                 early_exit, word_bits, counters)
+            elif lists.big_items.shape[0] > 0:
+                match_anchor(o, colour, ar, ac, n, win, pats, lists.big_starts, 0, dc,
+                             lists.big_items,
                              qr, qc, -1, True, match_bits, match_count, early_exit,
                              word_bits, counters)
 
 
 @numba.njit(cache=True, _nrt=False)
-def update(board, new_board, n, fwd, win, pats, tables, max_h, max_w, key_mask, match_bits,
+def update(board, new_board, n, fwd, win, pats, lists, max_h, max_w, key_mask, match_bits,
            match_count, changed, changed_old, incremental, use_hash, early_exit, word_bits,
            counters):
     """Bring windows and matches from board to new_board (board updated in place).
@@ -359,14 +395,14 @@ def update(board, new_board, n, fwd, win, pats, tables, max_h, max_w, key_mask, 
             return -1
     n_changed = update_windows(board, new_board, n, fwd, win, changed, changed_old, counters)
     if not incremental:
-        match_full(n, win, pats, tables, match_bits, match_count, use_hash, early_exit,
+        match_full(n, win, pats, lists, match_bits, match_count, use_hash, early_exit,
                    word_bits, counters)
         return n_changed
     for i in range(n_changed):
         for o in range(8):
             for colour in range(2):
                 rematch_near(n, fwd[o, changed[i]], changed_old[i], o, colour, win, pats,
-                             tables, max_h, max_w, key_mask, fwd, changed, n_changed,
+                             lists, max_h, max_w, key_mask, fwd, changed, n_changed,
                              match_bits, match_count, use_hash, early_exit, word_bits,
                              counters)
     return n_changed

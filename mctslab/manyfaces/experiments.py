@@ -112,8 +112,6 @@ def game_paths(n: int) -> list[str]:
 
 
 def _moves(relpath: str):
-    from mctslab.go import sgf
-
     _, info = sgf.load(data.find(f"go-games/{relpath}"), 0)
     return info["moves"]
 

@@ -8,10 +8,18 @@ obvious way: no rays kept between calls, no sorting tricks, no scratch arrays.
 from __future__ import annotations
 
 from mctslab.manyfaces._knowledge import (
+    AJI,
+    CUT,
+    CUTTABLE,
+    HALF_KNIGHT,
+    HALF_LARGE_KNIGHT,
     HANE,
     KNIGHT,
     LARGE_KNIGHT,
+    MULTIPLE,
     ONE_POINT,
+    SHARED,
+    SOLID,
     THREE_POINT,
     TWO_POINT,
 )
@@ -185,17 +193,6 @@ def _opponent_can_play(grid, point, player, libs, strs) -> bool:
 def connections(grid) -> dict:
     """{(string, string): (type, strength, n1, n2, n3)} with the strings as frozensets,
     following :mod:`mctslab.manyfaces.knowledge`'s definitions literally."""
-    from mctslab.manyfaces._knowledge import (
-        AJI,
-        CUT,
-        CUTTABLE,
-        HALF_KNIGHT,
-        HALF_LARGE_KNIGHT,
-        MULTIPLE,
-        SHARED,
-        SOLID,
-    )
-
     strs = strings(grid)
     libs = distinct_liberties(grid)
     by_pair: dict = {}

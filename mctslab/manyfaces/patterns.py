@@ -583,12 +583,13 @@ class Matcher:
         self.max_h, self.max_w = int(c.height.max()), int(c.width.max())
         # the candidate lists are pattern indices (uint16) into one pattern table of
         # 32 bytes per pattern: lists and table stay in the core's caches
-        self.pats = (c.masks, meta, c.block_dr, c.block_dc, c.key_bits,
-                     c.bucket_sub.reshape(-1, BLOCK + 1),
-                     entry_words(c, np.arange(c.n_patterns)), c.bucket_items.astype(np.uint16))
+        self.pats = _match.Patterns(c.masks, meta, c.block_dr, c.block_dc, c.key_bits,
+                                    c.bucket_sub.reshape(-1, BLOCK + 1),
+                                    entry_words(c, np.arange(c.n_patterns)),
+                                    c.bucket_items.astype(np.uint16))
         # all patterns (matching without the hash) and the ones bigger than 8x8 (anchors
         # more than 7 columns left of a changed point), both split by width class
-        self.tables = (*classed(c.by_height, BLOCK), *classed(c.big, self.max_w))
+        self.lists = _match.Lists(*classed(c.by_height, BLOCK), *classed(c.big, self.max_w))
         self.key_mask = np.uint64(sum(1 << int(b) for b in c.key_bits))
         self.board = np.zeros(n * n, np.int8)
         self.win = np.zeros((8, n * n, 3), np.uint64)
@@ -613,7 +614,7 @@ class Matcher:
         self.counters[:] = 0
         self._k.build_windows(self.board, self.n, self.src, self.win)
         self._matched = True
-        self._k.match_full(self.n, self.win, self.pats, self.tables, self.match_bits,
+        self._k.match_full(self.n, self.win, self.pats, self.lists, self.match_bits,
                            self.match_count, self.use_hash, self.early_exit, self.word_bits,
                            self.counters)
         return self.counter_dict()
@@ -626,7 +627,7 @@ class Matcher:
         new = self._check(board, values=False)      # the kernel checks the values
         self.counters[:] = 0
         changed = self._k.update(self.board, new, self.n, self.fwd, self.win, self.pats,
-                                 self.tables, self.max_h, self.max_w, self.key_mask,
+                                 self.lists, self.max_h, self.max_w, self.key_mask,
                                  self.match_bits, self.match_count, self.changed,
                                  self.changed_old, self.incremental, self.use_hash,
                                  self.early_exit, self.word_bits, self.counters)

@@ -26,6 +26,7 @@ import re
 from mctslab import data
 from mctslab.go.api import BLACK, WHITE, Board, IllegalMove, parse_vertex
 from mctslab.manyfaces import eyes as eyes_module
+from mctslab.manyfaces.knowledge import Knowledge
 
 __all__ = ["SUITES", "read_suite", "load_position", "position", "answer", "agreement",
            "marginal_space"]
@@ -231,8 +232,6 @@ def agreement(name: str, *, marginal_spaces: bool = True) -> list[dict]:
     """One row per test of suite ``name``: id, command, GNU Go's expected answer, ours,
     whether they agree, and whether GNU Go itself fails the test. ``marginal_spaces``:
     see :func:`answer`."""
-    from mctslab.manyfaces.knowledge import Knowledge
-
     rows = []
     cache: dict = {}
     for case in read_suite(name):

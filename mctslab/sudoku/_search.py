@@ -44,11 +44,10 @@
   number. With ``reduce_max_clues > 0`` each result with at most that many clues is also reduced
   to a minimal puzzle (beyond the paper) and counted separately.
 
-``params`` (``int64[15]``): n_playouts, threshold, max_children, use_min, reducing, rules,
-record_max_clues, reduce_max_clues, backup_reduced, total_n (1: ``n`` in Eqs. 2-3 is the total
-number of playouts, 0: the parent's visits), terminal mode, hint count mode
-(``_playout.COUNT_*``), min_of, child_draws, exhausted (see above). ``stats`` (``int64[6]``): playouts done,
-expansions, nodes, edges, records overflowed (0/1), tree full (0/1).
+``settings`` (:class:`Settings`, typed fields, not numbered slots of an array): the run's
+playouts, expansion threshold, children per expansion, the variant's flags, the recording
+bounds, ``c`` and the readings above. ``stats`` (``int64[6]``): playouts done, expansions,
+nodes, edges, records overflowed (0/1), tree full (0/1).
 """
 
 from __future__ import annotations
@@ -67,6 +66,28 @@ TERMINAL_SKIP, TERMINAL_REVISIT, TERMINAL_EXPAND = 0, 1, 2
 MIN_OF_PLAYOUTS, MIN_OF_CHILDREN = 0, 1
 CHILD_DRAWS_FILL, CHILD_DRAWS_FIXED = 0, 1
 EXHAUSTED_KEEP, EXHAUSTED_DROP = 0, 1
+
+
+class Settings(NamedTuple):
+    """One generation run's settings as the kernels read them (``generator.kernel_settings``
+    builds them from a ``GeneratorConfig``)."""
+
+    playouts: int           # iterations of Fig. 5
+    threshold: int          # visits of a leaf before it is expanded
+    max_children: int       # children per expansion
+    use_min: bool           # "min" selection (else "mean")
+    reducing: bool          # candidate-reducing playouts (else fully random)
+    rules: bool             # the human rules in playouts and expansions
+    record_max_clues: int   # store results with at most this many clues
+    reduce_max_clues: int   # reduce results with at most this many clues (0: none)
+    backup_reduced: bool    # back up the reduced count instead of the generated one
+    total_n: bool           # n in Eqs. 2-3 is the total playouts (else the parent's visits)
+    terminal: int           # TERMINAL_*
+    hint_count: int         # _playout.COUNT_*: how candidate-reducing playouts count
+    min_of: int             # MIN_OF_*
+    child_draws: int        # CHILD_DRAWS_*
+    exhausted: int          # EXHAUSTED_*
+    c: float                # the exploration constant of Eqs. 2-3
 
 
 class Dag(NamedTuple):
@@ -132,35 +153,35 @@ def dag_node(tree, dag, board, h, n_clues, terminal):
 
 
 @njit(cache=True)
-def record(rec, clues, n_clues, playout_index, params, rng, tables, s):
+def record(rec, clues, n_clues, playout_index, settings, rng, tables, s):
     """Count (and store, when it has few clues) one generated puzzle; reduce it if asked.
 
     Returns the value to back up: the clue count, or the reduced count with backup_reduced.
     """
     rec.histogram[n_clues] += 1
-    if n_clues <= params[6]:
+    if n_clues <= settings.record_max_clues:
         k = rec.counts[0]
         if k < rec.boards.shape[0]:
             rec.boards[k, :] = clues
             rec.playout_of[k] = playout_index
         rec.counts[0] = k + 1
-    if n_clues > params[7]:
+    if n_clues > settings.reduce_max_clues:
         return n_clues
     for i in range(81):
         s.board[i] = clues[i]
     reduced = reduce_to_minimal(s.board, rng, tables, s)
     rec.reduced_histogram[reduced] += 1
-    if reduced <= params[6]:
+    if reduced <= settings.record_max_clues:
         k = rec.counts[1]
         if k < rec.reduced_boards.shape[0]:
             rec.reduced_boards[k, :] = s.board
             rec.reduced_playout_of[k] = playout_index
         rec.counts[1] = k + 1
-    return reduced if params[8] else n_clues
+    return reduced if settings.backup_reduced else n_clues
 
 
 @njit(cache=True)
-def expand(tree, dag, node, params, rng, tables, s, work, children, moves):
+def expand(tree, dag, node, settings, rng, tables, s, work, children, moves):
     """Give ``node`` up to ``max_children`` children; returns the first child.
 
     -1: the tree is full (or no child could be made); -2: the board has no open candidate left
@@ -172,16 +193,17 @@ def expand(tree, dag, node, params, rng, tables, s, work, children, moves):
     masks = s.node_masks
     clues[:] = dag.node_board[node]
     start_state(clues, masks, tables)
-    if params[5]:
+    if settings.rules:
         apply_rules(masks, tables, s.queue, s.positions, s.counts, s.sets, s.items,
                     s.unit_masks, s.decided)
     n_children = 0
     draws = 0
-    max_draws = params[2] if params[13] == CHILD_DRAWS_FIXED else 3 * params[2]
-    while n_children < params[2] and draws < max_draws:
+    max_children = settings.max_children
+    max_draws = max_children if settings.child_draws == CHILD_DRAWS_FIXED else 3 * max_children
+    while n_children < max_children and draws < max_draws:
         draws += 1
-        cell, bit = select_hint(masks, clues, params[4] != 0, params[5] != 0, rng, tables,
-                                params[11], s)
+        cell, bit = select_hint(masks, clues, settings.reducing, settings.rules, rng, tables,
+                                settings.hint_count, s)
         if cell < 0:
             if draws == 1:
                 return -2
@@ -308,23 +330,24 @@ def refresh_path_min(tree, exhausted, path, length):
 
 
 @njit(cache=True)
-def run_generator(tree, dag, rec, params, c, rng, tables, s, work, path, children, moves, stats):
-    """Fig. 5 for ``params[0]`` playouts from the empty board (see the module docstring)."""
+def run_generator(tree, dag, rec, settings, rng, tables, s, work, path, children, moves, stats):
+    """Fig. 5 for ``settings.playouts`` playouts from the empty board (module docstring)."""
     clues = work[5]
     masks = s.node_masks
     clues[:] = 0
     h = paper_normalise(clues, work[1], work[2:5])
     root = dag_node(tree, dag, work[1], h, 0, False)
-    use_min = params[3] != 0
-    terminal_mode = params[10]
-    for index in range(params[0]):
-        length = select_leaf(tree, dag, root, c, use_min, params[9] != 0, rng, path)
+    use_min = settings.use_min
+    terminal_mode = settings.terminal
+    for index in range(settings.playouts):
+        length = select_leaf(tree, dag, root, settings.c, use_min, settings.total_n, rng, path)
         if length == 0:
             break  # the whole DAG is solved (never seen in practice)
         leaf = path[length - 1]
         if ((not dag.node_terminal[leaf] or terminal_mode == TERMINAL_EXPAND)
-                and tree.node_first_edge[leaf] < 0 and tree.node_visits[leaf] + 1 >= params[1]):
-            child = expand(tree, dag, leaf, params, rng, tables, s, work, children, moves)
+                and tree.node_first_edge[leaf] < 0
+                and tree.node_visits[leaf] + 1 >= settings.threshold):
+            child = expand(tree, dag, leaf, settings, rng, tables, s, work, children, moves)
             if child >= 0:
                 stats[1] += 1
                 path[length] = child
@@ -336,16 +359,16 @@ def run_generator(tree, dag, rec, params, c, rng, tables, s, work, path, childre
             value = dag.node_clues[leaf]
             if not dag.node_exhausted[leaf]:  # (always, unless TERMINAL_SKIP: counted once)
                 clues[:] = dag.node_board[leaf]
-                value = record(rec, clues, value, index, params, rng, tables, s)
+                value = record(rec, clues, value, index, settings, rng, tables, s)
         else:
             clues[:] = dag.node_board[leaf]
             start_state(clues, masks, tables)
-            n_clues = playout(clues, masks, params[4] != 0, params[5] != 0, rng, tables, s,
-                              params[11])
-            value = record(rec, clues, n_clues, index, params, rng, tables, s)
+            n_clues = playout(clues, masks, settings.reducing, settings.rules, rng, tables, s,
+                              settings.hint_count)
+            value = record(rec, clues, n_clues, index, settings, rng, tables, s)
         tree_backup(tree, path, length, np.float64(value))
-        drop = params[14] == EXHAUSTED_DROP
-        children_min = use_min and params[12] == MIN_OF_CHILDREN
+        drop = settings.exhausted == EXHAUSTED_DROP
+        children_min = use_min and settings.min_of == MIN_OF_CHILDREN
         if children_min:
             backup_children_min(tree, dag.node_exhausted, path, length, drop)
         if dag.node_terminal[leaf] and terminal_mode == TERMINAL_SKIP:

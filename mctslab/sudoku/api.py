@@ -25,7 +25,7 @@ from .sat import SatSudoku
 __all__ = ["PuzzleFormatError", "Solution", "STATUS_NAMES", "parse_puzzle", "format_puzzle",
            "read_puzzles", "FastSolver", "make_solver", "solve", "solve_many", "apply_rules",
            "candidate_masks", "paper_normalise", "canonical_form", "canonical_forms",
-           "clue_count", "BACKENDS"]
+           "BACKENDS"]
 
 BACKENDS = ("fast", "sat")
 STATUS_NAMES = ("none", "unique", "multiple")  # index = the kernels' status code
@@ -73,10 +73,6 @@ def as_board(board) -> np.ndarray:
 def format_puzzle(board) -> str:
     """``uint8[81]`` -> an 81-character line with ``.`` for empty cells."""
     return "".join("." if d == 0 else chr(48 + int(d)) for d in as_board(board))
-
-
-def clue_count(board) -> int:
-    return int(np.count_nonzero(as_board(board)))
 
 
 def read_puzzles(path: str | os.PathLike) -> tuple[np.ndarray, list[int], list[tuple[int, str]]]:

@@ -193,15 +193,19 @@ def verified_puzzles(boards, playout_of, backend, stats, key, max_clues=81):
             for board, index in zip(boards[good], playout_of[good])]
 
 
-def kernel_params(config: GeneratorConfig) -> np.ndarray:
-    """The ``int64[15]`` parameter vector of ``_search.run_generator`` (its docstring)."""
-    return np.array([config.playouts, config.threshold, config.max_children,
-                     config.selection == "min", config.playout == "reducing", config.rules,
-                     config.record_max_clues, config.reduce_max_clues, config.backup_reduced,
-                     config.exploration_n == "total", TERMINALS.index(config.terminal),
-                     REDUCING_COUNTS.index(config.reducing_count), MIN_OF.index(config.min_of),
-                     CHILD_DRAWS.index(config.child_draws),
-                     EXHAUSTED.index(config.exhausted)], np.int64)
+def kernel_settings(config: GeneratorConfig) -> _search.Settings:
+    """The :class:`~mctslab.sudoku._search.Settings` of ``_search.run_generator``."""
+    return _search.Settings(
+        playouts=int(config.playouts), threshold=int(config.threshold),
+        max_children=int(config.max_children), use_min=config.selection == "min",
+        reducing=config.playout == "reducing", rules=bool(config.rules),
+        record_max_clues=int(config.record_max_clues),
+        reduce_max_clues=int(config.reduce_max_clues),
+        backup_reduced=bool(config.backup_reduced), total_n=config.exploration_n == "total",
+        terminal=TERMINALS.index(config.terminal),
+        hint_count=REDUCING_COUNTS.index(config.reducing_count),
+        min_of=MIN_OF.index(config.min_of), child_draws=CHILD_DRAWS.index(config.child_draws),
+        exhausted=EXHAUSTED.index(config.exhausted), c=float(config.c))
 
 
 # Most puzzles with <= record_max_clues clues one run keeps (a puzzle per playout at most): the
@@ -217,11 +221,11 @@ def generate(config: GeneratorConfig, seed=None) -> GenerationResult:
     dag = _search.make_dag(nodes)
     capacity = int(min(config.playouts + 64, RECORD_CAPACITY))
     rec = _search.make_records(capacity, capacity if config.reduce_max_clues else 1)
-    params = kernel_params(config)
+    settings = kernel_settings(config)
     work = np.zeros((6, 81), np.uint8)
     stats = np.zeros(6, np.int64)
     wall, cpu = time.perf_counter(), time.process_time()
-    _search.run_generator(tree, dag, rec, params, float(config.c), seed_state(seed), make_tables(),
+    _search.run_generator(tree, dag, rec, settings, seed_state(seed), make_tables(),
                           make_playout_scratch(), work, np.zeros(84, np.int64),
                           np.zeros(config.max_children, np.int32),
                           np.zeros(config.max_children, np.int32), stats)

@@ -25,6 +25,15 @@ created (until then no UCT value is ever compared: the root still has uncreated 
 When the node or edge budget is used up the tree stops growing: the descent ends at the deepest
 existing node (its chosen city is still appended) and the playout starts from there; ``stats``
 counts these events. The search goes on, only without new nodes.
+
+Why :func:`mcts_search` takes 27 positional arguments and not named bundles (issue 22 tried a
+``Cities``, a ``Scratch`` and a ``Best`` named tuple): numba types a named tuple's arrays one by
+one in Python at every call, where it types plain array arguments in C. That cost 6.5 us per
+call (17.3 against 10.8 us), 2.5% of MCT_RM with one search per city on eil101
+(``mctslab bench tsp.mcts_step_playouts_per_s``, 100 playouts per call) and more when a
+time budget leaves fewer playouts per call; the results were identical. BENCHMARKS.md,
+"Kernel argument bundles", has the figures. ``api._Search`` keeps the arrays together on the
+Python side.
 """
 
 from __future__ import annotations

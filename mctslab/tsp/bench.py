@@ -81,6 +81,34 @@ def roulette_playouts_per_s_d15112():
     return _roulette("d15112", 15112, 3, 4)
 
 
+def _mcts(name: str, n: int, search: str, playouts: int, repetitions: int):
+    api.warmup()
+    instance, label = _instance(name, n)
+    mst = api.mst_length(instance)
+    seeds = iter(range(1000))
+
+    def work():
+        return api.mcts(instance, "roulette", "mst", 2.0, next(seeds), playouts=playouts,
+                        mst=mst, search=search).details["playouts"]
+
+    best, median = _rates(work, repetitions)
+    return {"value": best, "detail": f"{label}; MCT_RM, search {search}, {playouts:,} playouts "
+                                     f"x {repetitions}, best; median {median:,.0f}/s"}
+
+
+@benchmark("tsp.mcts_playouts_per_s", unit="playouts/s")
+def mcts_playouts_per_s():
+    """MCT_RM iterations (tree policy, roulette playout, backup) on pr1002, one search."""
+    return _mcts("pr1002", 1002, "single", 3000, 5)
+
+
+@benchmark("tsp.mcts_step_playouts_per_s", unit="playouts/s")
+def mcts_step_playouts_per_s():
+    """MCT_RM with one search per city on eil101: many short kernel calls (100 playouts per
+    step), where the cost of passing the kernel its arrays shows."""
+    return _mcts("eil101", 101, "step-best", 10_000, 5)
+
+
 @benchmark("tsp.mst_seconds_d15112", unit="s", higher_is_better=False)
 def mst_seconds_d15112():
     """Prim's MST on d15112 (O(n^2), weights on the fly)."""

@@ -24,7 +24,7 @@ from . import _distance
 from .api import SolveResult, check_path
 from .tsplib import Instance
 
-__all__ = ["lkh", "lkh_available"]
+__all__ = ["lkh"]
 
 
 def _solver():
@@ -36,14 +36,6 @@ def _solver():
         raise RuntimeError("this elkai version has no _elkai.solve_problem; mctslab.tsp.lkh "
                            "needs elkai 2.0.1")
     return _elkai.solve_problem
-
-
-def lkh_available() -> bool:
-    try:
-        _solver()
-    except RuntimeError:
-        return False
-    return True
 
 
 def problem_text(instance: Instance) -> str:

@@ -48,9 +48,13 @@ def test_dag_invariants():
     tree = make_tree(nodes, 2 * nodes)
     dag = _search.make_dag(nodes)
     rec = _search.make_records(1000)
-    params = np.array([600, 10, 30, 1, 1, 1, 20, 0, 0, 1, 0, 0, 0, 0], np.int64)
+    settings = _search.Settings(playouts=600, threshold=10, max_children=30, use_min=True,
+                                reducing=True, rules=True, record_max_clues=20,
+                                reduce_max_clues=0, backup_reduced=False, total_n=True,
+                                terminal=0, hint_count=0, min_of=0, child_draws=0, exhausted=0,
+                                c=1.0)
     stats = np.zeros(6, np.int64)
-    _search.run_generator(tree, dag, rec, params, 1.0, seed_state(1), make_tables(),
+    _search.run_generator(tree, dag, rec, settings, seed_state(1), make_tables(),
                           _playout.make_playout_scratch(), np.zeros((6, 81), np.uint8),
                           np.zeros(84, np.int64), np.zeros(30, np.int32), np.zeros(30, np.int32),
                           stats)

@@ -13,7 +13,7 @@ from mctslab.core.tree import make_tree
 from mctslab.rng import seed_state
 from mctslab.sudoku import _playout, _search, api, experiments
 from mctslab.sudoku._tables import make_tables
-from mctslab.sudoku.generator import GeneratorConfig, generate, kernel_params
+from mctslab.sudoku.generator import GeneratorConfig, generate, kernel_settings
 from mctslab.sudoku.readings import READINGS
 
 SEED = 20261122  # an experiment seed (the notebook's default)
@@ -26,7 +26,7 @@ def run_kernel(config: GeneratorConfig, seed: int):
     dag = _search.make_dag(nodes)
     rec = _search.make_records(config.playouts + 64)
     stats = np.zeros(6, np.int64)
-    _search.run_generator(tree, dag, rec, kernel_params(config), float(config.c),
+    _search.run_generator(tree, dag, rec, kernel_settings(config),
                           seed_state(seed), make_tables(), _playout.make_playout_scratch(),
                           np.zeros((6, 81), np.uint8), np.zeros(84, np.int64),
                           np.zeros(config.max_children, np.int32),
@@ -191,7 +191,7 @@ def test_child_draws_fixed_drops_duplicates_instead_of_redrawing():
     tables, s = make_tables(), _playout.make_playout_scratch()
     children = {}
     for mode in READINGS["child_draws"]:
-        params = kernel_params(GeneratorConfig(max_children=6, child_draws=mode))
+        params = kernel_settings(GeneratorConfig(max_children=6, child_draws=mode))
         children[mode] = []
         for seed in range(20):
             tree, dag = make_tree(64, 64), _search.make_dag(64)
