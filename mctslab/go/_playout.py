@@ -12,8 +12,11 @@
   candidate is checked against the leaf's queue ``Q_m`` (:mod:`mctslab.go._tabu`) before it is
   played: the key is the hash of the position it would give (:func:`_board.hash_after`,
   captures included) or the move itself; a rejected candidate (a *tabu candidate*, counted in
-  ``tabu.stats[0]``) sends the policy back to draw again from the same position. The
-  batch-on-loss flush happens in the search, which knows the result.
+  ``tabu.stats[0]``) sends the policy back to draw again from the same position: the playout's
+  own policy again, up to ``tabu.config[4]`` rejections of one move (a policy with a single
+  forced candidate, e.g. one capture, would otherwise draw it for ever), then ``LIGHT``
+  (``config[4] = 0``: ``LIGHT`` at once). The batch-on-loss flush
+  happens in the search, which knows the result.
 * The kernels here run with ``_nrt=False`` (no reference counting: measured, it was two
   thirds of the cost of a move), so nothing called from :func:`playout` may allocate an array;
   a policy gets its tables through ``policy_data`` (any array or tuple of arrays: numba
@@ -58,15 +61,15 @@ class Tabu(NamedTuple):
     queues: np.ndarray  # uint64[nodes, M, L]
     heads: np.ndarray   # int32[nodes, M]
     buf: np.ndarray     # uint64[M] batch-on-loss buffer of the current playout
-    config: np.ndarray  # int64[4]: update mode (_tabu.NONE / SEQUENTIAL / BATCH_ON_LOSS),
-    #                     size L_k, moves M, TABU_STATE or TABU_MOVE
+    config: np.ndarray  # int64[5]: update mode (_tabu.NONE / SEQUENTIAL / BATCH_ON_LOSS),
+    #                     size L_k, moves M, TABU_STATE or TABU_MOVE, policy redraws allowed
     stats: np.ndarray   # int64[1]: tabu candidates rejected
 
 
 def no_tabu() -> Tabu:
     """A :class:`Tabu` that never rejects (mode NONE)."""
     return Tabu(np.zeros((1, 1, 1), np.uint64), np.zeros((1, 1), np.int32),
-                np.zeros(1, np.uint64), np.zeros(4, np.int64), np.zeros(1, np.int64))
+                np.zeros(1, np.uint64), np.zeros(5, np.int64), np.zeros(1, np.int64))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -103,16 +106,17 @@ def playout(st, rng, policy, policy_data, komi, max_moves, hash_out, tabu, leaf)
     moves = 0
     recorded = hash_out.shape[0]
     tabu_mode, tabu_size, tabu_moves = tabu.config[0], tabu.config[1], tabu.config[2]
+    policy_redraws = tabu.config[4]
     if tabu_mode == TABU_NONE or tabu_size <= 0:
         tabu_moves = 0
     while info[I_PASSES] < 2 and moves < max_moves:
         color = info[I_TO_MOVE]
-        redraw = False
+        rejected = 0
         while True:
             # Policy dispatch. PATTERN (_patterns) returns -1 to leave the move to LIGHT; after
-            # a tabu rejection LIGHT draws again (a pattern move may be the only candidate).
+            # a tabu rejection the policy draws again, LIGHT once policy_redraws are used up.
             p = -1
-            if policy == PATTERN and not redraw:
+            if policy == PATTERN and rejected <= policy_redraws:
                 p = pattern_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info,
                                  rng, color, policy_data)
             if p < 0:
@@ -129,7 +133,7 @@ def playout(st, rng, policy, policy_data, komi, max_moves, hash_out, tabu, leaf)
                           tabu.buf):
                 break
             tabu.stats[0] += 1  # a tabu candidate: draw again from the same position
-            redraw = True
+            rejected += 1
         play_arrays(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty,
                     empty_index, captured, info, hash_, zobrist, color, p)
         if moves < recorded:

@@ -52,7 +52,7 @@ from ._board import (
     play_unchecked,
 )
 from ._playout import TABU_NONE, Tabu, no_tabu, playout
-from ._tabu import BATCH_ON_LOSS, tabu_flush
+from ._tabu import BATCH_ON_LOSS, make_queues, tabu_flush
 
 
 @njit(cache=True, _nrt=False)
@@ -195,22 +195,30 @@ class SearchRun(NamedTuple):
     hashes: np.ndarray | None = None  # uint64[playouts, hash_moves] (see run_search)
 
 
-def make_tabu(nodes: int, mode: int, size: int, moves: int, kind: int) -> Tabu:
-    """Tabu queues for a search of at most ``nodes`` nodes (all NIL)."""
+def make_tabu(nodes: int, mode: int, size: int, moves: int, kind: int,
+              policy_redraws: int = 0) -> Tabu:
+    """Tabu queues for a search of at most ``nodes`` nodes (all NIL); ``policy_redraws``: the
+    rejections of one playout move the playout policy may redraw before ``LIGHT`` does."""
     if mode == TABU_NONE or size <= 0:
         return no_tabu()
-    from ._tabu import make_queues
-
     queues, heads = make_queues(nodes, moves, size)
     return Tabu(queues, heads, np.zeros(moves, np.uint64),
-                np.array([mode, size, moves, kind], np.int64), np.zeros(1, np.int64))
+                np.array([mode, size, moves, kind, policy_redraws], np.int64),
+                np.zeros(1, np.int64))
 
 
 def run_search(root, n_playouts, *, c=1.5, expansion_threshold=1, policy=0,
                policy_data=None, komi=6.5, seed=None, max_nodes=None, max_moves=None,
                tabu_mode=TABU_NONE, tabu_size=0, tabu_moves=5, tabu_kind=0,
-               hash_moves=0, edges_per_node=8, prior=None, prior_visits=0):
+               hash_moves=0, edges_per_node=8, prior=None, prior_visits=0,
+               tabu_policy_redraws=0, root_moves=None):
     """Run UCT from ``root`` (a ``BoardState``), growing the edge arrays as needed.
+
+    ``root_moves`` (int32 kernel points, legal, distinct): the root's children are exactly
+    these, tried in this order before UCB chooses among them (an untried edge is taken first,
+    in edge order); None: :func:`tree_moves` (legal non-eye-filling points and pass, shuffled).
+    A host engine uses it to leave out unconditional territory and to try the classical
+    engine's best moves first, as GNU Go's Monte-Carlo mode does.
 
     ``prior`` (float64 over kernel points, win rates in [0, 1] for the player to move;
     ``prior[PASS]`` for the pass) with ``prior_visits > 0``: the root's children start with
@@ -247,8 +255,16 @@ def run_search(root, n_playouts, *, c=1.5, expansion_threshold=1, policy=0,
     policy_data = np.zeros(0, np.float64) if policy_data is None else policy_data
     hash_out = np.zeros(hash_moves, np.uint64)
     hash_log = np.zeros((n_playouts if hash_moves else 0, hash_moves), np.uint64)
-    tabu = make_tabu(nodes_budget, tabu_mode, tabu_size, tabu_moves, tabu_kind)
+    tabu = make_tabu(nodes_budget, tabu_mode, tabu_size, tabu_moves, tabu_kind,
+                     tabu_policy_redraws)
     max_moves = 3 * size * size if max_moves is None else max_moves
+    if root_moves is not None:
+        if use_prior:
+            raise ValueError("root_moves and a prior cannot be combined")
+        root_moves = np.ascontiguousarray(root_moves, np.int32)
+        if root_moves.size == 0 or root_moves.size > points:
+            raise ValueError(f"root_moves must hold 1..{points} points, got {root_moves.size}")
+        tree_expand(tree, 0, root_moves, root_moves.size)
     if use_prior and root.info[I_PASSES] < 2:
         if tree.sizes[0] + points + 1 > tree.node_visits.shape[0]:  # (edges: >= 2 * points)
             raise ValueError(f"max_nodes={max_nodes} cannot hold the root's children")

@@ -310,7 +310,7 @@ def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5
            expansion_threshold: int = 1, root_select: str = "winrate", seed=None,
            komi: float | None = None, max_nodes: int | None = None, tabu=None,
            record_hashes: int = 0, patterns=None, prior=None,
-           prior_visits: int = 20) -> SearchResult:
+           prior_visits: int = 20, root_moves=None) -> SearchResult:
     """UCT from ``board`` for the side to move with ``playouts`` playouts (see ``_search``).
 
     ``policy``: a name in :data:`POLICIES` (``patterns``: the "pattern" policy's GNU Go file,
@@ -338,6 +338,12 @@ def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5
     steers which children get the playouts; ``children``, ``win_rate`` and the move choice use
     the real playouts only. ``prior=None`` (the default) or ``prior_visits=0``: the search
     without a prior, unchanged (same seed, same result).
+
+    ``root_moves``: the root's children, exactly these ``(row, col)`` moves (legal for
+    ``board.to_move``, distinct, no pass), tried in this order before UCB chooses among them
+    (a host engine passes every legal move outside unconditional territory, best classical
+    value first: :mod:`mctslab.go.host`). None: every legal move that does not fill an own
+    one-point eye, plus the pass, in random order. Not combined with ``prior``.
     """
     from mctslab.go import _search
 
@@ -367,6 +373,17 @@ def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5
         tabu.size, board.move_number + 1, board.size)
     komi = board.komi if komi is None else float(komi)
     kernel_prior = _kernel_prior(board, prior, prior_visits)
+    kernel_root = None
+    if root_moves is not None:
+        if kernel_prior is not None:
+            raise ValueError("root_moves and prior cannot be combined")
+        kernel_root = np.array([board.point(m) for m in root_moves], np.int32)
+        if kernel_root.size == 0 or len(set(kernel_root.tolist())) != kernel_root.size:
+            raise ValueError("root_moves must be a non-empty list of distinct moves")
+        for move in root_moves:
+            if move is None or not board.is_legal(board.to_move, move):
+                raise ValueError(f"root move {vertex(move, board.size)} is not a legal move "
+                                 f"for the side to move")
     start = time.perf_counter()
     run = _search.run_search(
         board.state, int(playouts), c=float(c), expansion_threshold=int(expansion_threshold),
@@ -376,7 +393,8 @@ def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5
         tabu_moves=5 if tabu is None else tabu.moves,
         tabu_kind=_playout.TABU_MOVE if tabu is not None and tabu.kind == "move"
         else _playout.TABU_STATE, hash_moves=int(record_hashes),
-        prior=kernel_prior, prior_visits=int(prior_visits) if kernel_prior is not None else 0)
+        prior=kernel_prior, prior_visits=int(prior_visits) if kernel_prior is not None else 0,
+        tabu_policy_redraws=0 if tabu is None else tabu.policy_redraws, root_moves=kernel_root)
     seconds = time.perf_counter() - start
     children = [(board.move_of(p), int(v), float(wr)) for p, v, wr in run.children]
     if board.superko:  # the tree knows simple ko only: drop root moves that repeat a position

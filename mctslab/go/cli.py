@@ -1,17 +1,28 @@
 """``mctslab go``: the Go engine's verbs.
 
-    mctslab go gtp [--playouts N] [--policy light|pattern] [--size N] [--komi K] [--seed S]
-                   [--resign R] [--c C] [--root-select visits|winrate] [--superko]
-    mctslab go search POSITION --playouts P [--policy light|pattern] [--seed S] [--move N] [--json]
+    mctslab go gtp [ENGINE OPTIONS] [--size N] [--komi K] [--superko]
+    mctslab go search POSITION --playouts P [ENGINE OPTIONS] [--move N] [--json]
+    mctslab go match --games N --out DIR [ENGINE OPTIONS] [--candidate mcts|gnugo|gnugo-mc]
+                     [--opponent gnugo|gnugo-mc] [--opponent-level L] [--size N]
+
+ENGINE OPTIONS are one :class:`~mctslab.go.engine.EngineSettings` everywhere: ``--config``
+(a state-tabu paper engine), ``--classical gnugo|none`` (with ``--gnugo-level L``: GNU Go's
+classical move generation hosts the search, the paper's engines; none: pure UCT),
+``--playouts``, ``--policy``, ``--c``, ``--seed``, ``--root-select``, ``--root-order``,
+``--tabu-redraw``, ``--expansion-threshold``, ``--resign``, ``--timeout``.
 
 ``gtp`` serves GTP 2 on stdin/stdout (attach it to GoGui or Sabaki: docs/go.md).
-``search`` runs one UCT search from POSITION, an SGF file (``--move N``: after N moves of its
-main line) or a GTP-style move list such as ``"B D4 W Q16 B pass"`` (``--size``, ``--komi``),
-and prints the chosen move, the root's top children and playouts/s.
+``search`` plays one move of the engine from POSITION, an SGF file (``--move N``: after N moves
+of its main line) or a GTP-style move list such as ``"B D4 W Q16 B pass"`` (``--size``,
+``--komi``), and prints the move, the host's classical move and shortlist (host engine), the
+root's top children and playouts/s.
+``match`` plays games against GNU Go 3.8 through the executor (stored as they finish, so a
+killed match resumes), writes every game's SGF and ``summary.json`` (binomial test).
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
@@ -60,166 +71,221 @@ def _position(args):
     return board, board.to_move, f"move list of {len(moves)} moves"
 
 
+def _engine(args, **fixed):
+    """The :class:`~mctslab.go.engine.EngineSettings` of the engine options (ValueError names a
+    bad one)."""
+    from mctslab.go.engine import EngineSettings
+
+    values = dict(playouts=args.playouts, policy=args.policy, seed=args.seed, c=args.c,
+                  root_select=args.root_select, config=args.config, classical=args.classical,
+                  gnugo_level=args.gnugo_level, root_order=args.root_order,
+                  tabu_redraw=args.tabu_redraw, expansion_threshold=args.expansion_threshold,
+                  resign=args.resign, timeout=args.timeout)
+    values.update(fixed)
+    return EngineSettings(**values)
+
+
 def _search(args) -> int:
-    from mctslab.go import api
+    from mctslab.go import api, gnugo, gtp
 
     board, to_move, where = _position(args)
     if args.komi is not None and args.komi != board.komi:
         board.komi = float(args.komi)
-    searched = board
-    if board.to_move != to_move:  # e.g. after setup stones: let the other side pass first
-        searched = board.copy()
-        searched.play(3 - to_move, None)
+    settings = _engine(args, size=board.size, komi=board.komi)
+    if settings.classical == "gnugo":
+        gnugo.find_gnugo()  # a clear error naming how to install GNU Go, before anything runs
     api.search(api.Board(5), 8, policy=args.policy, seed=0)  # compile before timing
-    result = api.search(searched, args.playouts, policy=args.policy, c=args.c, seed=args.seed,
-                        root_select=args.root_select,
-                        expansion_threshold=args.expansion_threshold)
-    top = result.children[: args.top]
+    server = gtp.GtpServer(settings, stdin=io.BytesIO(), stdout=io.BytesIO(),
+                           stderr=io.StringIO())
+    server.board, server.size, server.komi = board, board.size, board.komi
+    with server:  # the pure engine: its search alone (no pass or resignation rule)
+        if settings.classical == "gnugo":
+            move = server.host_move(to_move)
+        else:
+            move = server._search_for_move(server._position(to_move), to_move).move
+    result = server.last_search
+    decision = server.decisions[-1] if server.decisions else None
+    out = {"position": where, "size": board.size, "komi": board.komi,
+           "to_move": "BW"[to_move - 1], "engine": settings.label,
+           "move": move if move == "resign" else api.vertex(move, board.size),
+           "policy": args.policy, "seed": args.seed}
+    if decision is not None:
+        out["classical"] = api.vertex(decision["classical"], board.size)
+        out.update(fuseki=decision["fuseki"], searched=decision["searched"],
+                   shortlist=decision["shortlist"],
+                   vetoed=decision["searched"] and move != decision["classical"])
+    top = [] if result is None else result.children[: args.top]
+    if result is not None:
+        out.update(win_rate=result.win_rate, root_win_rate=result.root_win_rate,
+                   playouts=result.playouts, seconds=result.seconds,
+                   playouts_per_s=result.playouts_per_s,
+                   children=[{"move": api.vertex(m, board.size), "visits": v, "win_rate": w}
+                             for m, v, w in top])
     if args.json:
-        print(json.dumps({
-            "position": where, "size": board.size, "komi": board.komi,
-            "to_move": "BW"[to_move - 1], "move": api.vertex(result.move, board.size),
-            "win_rate": result.win_rate, "root_win_rate": result.root_win_rate,
-            "playouts": result.playouts, "seconds": result.seconds,
-            "playouts_per_s": result.playouts_per_s, "policy": args.policy, "seed": args.seed,
-            "children": [{"move": api.vertex(m, board.size), "visits": v, "win_rate": w}
-                         for m, v, w in top]}))
+        print(json.dumps(out))
         return 0
     print(f"position: {where}, {board.size}x{board.size}, komi {board.komi:g}, "
           f"{'Black' if to_move == api.BLACK else 'White'} to move")
-    print(f"search: {result.playouts:,} playouts ({args.policy}), {result.seconds:.3f} s, "
-          f"{result.playouts_per_s:,.0f} playouts/s, seed {args.seed}")
-    print(f"move: {api.vertex(result.move, board.size)}  (win rate {result.win_rate:.3f}, "
-          f"root {result.root_win_rate:.3f})")
-    print(f"  {'move':>5}  {'visits':>8}  {'win rate':>8}")
-    for move, visits, win_rate in top:
-        print(f"  {api.vertex(move, board.size):>5}  {visits:>8,}  {win_rate:>8.3f}")
+    if decision is not None:
+        print(f"host: GNU Go level {settings.gnugo_level} plays {out['classical']}"
+              + (" (fuseki, no search)" if decision["fuseki"] else "")
+              + (f"; shortlist {decision['shortlist']} moves" if decision["searched"] else ""))
+    if result is not None:
+        print(f"search: {result.playouts:,} playouts ({args.policy}), {result.seconds:.3f} s, "
+              f"{result.playouts_per_s:,.0f} playouts/s, seed {args.seed}")
+    print(f"move: {out['move']}" + (f"  (win rate {result.win_rate:.3f}, root "
+                                     f"{result.root_win_rate:.3f})" if result else ""))
+    if top:
+        print(f"  {'move':>5}  {'visits':>8}  {'win rate':>8}")
+    for m, visits, win_rate in top:
+        print(f"  {api.vertex(m, board.size):>5}  {visits:>8,}  {win_rate:>8.3f}")
     return 0
 
 
 def _gtp(args) -> int:
-    from mctslab.go import api, gtp, warmup
+    from mctslab.go import api, gnugo, gtp, warmup
 
-    if args.policy not in api.POLICIES:
-        raise ValueError(f"unknown policy {args.policy!r}; known: {', '.join(api.POLICIES)}")
-    if not 0 <= args.resign < 1:
-        raise ValueError(f"--resign must be in [0, 1), got {args.resign}")
     api.Board(args.size)  # ValueError for a size outside 5..25, before serving
-    threshold, tabu = 1, None
-    if args.config:
-        from mctslab.go.tabu import parse_config
-
-        threshold, tabu = parse_config(args.config).expansion_threshold, args.config
-    settings = gtp.EngineSettings(
-        size=args.size, komi=args.komi, playouts=args.playouts, policy=args.policy,
-        seed=args.seed, resign=args.resign, c=args.c, root_select=args.root_select,
-        superko=args.superko, dead_playouts=args.dead_playouts, expansion_threshold=threshold,
-        tabu=tabu)
+    settings = _engine(args, size=args.size, komi=args.komi, superko=args.superko,
+                       dead_playouts=args.dead_playouts)
+    if settings.classical == "gnugo":
+        gnugo.find_gnugo()
     warmup()  # compile (or load) the kernels now, not during the first genmove
     return gtp.main(settings, stdin=sys.stdin.buffer, stdout=sys.stdout.buffer)
+
+
+def _player(kind: str, level: int, simulations: int, engine=None):
+    from mctslab.go.match import Player
+
+    if kind == "mcts":
+        return Player("mcts", engine=engine)
+    return Player(kind, level=level, simulations=simulations)
 
 
 def _match(args) -> int:
     from pathlib import Path
 
     from mctslab.core.executor import run_tasks
-    from mctslab.core.stats import binomial_test
     from mctslab.core.store import write_json
-    from mctslab.go import experiments, gnugo
+    from mctslab.go import gnugo, match
 
-    cfg = experiments.config("paper", configs=(args.config,), games_per_color=1,
-                             board_size=args.size, playouts=args.playouts, komi=args.komi,
-                             policy=args.policy, c=args.c, resign=args.resign,
-                             timeout=args.timeout, gnugo_level=args.gnugo_level)
+    candidate_kind = "gnugo" if args.config == "gnugo" else args.candidate
+    engine = None
+    if candidate_kind == "mcts":
+        engine = _engine(args, size=args.size, komi=args.komi)
+    opponent_level = args.gnugo_level if args.opponent_level is None else args.opponent_level
+    candidate_level = args.gnugo_level if args.candidate_level is None else args.candidate_level
+    candidate = _player(candidate_kind, candidate_level, args.mc_simulations, engine)
+    opponent = _player(args.opponent, opponent_level, args.mc_simulations)
     gnugo.find_gnugo()  # a clear error naming how to install GNU Go, before anything runs
-    params = [experiments.game_params(cfg, args.config, "BW"[i % 2], args.gnugo_level)
-              for i in range(args.games)]
-    tasks = experiments.make_tasks("mctslab.go.experiments:game_task", params, seed=args.seed)
+    tasks = match.match_tasks(candidate, opponent, args.games, size=args.size, komi=args.komi,
+                              referee_level=args.referee_level, timeout=args.timeout,
+                              seed=args.seed)
     out = Path(args.out)
-    results = run_tasks(f"go_match_{args.config}", tasks, workers=args.workers,
-                        scheduler=args.scheduler, out=out)
+    results = run_tasks(f"go_match_{candidate.label}_vs_{opponent.label}", tasks,
+                        workers=args.workers, scheduler=args.scheduler, out=out,
+                        progress=not args.json)
     games = out / "games"
     games.mkdir(parents=True, exist_ok=True)
-    for i, result in enumerate(results):
-        (games / f"{i:04d}-{params[i]['ours']}.sgf").write_text(result["sgf"])
-    summary = {"config": args.config, "gnugo_level": args.gnugo_level, "size": args.size,
-               "playouts": args.playouts, "games": len(results)}
-    for letter, name in (("B", "as Black"), ("W", "as White")):
-        chosen = [r for r, p in zip(results, params) if p["ours"] == letter]
-        summary[name] = f"{sum(r['ours_won'] for r in chosen)}/{len(chosen)}"
-    wins = sum(r["ours_won"] for r in results)
-    test = binomial_test(wins, len(results))
-    summary.update(wins=wins, rate=wins / len(results), p_value=test.pvalue,
-                   ci95=[test.ci_low, test.ci_high],
-                   restarts=sum(r["restarts"] for r in results),
-                   area_score_disagrees=sum(r["area_agrees"] is False for r in results))
+    for i, (task, result) in enumerate(zip(tasks, results)):
+        (games / f"{i:04d}-{task.params['color']}.sgf").write_text(result["sgf"])
+    summary = match.summary(tasks, results)
+    summary.update({"as Black": f"{summary['wins_as_black']}/{summary['games_as_black']}",
+                    "as White": f"{summary['wins_as_white']}/"
+                                f"{summary['games'] - summary['games_as_black']}",
+                    "size": args.size, "komi": args.komi, "seed": args.seed,
+                    "candidate_params": candidate.params(), "opponent_params": opponent.params(),
+                    "referee_level": args.referee_level})
     write_json(out / "summary.json", summary)
     print(json.dumps(summary, indent=1))
     return 0
 
 
-def _search_options(p, playouts_default=None) -> None:
-    p.add_argument("--playouts", type=positive_int_arg, default=playouts_default,
-                   required=playouts_default is None, help="playouts per move")
-    p.add_argument("--policy", default="light", help="playout policy: light or pattern")
-    p.add_argument("--seed", type=int, default=0, help="search seed (same seed, same move)")
-    p.add_argument("--c", type=float, default=1.5, help="UCT exploration constant C")
-    p.add_argument("--root-select", default="visits", choices=["visits", "winrate"],
-                   help="root move by most visits (default) or best win rate")
-
-
-def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("go", help="Go: GTP engine, one search from a position")
-    verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
-
-    p = verbs.add_parser("gtp", help="serve GTP 2 on stdin/stdout (GoGui, Sabaki, GNU Go)")
-    _search_options(p, playouts_default=1000)
-    p.add_argument("--size", type=int, default=19, help="initial board size (5..25)")
-    p.add_argument("--komi", type=float, default=6.5)
-    p.add_argument("--resign", type=float, default=0.1,
-                   help="resign below this root win rate (0: never)")
-    p.add_argument("--superko", action="store_true", help="positional superko for play")
-    p.add_argument("--dead-playouts", type=int, default=200,
-                   help="playouts behind final_status_list dead / final_score")
-    p.add_argument("--config", default=None,
+def _engine_options(p, *, playouts=None, policy="light", resign=0.1, root_select="visits",
+                    config=None) -> None:
+    """The options of our engine (one :class:`~mctslab.go.engine.EngineSettings`), shared by
+    ``gtp``, ``search`` and ``match``."""
+    p.add_argument("--playouts", type=positive_int_arg, default=playouts,
+                   required=playouts is None, help="playouts per move")
+    p.add_argument("--policy", default=policy,
+                   help=f"playout policy: light or pattern (GNU Go's 3x3 Monte-Carlo patterns) "
+                        f"(default {policy})")
+    p.add_argument("--seed", type=int, default=0, help="seed (same seed, same moves)")
+    p.add_argument("--c", type=float, default=1.5, help="UCT exploration constant C (Eq. 1)")
+    p.add_argument("--root-select", default=root_select, choices=["visits", "winrate"],
+                   help=f"pure engine's root move: most visits or best win rate "
+                        f"(default {root_select})")
+    p.add_argument("--config", default=config or "gnugo-uct",
                    help="a state-tabu paper engine (gnugo-uct, gTabu0, gTabu18, gTabu18-hash, "
                         "gTabu18-hash-win, any gTabuL[-hash[-win]]): its tabu lists and "
                         "expansion threshold")
+    p.add_argument("--classical", default="none", choices=["none", "gnugo"],
+                   help="gnugo: GNU Go 3.8's classical move generation hosts the search, which "
+                        "may veto GNU Go's move (the paper's engines); none: pure UCT")
+    p.add_argument("--gnugo-level", type=int, default=10,
+                   help="GNU Go --level of the host (--classical gnugo) (default 10)")
+    p.add_argument("--root-order", default="value", choices=["value", "random"],
+                   help="host engine: try untried root moves by GNU Go's value, or at random")
+    p.add_argument("--tabu-redraw", default="policy", choices=["policy", "light"],
+                   help="a playout move rejected by a tabu list is drawn again by the "
+                        "playout policy (default) or uniformly")
+    p.add_argument("--expansion-threshold", type=int, default=None,
+                   help="visits before a leaf is expanded (default: the configuration's)")
+    p.add_argument("--resign", type=float, default=resign,
+                   help=f"pure engine: resign below this root win rate; host engine: > 0 lets "
+                        f"GNU Go resign where it would; 0 never resigns (default {resign})")
+    p.add_argument("--timeout", type=float, default=300.0,
+                   help="seconds GNU Go may take per reply before it is restarted")
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser("go", help="Go: GTP engine, one move from a position, "
+                                              "matches against GNU Go")
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
+
+    p = verbs.add_parser("gtp", help="serve GTP 2 on stdin/stdout (GoGui, Sabaki, GNU Go)")
+    _engine_options(p, playouts=1000)
+    p.add_argument("--size", type=int, default=19, help="initial board size (5..25)")
+    p.add_argument("--komi", type=float, default=6.5, help="komi (default 6.5)")
+    p.add_argument("--superko", action="store_true", help="positional superko for play")
+    p.add_argument("--dead-playouts", type=int, default=200,
+                   help="playouts behind final_status_list dead / final_score")
     p.set_defaults(func=_gtp)
 
     p = verbs.add_parser("match", help="games against GNU Go 3.8 over GTP (state-tabu paper)")
-    p.add_argument("--config", required=True,
-                   help="our engine: gnugo-uct, gTabuL[-hash[-win]]; or gnugo (GNU Go against "
-                        "itself, the paper's first row of Table 2)")
-    p.add_argument("--opponent", default="gnugo", choices=["gnugo"], help="the opponent")
-    p.add_argument("--gnugo-level", type=int, default=10, help="GNU Go --level (0..10)")
+    _engine_options(p, playouts=8000, policy="pattern", resign=0.0, root_select="winrate")
+    p.add_argument("--candidate", default="mcts", choices=["mcts", "gnugo", "gnugo-mc"],
+                   help="who plays: our engine (mcts, the engine options), classical GNU Go, "
+                        "or GNU Go's own Monte-Carlo mode (gnugo-mc); --config gnugo is "
+                        "--candidate gnugo (the paper's first row of Table 2)")
+    p.add_argument("--candidate-level", type=int, default=None,
+                   help="GNU Go --level of a gnugo / gnugo-mc candidate (default --gnugo-level)")
+    p.add_argument("--opponent", default="gnugo", choices=["gnugo", "gnugo-mc"],
+                   help="the opponent: classical GNU Go (default) or gnugo-mc")
+    p.add_argument("--opponent-level", type=int, default=None,
+                   help="the opponent's GNU Go --level (default --gnugo-level)")
+    p.add_argument("--mc-simulations", type=positive_int_arg, default=8000,
+                   help="gnugo-mc simulations per move (default 8000, GNU Go's per level)")
+    p.add_argument("--referee-level", type=int, default=10,
+                   help="level of the GNU Go that scores the games (default 10)")
     p.add_argument("--games", type=positive_int_arg, required=True,
-                   help="games in all (colours alternate, ours Black first)")
-    p.add_argument("--playouts", type=positive_int_arg, default=8000, help="our playouts per move")
-    p.add_argument("--size", type=int, default=19, help="board size")
-    p.add_argument("--komi", type=float, default=6.5)
-    p.add_argument("--seed", type=int, default=0, help="match seed (per-game seeds spawned)")
-    p.add_argument("--policy", default=None,
-                   help="our playout policy: pattern (default: GNU Go's 3x3 Monte-Carlo "
-                        "patterns, as the paper's engines) or light")
-    p.add_argument("--c", type=float, default=1.5, help="UCT exploration constant C")
-    p.add_argument("--resign", type=float, default=0.0, help="our resign threshold (0: never)")
-    p.add_argument("--timeout", type=float, default=300.0,
-                   help="seconds GNU Go may take per reply before it is restarted")
+                   help="games in all (colours alternate, the candidate Black first)")
+    p.add_argument("--size", type=int, default=19, help="board size (default 19)")
+    p.add_argument("--komi", type=float, default=6.5, help="komi (default 6.5)")
     p.add_argument("--workers", type=int, default=None, help="local worker processes")
     p.add_argument("--scheduler", default=None, help="Dask scheduler address")
+    p.add_argument("--json", action="store_true", help="no progress bar")
     p.add_argument("--out", required=True,
                    help="folder for the SGF of every game, summary.json and the result store")
     p.set_defaults(func=_match)
 
-    p = verbs.add_parser("search", help="one UCT search: move, root children, playouts/s")
+    p = verbs.add_parser("search", help="one move of our engine: move, root children, playouts/s")
     p.add_argument("position", metavar="POSITION",
                    help="an SGF file, or a move list like 'B D4 W Q16 B pass' ('' = empty)")
-    _search_options(p)
+    _engine_options(p, resign=0.0)
     p.add_argument("--move", type=int, default=None, help="SGF: the position after N moves")
     p.add_argument("--size", type=int, default=19, help="move list: board size")
     p.add_argument("--komi", type=float, default=None, help="komi (default: SGF KM or 6.5)")
-    p.add_argument("--expansion-threshold", type=int, default=1)
     p.add_argument("--top", type=int, default=10, help="root children shown")
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(func=_search)

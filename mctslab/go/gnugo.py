@@ -35,8 +35,9 @@ from mctslab.go.api import parse_vertex, vertex
 
 __all__ = [
     "EngineDied", "EngineFailure", "EngineGarbage", "EngineTimeout", "GameRecord", "GnuGoNotFound",
-    "GtpCommands", "GtpEngine", "GtpError", "RefusedMove", "find_gnugo", "gnugo", "gnugo_argv",
-    "play_game", "result_text", "score_value",
+    "GtpCommands", "GtpEngine", "GtpError", "MC_SIMULATIONS", "RefusedMove", "find_gnugo",
+    "gnugo", "gnugo_argv", "gnugo_mc_argv", "gnugo_missing", "play_game", "result_text",
+    "score_value", "cpu_seconds",
 ]
 
 INSTALL_HINT = ("install it with 'sudo apt-get install gnugo' (Debian/Ubuntu, lands in "
@@ -93,18 +94,50 @@ def find_gnugo(explicit: str | os.PathLike | None = None) -> str:
                         + INSTALL_HINT)
 
 
-def gnugo_argv(*, level: int = 10, seed: int | None = 0, komi: float = 6.5, size: int = 19,
-               chinese_rules: bool = True, path: str | None = None,
+def gnugo_argv(*, level: int = 10, seed: int | None = 0, komi: float = 6.5,
+               size: int | None = 19, chinese_rules: bool = True, path: str | None = None,
                extra: Sequence[str] = ()) -> list[str]:
     """Command line of GNU Go in GTP mode. Chinese (area) rules by default, as our playouts and
-    the paper's referee score; ``seed`` fixes GNU Go's random choices (``None``: its own)."""
-    argv = [find_gnugo(path), "--mode", "gtp", "--level", str(int(level)), "--komi", str(komi),
-            "--boardsize", str(int(size))]
+    the paper's referee score; ``seed`` fixes GNU Go's random choices (``None``: its own; GNU
+    Go then seeds from the clock, and two engines started in the same second play alike);
+    ``size`` None: no ``--boardsize`` (GNU Go's default, 19)."""
+    argv = [find_gnugo(path), "--mode", "gtp", "--level", str(int(level)), "--komi", str(komi)]
+    if size is not None:
+        argv += ["--boardsize", str(int(size))]
     if chinese_rules:
         argv.append("--chinese-rules")
     if seed is not None:
         argv += ["--seed", str(int(seed))]
     return argv + list(extra)
+
+
+MC_SIMULATIONS = 8000  # GNU Go 3.8's default mc_games_per_level (engine/globals.c)
+
+
+def gnugo_mc_argv(*, level: int = 1, simulations: int = MC_SIMULATIONS, seed: int | None = 0,
+                  komi: float = 6.5, size: int = 19, path: str | None = None) -> list[str]:
+    """GNU Go 3.8's own Monte-Carlo mode (``--monte-carlo``) with ``simulations`` per move:
+    ``--level L --mc-games-per-level simulations/max(L, 1)`` (GNU Go's budget is
+    ``mc_games_per_level * max(level, 1)``). The classical move generator that runs first plays
+    at ``level`` too. GNU Go accepts ``--monte-carlo`` with a board size of at most 9 only
+    (``check_boardsize``), but its default board is 19x19: for ``size=19`` the command line has
+    no ``--boardsize`` and the engine must never be sent ``boardsize`` (:class:`GtpEngine`'s
+    ``fixed_size``)."""
+    per_level = simulations // max(int(level), 1)
+    if per_level < 1 or per_level * max(int(level), 1) != simulations:
+        raise ValueError(f"GNU Go's Monte-Carlo budget is games per level x level: "
+                         f"{simulations} simulations do not divide by level {level}")
+    return gnugo_argv(level=level, seed=seed, komi=komi, size=None if size == 19 else size,
+                      path=path, extra=["--monte-carlo", "--mc-games-per-level", str(per_level)])
+
+
+def gnugo_missing() -> str | None:
+    """Why games against GNU Go cannot be played here (its install hint), or None."""
+    try:
+        find_gnugo()
+    except GnuGoNotFound as exc:
+        return f"skipped: GNU Go 3.8 is not installed ({exc})"
+    return None
 
 
 def gnugo(*, timeout: float = 60.0, **settings) -> GtpEngine:
@@ -129,7 +162,12 @@ class GtpCommands:
 
     size = 19
 
+    fixed_size: int | None = None  # a board size that must never be sent (GNU Go MC on 19x19)
+
     def boardsize(self, size: int) -> None:
+        if self.fixed_size is not None and int(size) == self.fixed_size:
+            self.size = int(size)  # the engine's own board size: say nothing
+            return
         self.send(f"boardsize {int(size)}")
         self.size = int(size)
 
@@ -191,10 +229,14 @@ class GtpEngine(GtpCommands):
     ``argv`` is the command line; ``timeout`` the default seconds per reply (``send`` can
     override it, e.g. for a long ``genmove``). The engine runs in its own process group, so a
     kill also takes any children it spawned. Use as a context manager, or call :meth:`close`.
+    ``fixed_size``: the engine's board size as started, never sent as ``boardsize`` (GNU Go's
+    Monte-Carlo mode refuses ``boardsize 19`` but plays on its default 19x19 board).
     """
 
-    def __init__(self, argv: Sequence[str], timeout: float = 60.0, *, cwd=None):
+    def __init__(self, argv: Sequence[str], timeout: float = 60.0, *, cwd=None,
+                 fixed_size: int | None = None):
         self.argv = [str(a) for a in argv]
+        self.fixed_size = fixed_size
         self.timeout = float(timeout)
         self.cwd = cwd
         self.restarts = 0
@@ -269,6 +311,10 @@ class GtpEngine(GtpCommands):
         except Exception:
             pass
 
+    def cpu_seconds(self) -> float | None:
+        """CPU seconds the engine process has used so far (Linux ``/proc``), or None."""
+        return cpu_seconds(None if self.process is None else self.process.pid)
+
     @property
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
@@ -336,6 +382,40 @@ class GtpEngine(GtpCommands):
             except subprocess.TimeoutExpired:
                 self.kill()
         return body
+
+    def send_fenced(self, command: str, timeout: float | None = None) -> str:
+        """:meth:`send` for a command whose reply may lack its closing blank line: GNU Go 3.8's
+        ``all_move_values`` with nothing to list answers ``= \n`` only, which would leave a
+        plain read waiting for ever. The command goes out followed by ``protocol_version`` (a
+        fence); the reply is everything before the fence's answer."""
+        command = command.strip()
+        if "\n" in command or "\r" in command:
+            raise ValueError(f"one GTP command per send, got {command!r}")
+        if not self.alive:
+            raise EngineDied(f"GTP engine {self.argv[0]!r} is not running")
+        ident, fence = self._next_id, self._next_id + 1
+        self._next_id += 2
+        try:
+            self.process.stdin.write(f"{ident} {command}\n{fence} protocol_version\n".encode())
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise self._fail(EngineDied, f"closed its input at {command!r}") from None
+        text = ""
+        while True:
+            raw = self._read_reply(command, self.timeout if timeout is None else timeout)
+            chunk = raw.decode("utf-8", "replace").replace("\r", "")
+            text = chunk if not text else text + "\n\n" + chunk
+            fenced = re.search(rf"(?:^|\n)[=?]{fence}(?!\d)", text)
+            if fenced:
+                text = text[:fenced.start()]
+                break
+        m = re.match(r"([=?])(\d*)(.*)", text, re.S)
+        if m is None or m.group(2) != str(ident):
+            raise self._fail(EngineGarbage, f"answered {command!r} with {text[:80]!r}, not "
+                             f"'={ident} ...' or '?{ident} ...'")
+        if m.group(1) == "?":
+            raise GtpError(command, m.group(3).strip())
+        return m.group(3).strip()
 
     def _read_reply(self, command: str, timeout: float) -> bytes:
         """Bytes up to the blank line ending a reply, ignoring blank lines before it."""
@@ -453,6 +533,18 @@ def score_value(score: str) -> float:
         raise ValueError(f"not a GTP score: {score!r}")
     value = float(m.group(2))
     return value if m.group(1) == "B" else -value
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """User + system CPU seconds of process ``pid`` so far (Linux ``/proc``), or None."""
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def version(path: str | os.PathLike | None = None) -> str:

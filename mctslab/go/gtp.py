@@ -14,12 +14,16 @@ Bytes that are not UTF-8 are replaced, so a garbage line gets an error reply and
 keeps running. Nothing but replies goes to stdout; logs go to stderr.
 
 Our choices where GTP leaves them open:
-- ``genmove``: one :func:`mctslab.go.api.search` with the configured playouts, policy, C,
-  expansion threshold and seed (the seed advances per call, so a game is reproducible and moves
-  differ); the root move by most visits unless ``root_select="winrate"``. It resigns when the
-  root win rate is below ``resign`` (never in cleanup), and passes when the search returns no
-  move, or when the opponent just passed and we win the area count after removing the stones
-  our playouts find dead (so games against GNU Go end with two passes).
+- ``genmove``, pure engine (``classical="none"``): one :func:`mctslab.go.api.search` with the
+  configured playouts, policy, C, configuration (tabu lists, expansion threshold) and seed (the
+  seed advances per call, so a game is reproducible and moves differ); the root move by most
+  visits unless ``root_select="winrate"``. It resigns when the root win rate is below
+  ``resign`` (never in cleanup), and passes when the search returns no move, or when the
+  opponent just passed and we win the area count after removing the stones our playouts find
+  dead (so games against GNU Go end with two passes).
+- ``genmove``, host engine (``classical="gnugo"``, the state-tabu paper's engines): GNU Go 3.8's
+  classical move generation, shadowing the game in a subprocess, proposes the move and our
+  search may veto it (:mod:`mctslab.go.host`); every decision is kept in ``decisions``.
 - ``final_status_list``/``final_score``: a stone is dead when, in ``dead_playouts`` random
   playouts from the position (the engine's light playouts: uniform legal moves that never fill
   an own one-point eye, to two passes), its point ends owned by the other colour more than
@@ -35,11 +39,13 @@ Our choices where GTP leaves them open:
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 
 import numpy as np
 
 from mctslab import __version__
+
+from .engine import EngineSettings
+from .host import ClassicalHost, root_moves, shortlist_move
 
 __all__ = ["EngineSettings", "GtpServer", "dead_stones", "main"]
 
@@ -51,24 +57,6 @@ COMMANDS = ("protocol_version", "name", "version", "known_command", "list_comman
 
 class CommandError(Exception):
     """A ``?`` reply with this message (the spec's error strings)."""
-
-
-@dataclass(frozen=True)
-class EngineSettings:
-    """What ``mctslab go gtp`` plays with (the defaults of its options)."""
-    size: int = 19
-    komi: float = 6.5
-    playouts: int = 1000
-    policy: str = "light"
-    seed: int | None = 0
-    resign: float = 0.1          # resign below this root win rate (0 never resigns)
-    c: float = 1.5               # UCT exploration constant C
-    root_select: str = "visits"  # the root move: most visits (robust at small budgets) or winrate
-    expansion_threshold: int = 1
-    superko: bool = False
-    dead_playouts: int = 200     # playouts behind final_status_list dead
-    dead_threshold: float = 0.7  # owned by the other colour in more than this share: dead
-    tabu: str | None = None      # a state-tabu configuration name (gTabu18-hash-win...)
 
 
 def _api(api):
@@ -166,6 +154,7 @@ class GtpServer:
 
     commands: tuple = COMMANDS   # what known_command/list_commands report and handle accepts
     engine_name: str = "mctslab"
+    propagate_errors: bool = False  # raise instead of replying "? internal error"
 
     def __init__(self, settings: EngineSettings | None = None, stdin=None, stdout=None,
                  stderr=None, api=None):
@@ -180,6 +169,21 @@ class GtpServer:
         self.searches = 0
         self.quit = False
         self.board = self._new_board(self.size)
+        self.host: ClassicalHost | None = None  # the host engine's GNU Go, started on demand
+        self.decisions: list[dict] = []  # per genmove: what was searched and chosen
+        self.tabu_candidates = 0          # over all searches of this session
+        self.last_search = None           # the SearchResult of the last genmove, if it searched
+
+    def close(self) -> None:
+        """Stop the host GNU Go, if one was started (``quit`` does it too)."""
+        if self.host is not None:
+            self.host.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     # -- framing -------------------------------------------------------------------------------
     def handle(self, line: bytes | str) -> str | None:
@@ -205,6 +209,8 @@ class GtpServer:
         except CommandError as exc:
             return f"?{ident} {exc}\n\n"
         except Exception as exc:  # a bug must not kill the session: say so, keep running
+            if self.propagate_errors:  # driven in-process (a match): the caller decides
+                raise
             self.log(f"internal error in {name!r}: {type(exc).__name__}: {exc}")
             return f"?{ident} internal error: {type(exc).__name__}\n\n"
         return f"={ident} {result}\n\n" if result else f"={ident}\n\n"
@@ -266,6 +272,7 @@ class GtpServer:
 
     def cmd_quit(self, args):
         self.quit = True
+        self.close()
         return ""
 
     def cmd_boardsize(self, args):
@@ -362,28 +369,46 @@ class GtpServer:
         overrides it to add to the search (a prior) or to overrule its move."""
         return self.api.search(board, playouts, **kw)
 
+    def _position(self, color: int):
+        """The board to search for ``color``: out of turn (GTP allows it), as if the other side
+        had passed."""
+        board = self.board
+        if board.to_move != color:
+            board = board.copy()
+            board.play(3 - color, None)
+        return board
+
+    def _next_seed(self):
+        seed = None if self.settings.seed is None else self.settings.seed + self.searches
+        self.searches += 1
+        return seed
+
+    def _search_for_move(self, board, color: int, **extra):
+        s = self.settings
+        tabu = s.tabu()
+        result = self.search(board, s.playouts, policy=s.policy, c=s.c, seed=self._next_seed(),
+                             komi=self.komi, root_select=s.root_select,
+                             expansion_threshold=tabu.expansion_threshold, tabu=tabu, **extra)
+        self.tabu_candidates += result.tabu_candidates
+        self.last_search = result
+        self.log(f"genmove {'BW'[color - 1]}: {self.api.vertex(result.move, self.size)} "
+                 f"win rate {result.root_win_rate:.3f}, {result.playouts} playouts, "
+                 f"{result.playouts_per_s:,.0f}/s")
+        return result
+
     def choose_move(self, color: int, cleanup: bool = False):
         """The move ``genmove`` plays: (row, col), None (pass) or "resign"."""
         s = self.settings
-        board = self.board
-        if board.to_move != color:  # out of turn (GTP allows it): search as if the other passed
-            board = board.copy()
-            board.play(3 - color, None)
+        if s.classical == "gnugo" and not cleanup:
+            return self.host_move(color)
+        board = self._position(color)
         other = 3 - color
         if not cleanup and self.board.moves and self.board.moves[-1] == (other, None):
             margin = self.score_margin(board)
             if (margin > 0) == (color == self.api.BLACK) and margin != 0:
                 self.log("opponent passed and we win the count: pass")
                 return None
-        seed = None if s.seed is None else s.seed + self.searches
-        self.searches += 1
-        extra = {"tabu": s.tabu} if s.tabu else {}
-        result = self.search(board, s.playouts, policy=s.policy, c=s.c, seed=seed,
-                             komi=self.komi, root_select=s.root_select,
-                             expansion_threshold=s.expansion_threshold, **extra)
-        self.log(f"genmove {'BW'[color - 1]}: {self.api.vertex(result.move, self.size)} "
-                 f"win rate {result.root_win_rate:.3f}, {result.playouts} playouts, "
-                 f"{result.playouts_per_s:,.0f}/s")
+        result = self._search_for_move(board, color)
         move = result.move
         if move is not None and not self.board.is_legal(color, move):
             # the tree knows simple ko only: under --superko its move may repeat a position
@@ -403,6 +428,40 @@ class GtpServer:
             return move
         if s.resign > 0 and result.root_win_rate < s.resign:
             return "resign"
+        return move
+
+    def host_move(self, color: int):
+        """The host engine's move (:mod:`mctslab.go.host`): GNU Go's classical move unless our
+        search vetoes it; each decision is appended to ``decisions``."""
+        s = self.settings
+        board = self._position(color)
+        if self.host is None:
+            self.host = ClassicalHost(
+                level=s.gnugo_level, seed=(s.seed or 0) % 2**31, komi=self.komi,
+                size=self.size, resign=s.resign > 0, timeout=s.timeout,
+                argv=list(s.host_argv) if s.host_argv else None)
+        advice = self.host.consult(board, color)
+        decision = dict(move_number=board.move_number + 1,
+                        classical=None if advice.resign else advice.move,
+                        fuseki=advice.fuseki, resign=advice.resign, searched=False,
+                        shortlist=0, host_seconds=advice.seconds)
+        self.decisions.append(decision)
+        if advice.resign:
+            return "resign"
+        if advice.move is None or advice.fuseki:
+            decision["move"] = advice.move
+            return advice.move
+        rng = np.random.default_rng([0 if s.seed is None else s.seed, board.move_number])
+        moves = root_moves(board, advice, s.root_order, rng)
+        if len(moves) < 2:  # GNU Go searches only with two or more allowed moves
+            decision["move"] = advice.move
+            return advice.move
+        result = self._search_for_move(board, color, root_moves=moves)
+        move, best, shortlist = shortlist_move(result.children, advice.values, moves, self.size)
+        move = advice.move if move is None else move
+        decision.update(searched=True, move=move, best_win_rate_move=best,
+                        shortlist=len(shortlist), search_seconds=result.seconds,
+                        tabu_candidates=result.tabu_candidates)
         return move
 
     # -- scoring ---------------------------------------------------------------------------------
@@ -443,4 +502,5 @@ class GtpServer:
 
 def main(settings: EngineSettings | None = None, stdin=None, stdout=None) -> int:
     """Serve GTP on stdin/stdout (the ``mctslab go gtp`` verb)."""
-    return GtpServer(settings, stdin=stdin, stdout=stdout).run()
+    with GtpServer(settings, stdin=stdin, stdout=stdout) as server:
+        return server.run()

@@ -1,41 +1,61 @@
-"""Games of our engine (in-process) against GNU Go 3.8 over GTP: the state-tabu paper's Table 2.
+"""Go games between any two players, with one game loop: the state-tabu paper's Table 2, its
+validation against GNU Go's own Monte-Carlo mode, and the Many Faces matches.
 
-One game (:func:`play_vs_gnugo`): our engine plays ``ours`` (Black or White) with a named
-configuration (Table 1: ``gnugo-uct``, ``gTabu0``, ``gTabu18``, ``gTabu18-hash``,
-``gTabu18-hash-win``, any ``gTabuL[-hash[-win]]``), GNU Go the other colour with
-``--level L --seed S --chinese-rules --komi K``. The game ends at two consecutive passes, a
-resignation or ``max_moves``. GNU Go referees (``final_score``: area scoring, dead stones as it
-judges them); our own Tromp-Taylor area score of the final board (every stone alive) is kept
-beside it and a disagreement on the winner is counted, not hidden.
+Reading guide: :class:`Player` (who plays) -> :func:`game_task` (one game, an executor task)
+-> :func:`match_tasks` (a match: the games of one pairing, colours alternating) ->
+:func:`summary` (wins, by colour, Clopper-Pearson 95% interval, binomial p against 0.5).
 
-Failures: a GNU Go that crashes, stops answering within ``timeout`` or answers garbage
-(:class:`~mctslab.go.gnugo.EngineFailure`) is killed and the game is replayed from the start
-with a fresh GNU Go (our engine is seeded per move, so the replay is the same game up to the
-failure); ``restarts`` counts these. After ``max_restarts`` the game raises
-:class:`MatchError` naming the last failure; it is never scored silently.
+Players (:class:`Player`):
 
-Our side: each move is one :func:`mctslab.go.api.search` (seed ``(seed, move number)``); the
-root move is the best win rate (the paper); we pass when the search finds nothing better than
-a pass, or when GNU Go has just passed and our area count already wins; we resign when the
-chosen move's win rate is below ``resign`` (0: never, the paper's games went to the end).
+* ``"mcts"``: our engine (:class:`~mctslab.go.engine.EngineSettings`, pure UCT or hosted by
+  GNU Go's classical move generation), a :class:`~mctslab.go.gtp.GtpServer` driven in-process
+  (:class:`InProcessEngine`): the engine of ``mctslab go gtp`` with the same settings;
+* ``"gnugo"``: classical GNU Go 3.8 at ``level``;
+* ``"gnugo-mc"``: GNU Go 3.8's own Monte-Carlo mode (``--monte-carlo``), ``simulations`` per
+  move at ``level`` (the paper's base engine minus its change of C;
+  :func:`~mctslab.go.gnugo.gnugo_mc_argv`); on 19x19 it is never sent ``boardsize``;
+* any other kind: an in-process engine built by ``factory`` (``"module:function"``, called as
+  ``factory(player, size, komi, seed)`` and returning a ``GtpServer``), with the kind's
+  settings in ``options`` (the Many Faces knowledge player).
+
+The loop is :func:`mctslab.go.gnugo.play_game`: each ``genmove`` is relayed with ``play`` to
+the other engine (and to the referee) until two passes, a resignation or ``max_moves``. A
+classical GNU Go at ``referee_level`` referees (``final_score``: Chinese rules, its own
+dead-stone judgement): the opponent itself when it is classical GNU Go at that level, else a
+third process fed every move. Our own Tromp-Taylor count of the final board (every stone alive)
+is kept beside the referee's and a disagreement is counted, not hidden.
+
+Seeds: each game's players and referee are seeded from the task's seed, so game ``i`` of two
+matches built from the same match seed meets the same GNU Go (paired rows: McNemar). GNU Go
+failures (crash, hang, garbage: :class:`~mctslab.go.gnugo.EngineFailure`) kill every engine and
+replay the game from the start (every player is seeded per move, so the replay is the same game
+up to the failure), at most ``max_restarts`` times; then :class:`MatchError`.
+
+Time: per side the wall time of its ``genmove`` calls, and its CPU time (our process's for an
+in-process engine, plus its host GNU Go's; a GNU Go process's own from ``/proc``).
 """
 
 from __future__ import annotations
 
+import io
 import time
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import asdict, dataclass, field, fields
 
 import numpy as np
 
+from mctslab.core.stats import binomial_test
+from mctslab.core.tasks import make_tasks, resolve
+
 from . import gnugo, sgf
-from .api import BLACK, WHITE, Board, IllegalMove, search, vertex
-from .tabu import parse_config
+from .api import BLACK, WHITE, Board
+from .engine import EngineSettings
+from .gtp import GtpServer
 
-__all__ = ["EngineSettings", "MatchError", "play_vs_gnugo", "play_gnugo_self", "GNUGO_SELF",
-           "restarting"]
+__all__ = ["KINDS", "Player", "InProcessEngine", "MatchError", "game_task", "match_tasks",
+           "summary", "restarting", "play_players"]
 
-GNUGO_SELF = "gnugo"  # Table 1's first row: GNU Go against itself (no engine of ours)
+KINDS = ("mcts", "gnugo", "gnugo-mc")  # built here; another kind needs a factory
+_GAME_FIELDS = ("size", "komi", "seed", "timeout")  # EngineSettings fields a game sets
 
 
 class MatchError(RuntimeError):
@@ -43,107 +63,153 @@ class MatchError(RuntimeError):
 
 
 @dataclass(frozen=True)
-class EngineSettings:
-    """Our engine: a Table 1 configuration and the search settings of every move."""
+class Player:
+    """One side of a match (see the module docstring). ``engine``: our engine's settings
+    (``"mcts"``; board size, komi and seed come from the game); ``level``: GNU Go's
+    ``--level`` (``"gnugo"``, ``"gnugo-mc"``); ``simulations``: ``"gnugo-mc"``'s per move;
+    ``factory``/``options``: another kind's builder and settings."""
 
-    config: str = "gnugo-uct"
-    playouts: int = 8000
-    c: float = 1.5
-    expansion_threshold: int | None = None  # None: the configuration's (1 or 30)
-    policy: str = "light"
-    root_select: str = "winrate"
-    resign: float = 0.0
+    kind: str = "mcts"
+    engine: EngineSettings | None = None
+    level: int = 10
+    simulations: int = gnugo.MC_SIMULATIONS
+    factory: str | None = None
+    options: tuple = ()
 
-    def tabu(self):
-        if self.config == GNUGO_SELF:
-            return None
-        config = parse_config(self.config, playouts=self.playouts, c=self.c,
-                              expansion_threshold=self.expansion_threshold)
-        return config
+    def __post_init__(self):
+        if self.kind not in KINDS and self.factory is None:
+            raise ValueError(f"a player is one of {', '.join(KINDS)} or has a factory, got "
+                             f"{self.kind!r}")
+        if self.kind == "mcts" and self.engine is None:
+            object.__setattr__(self, "engine", EngineSettings())
+        if isinstance(self.options, dict):
+            object.__setattr__(self, "options", tuple(sorted(self.options.items())))
+        level = self.level
+        if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 10:
+            raise ValueError(f"GNU Go levels are 0..10, got {level!r}")
+        if self.kind == "gnugo-mc":
+            per_level = self.simulations // max(level, 1)
+            if per_level < 1 or per_level * max(level, 1) != self.simulations:
+                raise ValueError(f"gnugo-mc: {self.simulations} simulations do not divide by "
+                                 f"level {level} (GNU Go's budget is games per level x level)")
+
+    def params(self) -> dict:
+        """The task parameters of this player (only what its kind uses; JSON-friendly)."""
+        if self.kind == "mcts":
+            engine = {f.name: getattr(self.engine, f.name) for f in fields(EngineSettings)
+                      if f.name not in _GAME_FIELDS}
+            if engine["host_argv"] is None:
+                del engine["host_argv"]
+            return {"kind": "mcts", "engine": engine}
+        if self.kind == "gnugo":
+            return {"kind": "gnugo", "level": self.level}
+        if self.kind == "gnugo-mc":
+            return {"kind": "gnugo-mc", "level": self.level, "simulations": self.simulations}
+        return {"kind": self.kind, "factory": self.factory, "options": dict(self.options)}
+
+    @classmethod
+    def from_params(cls, params: dict) -> Player:
+        params = dict(params)
+        if params.get("kind", "mcts") == "mcts":
+            engine = dict(params.get("engine", {}))
+            if engine.get("host_argv") is not None:
+                engine["host_argv"] = tuple(engine["host_argv"])
+            return cls("mcts", engine=EngineSettings(**engine))
+        options = params.pop("options", {})
+        return cls(**params, options=tuple(sorted(options.items())))
+
+    @property
+    def label(self) -> str:
+        """Short name for tables: ``gnugo-uct``, ``gTabu18-hash-win+gnugo10``, ``gnugo-L10``,
+        ``gnugo-mc-L1``, or the kind."""
+        if self.kind == "mcts":
+            return self.engine.label
+        if self.kind == "gnugo":
+            return f"gnugo-L{self.level}"
+        if self.kind == "gnugo-mc":
+            tail = "" if self.simulations == gnugo.MC_SIMULATIONS else f"-{self.simulations}"
+            return f"gnugo-mc-L{self.level}{tail}"
+        return self.kind
 
 
-def _our_move(board: Board, settings: EngineSettings, tabu, seed: int, opponent_passed: bool):
-    result = search(board, settings.playouts, policy=settings.policy, c=settings.c,
-                    expansion_threshold=tabu.expansion_threshold,
-                    root_select=settings.root_select, tabu=tabu,
-                    seed=np.random.SeedSequence([seed, board.move_number]))
-    move = result.move
-    mine = board.to_move
-    if opponent_passed:
-        margin = board.area_score()
-        if (margin > 0) == (mine == BLACK) and margin != 0:
-            move = None  # the count already wins: end the game
-    if settings.resign > 0 and result.win_rate < settings.resign and \
-            board.move_number > board.size * board.size // 4:
-        move = "resign"
-    return move, result
+class InProcessEngine(gnugo.GtpCommands):
+    """A :class:`~mctslab.go.gtp.GtpServer` driven in-process through the GTP commands the game
+    loop sends; its failures propagate (a GNU Go failure inside it restarts the game, a bug is
+    an error, never a ``?`` reply)."""
+
+    def __init__(self, server: GtpServer):
+        self.server, self.size = server, server.size
+        server.propagate_errors = True
+
+    def send(self, command: str, timeout: float | None = None) -> str:
+        reply = self.server.handle(command)
+        if reply.startswith("?"):
+            raise gnugo.GtpError(command, reply[1:].strip())
+        return reply[1:].strip()
+
+    def cpu_seconds(self) -> float:
+        """CPU of the engine's host GNU Go (our own search's is timed by :class:`_Timed`)."""
+        return self.server.host.cpu_seconds() if self.server.host is not None else 0.0
+
+    def close(self) -> None:
+        self.server.close()
 
 
-_WARM: set = set()  # (policy, tabu kind, update) already compiled in this process
+class _Timed:
+    """An engine whose ``genmove`` calls are timed: wall ``seconds`` and, for an in-process
+    engine, this process's CPU ``cpu``; everything else passes through."""
 
+    def __init__(self, engine, in_process: bool):
+        self.engine, self.in_process = engine, in_process
+        self.seconds = self.cpu = 0.0
 
-def _warm(settings: EngineSettings, tabu) -> None:
-    """Compile (or load from numba's cache) the search kernels these settings use, before the
-    game's clock starts: a cold cache costs a minute or more on the first move, which would
-    otherwise count as the first game's thinking time (Fig. 6)."""
-    key = (settings.policy, tabu.kind, tabu.update)
-    if key not in _WARM:
-        search(Board(5), 8, policy=settings.policy, tabu=tabu, seed=0,
-               expansion_threshold=tabu.expansion_threshold)
-        _WARM.add(key)
-
-
-def _one_game(engine: gnugo.GtpEngine, settings: EngineSettings, ours: int, size: int,
-              komi: float, seed: int, max_moves: int, genmove_timeout: float) -> dict:
-    tabu = settings.tabu()
-    _warm(settings, tabu)
-    engine.boardsize(size)
-    engine.clear_board()
-    engine.komi(komi)
-    board = Board(size, komi=komi)
-    think = {BLACK: 0.0, WHITE: 0.0}
-    candidates = 0
-    end, result = "max moves", None
-    passes = 0
-    while board.move_number < max_moves:
-        color = board.to_move
-        start = time.perf_counter()
-        if color == ours:
-            move, found = _our_move(board, settings, tabu, seed, passes == 1)
-            candidates += found.tabu_candidates
-        else:
-            move = engine.genmove(color, timeout=genmove_timeout)
-        think[color] += time.perf_counter() - start
-        if move == "resign":
-            end, result = "resign", f"{'WB'[color - 1]}+R"
-            break
+    def genmove(self, color, timeout=None):
+        wall, cpu = time.perf_counter(), time.process_time()
         try:
-            if color == ours:
-                engine.play(color, move)
-            board.play(color, move)
-        except (gnugo.GtpError, IllegalMove) as exc:
-            who = "GNU Go refused ours" if color == ours else "GNU Go played an illegal move"
-            raise MatchError(f"move {board.move_number + 1} ({'BW'[color - 1]} "
-                             f"{vertex(move, size)}): {who}: {exc}") from None
-        passes = passes + 1 if move is None else 0
-        if passes == 2:
-            end = "passes"
-            break
-    gnugo_score = None if end == "resign" else engine.final_score(timeout=genmove_timeout)
-    return dict(_outcome(board, ours, result or gnugo.result_text(gnugo_score), end, gnugo_score),
-                think_ours=think[ours], think_gnugo=think[3 - ours], tabu_candidates=candidates)
+            return self.engine.genmove(color, timeout=timeout)
+        finally:
+            self.seconds += time.perf_counter() - wall
+            if self.in_process:
+                self.cpu += time.process_time() - cpu
+
+    def total_cpu(self) -> float | None:
+        """CPU seconds of this side: ours in-process plus its GNU Go process(es)."""
+        other = self.engine.cpu_seconds()
+        return None if other is None else self.cpu + other
+
+    def __getattr__(self, name):
+        return getattr(self.engine, name)
 
 
-def _outcome(board: Board, ours: int, result: str, end: str, gnugo_score) -> dict:
-    """A finished game's result fields: the referee's ``result`` (SGF ``RE``) and winner,
-    whether ``ours`` won, and our Tromp-Taylor count of ``board`` (every stone alive) beside
-    it, with whether it names the same winner (None after a resignation)."""
-    area = board.area_score()
-    winner = result[0] if result[0] in "BW" else None
-    return dict(result=result, end=end, winner=winner, ours_won=winner == "BW"[ours - 1],
-                gnugo_score=gnugo_score, area_score=area,
-                area_agrees=None if end == "resign" else (area > 0) == (winner == "B"),
-                moves=board.move_number, record=[(c, m) for c, m in board.moves])
+def _warm(player: Player) -> None:
+    """Compile (or load from numba's cache) the search kernels ``player`` uses before the
+    game's clock starts (a cold cache would count as the first game's thinking time)."""
+    if player.kind != "mcts":
+        return
+    from .api import search
+
+    engine = player.engine
+    search(Board(5), 8, policy=engine.policy, tabu=engine.tabu(), seed=0,
+           expansion_threshold=engine.tabu().expansion_threshold)
+
+
+def _open(player: Player, *, size: int, komi: float, seed: int, timeout: float):
+    """A started engine for ``player`` (a GtpEngine subprocess or an InProcessEngine)."""
+    if player.kind == "gnugo":
+        return gnugo.GtpEngine(gnugo.gnugo_argv(level=player.level, seed=seed, komi=komi,
+                                                size=size), timeout=timeout)
+    if player.kind == "gnugo-mc":
+        argv = gnugo.gnugo_mc_argv(level=player.level, simulations=player.simulations,
+                                   seed=seed, komi=komi, size=size)
+        return gnugo.GtpEngine(argv, timeout=timeout, fixed_size=19 if size == 19 else None)
+    if player.kind == "mcts":
+        settings = EngineSettings(**{**asdict(player.engine), "size": size, "komi": komi,
+                                     "seed": seed, "timeout": timeout})
+        server = GtpServer(settings, stdin=io.BytesIO(), stdout=io.BytesIO(),
+                           stderr=io.StringIO())
+        return InProcessEngine(server)
+    server = resolve(player.factory)(player, size, komi, seed)
+    return InProcessEngine(server)
 
 
 def restarting(play, max_restarts: int):
@@ -159,111 +225,195 @@ def restarting(play, max_restarts: int):
     raise MatchError(f"GNU Go failed {len(failures)} times in a row; the last: {failures[-1]}")
 
 
-def _finish(game: dict, sgf_path, size: int, komi: float, names: dict, settings: dict) -> dict:
-    """Save ``game`` as SGF at ``sgf_path`` (if given; players ``names``, ``settings`` in the
-    root) and make its record JSON-friendly."""
-    if sgf_path is not None:
-        sgf.save_game(sgf_path, size, komi, game["record"], result=game["result"],
-                      root_props={"PB": names[BLACK], "PW": names[WHITE]},
-                      settings={**settings, "restarts": game["restarts"],
-                                "gnugo_score": game["gnugo_score"],
-                                "area_score": game["area_score"]})
-        game["sgf"] = str(sgf_path)
-    game["record"] = [(c, None if m is None else list(m)) for c, m in game["record"]]
-    return game
+def _decisions(engine) -> dict:
+    """The host engine's per-game counts: moves it searched, vetoed (played another move than
+    GNU Go's classical one), fuseki moves, the mean shortlist size; tabu candidates."""
+    if not isinstance(engine, InProcessEngine):
+        return {}
+    server = engine.server
+    searched = [d for d in server.decisions if d["searched"]]
+    out = {"tabu_candidates": server.tabu_candidates}
+    if server.settings.classical == "gnugo":
+        out.update(host_moves=len(server.decisions), searched=len(searched),
+                   vetoes=sum(d["move"] != d["classical"] for d in searched),
+                   fuseki=sum(d["fuseki"] for d in server.decisions),
+                   mean_shortlist=float(np.mean([d["shortlist"] for d in searched]))
+                   if searched else None,
+                   host_restarts=server.host.restarts if server.host is not None else 0)
+    return out
 
 
-def play_vs_gnugo(settings: EngineSettings, *, ours: int, size: int = 19, komi: float = 6.5,
-                  gnugo_level: int = 10, gnugo_seed: int = 0, seed: int = 0,
-                  max_moves: int | None = None, timeout: float = 120.0,
-                  max_restarts: int = 3, sgf_path: str | Path | None = None,
-                  argv: list[str] | None = None) -> dict:
-    """Play one game; returns its result dict (see the module docstring), with ``restarts``
-    and, when ``sgf_path`` is given, the game saved there with every setting in its root.
+@dataclass
+class _Game:
+    record: gnugo.GameRecord
+    version: str
+    sides: dict = field(default_factory=dict)  # colour -> dict of times and counts
 
-    ``argv`` replaces GNU Go's command line (tests use a misbehaving fake engine). The
-    configuration ``"gnugo"`` (:data:`GNUGO_SELF`) is the paper's self-play row: "our" side is
-    then a second GNU Go (see :func:`play_gnugo_self`)."""
-    if ours not in (BLACK, WHITE):
-        raise ValueError(f"ours must be BLACK (1) or WHITE (2), got {ours!r}")
-    if settings.config == GNUGO_SELF:
-        return play_gnugo_self(ours=ours, size=size, komi=komi, gnugo_level=gnugo_level,
-                               gnugo_seed=gnugo_seed, seed=seed, max_moves=max_moves,
-                               timeout=timeout, max_restarts=max_restarts, sgf_path=sgf_path,
-                               argv=argv)
-    settings.tabu()  # a bad configuration name fails here, before GNU Go starts
-    max_moves = 3 * size * size if max_moves is None else max_moves
-    argv = argv or gnugo.gnugo_argv(level=gnugo_level, seed=gnugo_seed, komi=komi, size=size)
+
+def play_players(black: Player, white: Player, *, size: int = 19, komi: float = 6.5,
+                 seeds=(0, 0, 0), referee_level: int = 10, timeout: float = 300.0,
+                 max_moves: int | None = None, max_restarts: int = 3,
+                 referee_argv: list[str] | None = None) -> tuple[_Game, list]:
+    """Play one game of ``black`` against ``white`` (seeds: Black's, White's, the referee's);
+    returns the game and the failures that restarted it. ``referee_argv`` replaces the
+    referee's command line (tests)."""
+    for player in (black, white):
+        _warm(player)
+    players = {BLACK: black, WHITE: white}
 
     def play():
-        with gnugo.GtpEngine(argv, timeout=timeout) as engine:
-            game = _one_game(engine, settings, ours, size, komi, seed, max_moves, timeout)
-            return game, engine.send("version")
-
-    (game, version), failures = restarting(play, max_restarts)
-    game.update(restarts=len(failures), failures=failures, gnugo_version=version)
-    names = {ours: f"mctslab {settings.config}", 3 - ours: f"GNU Go {version} level "
-             f"{gnugo_level}"}
-    return _finish(game, sgf_path, size, komi, names,
-                   {**asdict(settings), "gnugo_level": gnugo_level, "gnugo_seed": gnugo_seed,
-                    "seed": seed, "ours": "BW"[ours - 1]})
-
-
-class _Timed:
-    """A GTP engine whose ``genmove`` calls are timed (``seconds``); everything else passes
-    through, so :func:`gnugo.play_game` can drive it."""
-
-    def __init__(self, engine: gnugo.GtpEngine):
-        self.engine, self.seconds = engine, 0.0
-
-    def genmove(self, color, timeout=None):
-        start = time.perf_counter()
+        engines = {}
         try:
-            return self.engine.genmove(color, timeout=timeout)
-        finally:
-            self.seconds += time.perf_counter() - start
-
-    def __getattr__(self, name):
-        return getattr(self.engine, name)
-
-
-def play_gnugo_self(*, ours: int, size: int = 19, komi: float = 6.5, gnugo_level: int = 10,
-                    gnugo_seed: int = 0, seed: int = 0, max_moves: int | None = None,
-                    timeout: float = 120.0, max_restarts: int = 3,
-                    sgf_path: str | Path | None = None, argv: list[str] | None = None) -> dict:
-    """The paper's "gnugo (self)" row: GNU Go 3.8 against GNU Go 3.8 at the same level, "ours"
-    being the one started with ``--seed seed`` and playing colour ``ours``, the other with
-    ``--seed gnugo_seed``, which referees (``final_score``). Returns the same dict as
-    :func:`play_vs_gnugo` (``tabu_candidates`` 0, our area score of the final board beside the
-    referee's); a failing engine restarts both and replays the game, counted in ``restarts``.
-    """
-    if ours not in (BLACK, WHITE):
-        raise ValueError(f"ours must be BLACK (1) or WHITE (2), got {ours!r}")
-    max_moves = 3 * size * size if max_moves is None else max_moves
-    theirs = argv or gnugo.gnugo_argv(level=gnugo_level, seed=gnugo_seed, komi=komi, size=size)
-    mine = argv or gnugo.gnugo_argv(level=gnugo_level, seed=seed % 2**31, komi=komi, size=size)
-    def play():
-        with gnugo.GtpEngine(mine, timeout=timeout) as a, \
-                gnugo.GtpEngine(theirs, timeout=timeout) as b:
-            us, them = _Timed(a), _Timed(b)
-            engines = {ours: us, 3 - ours: them}
+            for color, seed in ((BLACK, seeds[0]), (WHITE, seeds[1])):
+                engines[color] = _open(players[color], size=size, komi=komi, seed=seed,
+                                       timeout=timeout)
+            timed = {c: _Timed(e, isinstance(e, InProcessEngine)) for c, e in engines.items()}
+            referee = extra = None
+            for color in (BLACK, WHITE):  # the opponent referees when it is GNU Go at that level
+                if players[color].kind == "gnugo" and players[color].level == referee_level \
+                        and referee_argv is None:
+                    referee = timed[color]
+            if referee is None:
+                argv = referee_argv or gnugo.gnugo_argv(level=referee_level, seed=seeds[2],
+                                                        komi=komi, size=size)
+                referee = extra = gnugo.GtpEngine(argv, timeout=timeout)
+                engines["referee"] = extra
             try:
-                record = gnugo.play_game(engines[BLACK], engines[WHITE], size=size, komi=komi,
-                                         max_moves=max_moves, referee=them,
+                record = gnugo.play_game(timed[BLACK], timed[WHITE], size=size, komi=komi,
+                                         max_moves=max_moves, referee=referee,
                                          genmove_timeout=timeout)
             except gnugo.RefusedMove as exc:
-                raise MatchError(f"GNU Go self-play: {exc}") from None
-            return record, us.seconds, them.seconds, b.send("version")
+                raise MatchError(str(exc)) from None
+            sides = {c: dict(think=t.seconds, cpu=t.total_cpu(), **_decisions(t.engine))
+                     for c, t in timed.items()}
+            return _Game(record, referee.send("version"), sides)
+        finally:
+            for engine in engines.values():
+                engine.close()
 
-    (record, think_ours, think_theirs, version), failures = restarting(play, max_restarts)
+    return restarting(play, max_restarts)
+
+
+def game_task(params: dict, seed) -> dict:
+    """One game of ``params["candidate"]`` (playing ``params["color"]``, "B"/"W") against
+    ``params["opponent"]`` (each :meth:`Player.params`) on ``size`` x ``size`` with ``komi``,
+    refereed by GNU Go at ``referee_level``. Returns the result (SGF ``RE``), how it ended,
+    ``candidate_won``, the candidate's margin by the referee's count (None after a
+    resignation), moves, our Tromp-Taylor count of the final board (Black's margin, every
+    stone alive) and whether it names the referee's winner, each side's thinking time and CPU
+    time, the candidate's host-engine counts, restarts and the SGF text."""
+    cand_seed, opp_seed, referee_seed = (int(v) % 2**31 for v in seed.generate_state(3))
+    candidate = Player.from_params(params["candidate"])
+    opponent = Player.from_params(params["opponent"])
+    cand_color = BLACK if params["color"] == "B" else WHITE
+    players = {cand_color: candidate, 3 - cand_color: opponent}
+    seeds = {cand_color: cand_seed, 3 - cand_color: opp_seed}
+    size, komi = params["size"], params["komi"]
+    game, failures = play_players(players[BLACK], players[WHITE], size=size, komi=komi,
+                                  seeds=(seeds[BLACK], seeds[WHITE], referee_seed),
+                                  referee_level=params["referee_level"],
+                                  timeout=params["timeout"], max_moves=params.get("max_moves"))
+    record = game.record
+    names = {c: _sgf_name(p, game.version) for c, p in players.items()}
     board = Board(size, komi=komi)
     for color, move in record.moves:
         board.play(color, move)
-    game = dict(_outcome(board, ours, record.result, record.end, record.score),
-                think_ours=think_ours, think_gnugo=think_theirs, tabu_candidates=0,
-                restarts=len(failures), failures=failures, gnugo_version=version)
-    names = {ours: f"GNU Go {version} level {gnugo_level} seed {seed % 2**31}",
-             3 - ours: f"GNU Go {version} level {gnugo_level} seed {gnugo_seed}"}
-    return _finish(game, sgf_path, size, komi, names,
-                   {"config": GNUGO_SELF, "gnugo_level": gnugo_level, "gnugo_seed": gnugo_seed,
-                    "seed": seed % 2**31, "ours": "BW"[ours - 1]})
+    area = board.area_score()
+    winner = record.result[0] if record.result and record.result[0] in "BW" else None
+    margin = None
+    if record.score is not None:
+        margin = gnugo.score_value(record.score) * (1 if cand_color == BLACK else -1)
+    text = sgf.game_bytes(size, komi, record.moves, result=record.result,
+                          root_props={"PB": names[BLACK], "PW": names[WHITE]},
+                          settings={**_flat(params), "candidate_seed": cand_seed,
+                                    "opponent_seed": opp_seed, "referee_seed": referee_seed,
+                                    "restarts": len(failures)})
+    cand, opp = game.sides[cand_color], game.sides[3 - cand_color]
+    return dict(result=record.result, end=record.end, winner=winner,
+                candidate_won=winner == params["color"], score=record.score, margin=margin,
+                moves=len(record.moves), area_score=area,
+                area_agrees=None if record.end == "resign" or winner is None
+                else (area > 0) == (winner == "B"),
+                think_candidate=cand["think"], think_opponent=opp["think"],
+                cpu_candidate=cand["cpu"], cpu_opponent=opp["cpu"],
+                candidate_counts={k: v for k, v in cand.items() if k not in ("think", "cpu")},
+                restarts=len(failures), failures=failures, gnugo_version=game.version,
+                sgf=text.decode())
+
+
+def _flat(params: dict) -> dict:
+    """Task parameters as flat ``key=value`` settings for the SGF root."""
+    out = {}
+    for key, value in params.items():
+        if isinstance(value, dict):
+            for k, v in _flat(value).items():
+                out[f"{key}.{k}"] = v
+        else:
+            out[key] = value
+    return out
+
+
+def _sgf_name(player: Player, version: str) -> str:
+    if player.kind == "gnugo":
+        return f"GNU Go {version} level {player.level}"
+    if player.kind == "gnugo-mc":
+        return (f"GNU Go {version} --monte-carlo level {player.level}, "
+                f"{player.simulations} simulations")
+    if player.kind == "mcts":
+        e = player.engine
+        host = f", hosted by GNU Go level {e.gnugo_level}" if e.classical == "gnugo" else ""
+        return f"mctslab {e.config} {e.playouts} {e.policy} playouts, C {e.c:g}{host}"
+    return f"mctslab {player.kind}"
+
+
+def match_tasks(candidate: Player, opponent: Player, games: int, *, size: int = 19,
+                komi: float = 6.5, referee_level: int = 10, timeout: float = 300.0,
+                max_moves: int | None = None, seed: int = 0) -> list:
+    """``games`` :func:`game_task` tasks, the candidate's colour alternating (B, W, B, ...);
+    game ``i`` is seeded ``SeedSequence(seed, spawn_key=(i,))`` whatever the players, so two
+    matches with the same ``seed`` pair up game by game, and adding games keeps the earlier
+    games' seeds and results."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"a match needs at least one game, got {games!r}")
+    base = dict(candidate=candidate.params(), opponent=opponent.params(), size=size, komi=komi,
+                referee_level=referee_level, timeout=timeout)
+    if max_moves is not None:
+        base["max_moves"] = max_moves
+    params = [dict(base, color="BW"[i % 2]) for i in range(games)]
+    return make_tasks("mctslab.go.match:game_task", params, seed=seed)
+
+
+def summary(tasks, results) -> dict:
+    """A match's games: labels, games, wins (as Black / as White), rate, Clopper-Pearson 95%
+    interval, two-sided binomial p against 0.5, mean length, mean margin over the games scored
+    by the referee, mean thinking and CPU seconds per game of each side, restarts, area-count
+    disagreements and the host engine's veto counts."""
+    first = tasks[0].params
+    wins = sum(bool(r["candidate_won"]) for r in results)
+    test = binomial_test(wins, len(results))
+    colors = [t.params["color"] for t in tasks]
+    margins = [r["margin"] for r in results if r.get("margin") is not None]
+
+    def mean(key):
+        values = [r[key] for r in results if r.get(key) is not None]
+        return float(np.mean(values)) if values else None
+
+    counts = [r.get("candidate_counts", {}) for r in results]
+    searched = sum(c.get("searched", 0) for c in counts)
+    return dict(candidate=Player.from_params(first["candidate"]).label,
+                opponent=Player.from_params(first["opponent"]).label,
+                games=len(results), wins=wins,
+                games_as_black=colors.count("B"),
+                wins_as_black=sum(bool(r["candidate_won"]) for c, r in zip(colors, results)
+                                  if c == "B"),
+                wins_as_white=sum(bool(r["candidate_won"]) for c, r in zip(colors, results)
+                                  if c == "W"),
+                rate=test.rate, ci_low=test.ci_low, ci_high=test.ci_high, pvalue=test.pvalue,
+                mean_moves=mean("moves"),
+                mean_margin=float(np.mean(margins)) if margins else None,
+                think_candidate=mean("think_candidate"), think_opponent=mean("think_opponent"),
+                cpu_candidate=mean("cpu_candidate"), cpu_opponent=mean("cpu_opponent"),
+                restarts=sum(r["restarts"] for r in results),
+                area_disagrees=sum(r.get("area_agrees") is False for r in results),
+                searched=searched, vetoes=sum(c.get("vetoes", 0) for c in counts),
+                tabu_candidates=sum(c.get("tabu_candidates", 0) for c in counts))

@@ -18,9 +18,12 @@ from dataclasses import dataclass
 
 from . import _tabu
 
-__all__ = ["TabuConfig", "parse_config", "tabu_size", "candidate_bound", "PAPER_CONFIGS"]
+__all__ = ["TabuConfig", "parse_config", "tabu_size", "candidate_bound", "PAPER_CONFIGS",
+           "REDRAWS", "POLICY_REDRAWS"]
 
 PAPER_CONFIGS = ("gnugo-uct", "gTabu0", "gTabu18", "gTabu18-hash", "gTabu18-hash-win")
+REDRAWS = ("policy", "light")
+POLICY_REDRAWS = 8  # rejections of one playout move redrawn by the policy before uniform
 _NAME = re.compile(r"gTabu(\d+)(-hash(-win)?)?")
 
 
@@ -31,7 +34,11 @@ class TabuConfig:
     ``kind``: ``"none"``, ``"move"`` (queues of moves, the authors' earlier gTabuX) or
     ``"state"`` (queues of position hashes); ``update``: ``"sequential"`` (Eqs. 6-7) or
     ``"batch-on-loss"`` (Eqs. 9-11); ``size`` the initial tabu size L, ``moves`` M (playout
-    moves 1..M carry queues), ``expansion_threshold`` (1 for gnugo-uct, 30 otherwise).
+    moves 1..M carry queues), ``expansion_threshold`` (1 for gnugo-uct, 30 otherwise);
+    ``redraw``: how a playout move rejected by a tabu list is drawn again, ``"policy"`` (the
+    playout's own policy, up to :data:`POLICY_REDRAWS` rejections of one move, then uniform:
+    what GNU Go's weighted policy would do in the paper's engines) or ``"light"`` (uniform at
+    once).
     """
 
     name: str
@@ -42,8 +49,12 @@ class TabuConfig:
     expansion_threshold: int = 30
     playouts: int = 8000
     c: float = 1.5
+    redraw: str = "policy"
 
     def __post_init__(self):
+        if self.redraw not in REDRAWS:
+            raise ValueError(f"tabu redraw must be one of {', '.join(REDRAWS)}, got "
+                             f"{self.redraw!r}")
         if self.kind not in ("none", "move", "state"):
             raise ValueError(f"tabu kind must be none, move or state, got {self.kind!r}")
         if self.update not in ("sequential", "batch-on-loss"):
@@ -61,13 +72,19 @@ class TabuConfig:
             return _tabu.NONE
         return _tabu.SEQUENTIAL if self.update == "sequential" else _tabu.BATCH_ON_LOSS
 
+    @property
+    def policy_redraws(self) -> int:
+        """The kernel's ``Tabu.config[4]``: rejections the playout policy may redraw."""
+        return POLICY_REDRAWS if self.redraw == "policy" else 0
+
 
 def parse_config(name: str, *, moves: int = 5, playouts: int = 8000, c: float = 1.5,
-                 expansion_threshold: int | None = None) -> TabuConfig:
+                 expansion_threshold: int | None = None, redraw: str = "policy") -> TabuConfig:
     """The configuration named ``name`` (Table 1): ``gnugo-uct`` (expansion threshold 1, no
     tabu), ``gTabu0`` (threshold 30, no tabu), ``gTabuL`` (move tabu of size L),
     ``gTabuL-hash`` (state tabu, sequential update), ``gTabuL-hash-win`` (state tabu, batch
-    update on loss). ``expansion_threshold`` overrides the table's value."""
+    update on loss). ``expansion_threshold`` overrides the table's value; ``redraw``: see
+    :class:`TabuConfig`."""
     if name == "gnugo-uct":
         config = dict(kind="none", size=0, expansion_threshold=1)
     elif (match := _NAME.fullmatch(name)):
@@ -84,7 +101,7 @@ def parse_config(name: str, *, moves: int = 5, playouts: int = 8000, c: float = 
                          "gTabuL[-hash[-win]] (e.g. gTabu18-hash-win)")
     if expansion_threshold is not None:
         config["expansion_threshold"] = expansion_threshold
-    return TabuConfig(name=name, moves=moves, playouts=playouts, c=c, **config)
+    return TabuConfig(name=name, moves=moves, playouts=playouts, c=c, redraw=redraw, **config)
 
 
 def tabu_size(initial: int, move_number: int, board_size: int = 19) -> int:

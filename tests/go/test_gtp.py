@@ -36,7 +36,7 @@ def make_stand_in(win_rate=0.5, move="first", children=()):
         chosen = (choices[0] if choices else None) if move == "first" else move
         return types.SimpleNamespace(move=chosen, color=color, playouts=playouts, seconds=0.01,
                                      playouts_per_s=playouts / 0.01, children=list(children),
-                                     root_win_rate=win_rate)
+                                     root_win_rate=win_rate, tabu_candidates=0)
 
     return types.SimpleNamespace(
         EMPTY=0, BLACK=1, WHITE=2, IllegalMove=api.IllegalMove, Board=api.Board, search=search,

@@ -1,0 +1,113 @@
+"""Our Go engine's settings: one type for ``mctslab go gtp``, ``go match``, ``go search``, the
+notebooks' matches and the Many Faces players.
+
+Two engine kinds share it, chosen by ``classical``:
+
+* ``"none"``: pure UCT (:func:`mctslab.go.api.search`) chooses every move;
+* ``"gnugo"``: the state-tabu paper's engine: GNU Go 3.8's classical move generation hosts the
+  search, which may veto GNU Go's move (:mod:`mctslab.go.host`).
+
+The move rules themselves are :class:`mctslab.go.gtp.GtpServer`'s ``choose_move`` (pure) and
+``host_move`` (host), so the GTP engine and a match play the same engine for the same settings.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .api import POLICIES
+from .host import ROOT_ORDERS
+from .tabu import REDRAWS, TabuConfig, parse_config
+
+__all__ = ["EngineSettings", "CLASSICAL", "ROOT_SELECT"]
+
+CLASSICAL = ("none", "gnugo")
+ROOT_SELECT = ("visits", "winrate")
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    """Everything our engine plays with (the defaults are ``mctslab go gtp``'s).
+
+    Search: ``playouts`` per move, playout ``policy`` (light | pattern), UCT constant ``c``
+    (Eq. 1), ``config`` (a Table 1 engine of the state-tabu paper: ``gnugo-uct``, ``gTabu0``,
+    ``gTabuL[-hash[-win]]``: its tabu lists and expansion threshold), ``expansion_threshold``
+    (None: the configuration's), ``tabu_moves`` (M), ``tabu_redraw`` (policy | light: how a
+    playout move rejected by a tabu list is drawn again), ``seed`` (the search of move k uses
+    ``seed + k``; None: fresh entropy).
+
+    Pure engine (``classical="none"``): the root move by ``root_select`` (visits | winrate);
+    resign below the root win rate ``resign`` (0: never); pass when the opponent has just passed
+    and our count (dead stones removed by ``dead_playouts`` light playouts at
+    ``dead_threshold``) already wins.
+
+    Host engine (``classical="gnugo"``): GNU Go 3.8 at ``gnugo_level`` hosts the search
+    (:mod:`mctslab.go.host`); ``root_order`` (value | random) orders the untried root children;
+    ``resign`` > 0 lets GNU Go resign where it would, 0 never resigns; ``timeout``: seconds
+    GNU Go may take per reply; ``host_argv``: another command line for the host (tests).
+
+    ``size``, ``komi``: the board a GTP session starts with; ``superko``: positional superko.
+    """
+
+    size: int = 19
+    komi: float = 6.5
+    playouts: int = 1000
+    policy: str = "light"
+    seed: int | None = 0
+    resign: float = 0.1
+    c: float = 1.5
+    root_select: str = "visits"
+    expansion_threshold: int | None = None
+    superko: bool = False
+    dead_playouts: int = 200
+    dead_threshold: float = 0.7
+    config: str = "gnugo-uct"
+    tabu_moves: int = 5
+    tabu_redraw: str = "policy"
+    classical: str = "none"
+    gnugo_level: int = 10
+    root_order: str = "value"
+    timeout: float = 300.0
+    host_argv: tuple | None = None
+
+    def __post_init__(self):
+        if self.policy not in POLICIES:
+            raise ValueError(f"unknown policy {self.policy!r}; known: {', '.join(POLICIES)}")
+        if self.classical not in CLASSICAL:
+            raise ValueError(f"classical must be one of {', '.join(CLASSICAL)}, got "
+                             f"{self.classical!r}")
+        if self.root_select not in ROOT_SELECT:
+            raise ValueError(f"root_select must be visits or winrate, got {self.root_select!r}")
+        if self.root_order not in ROOT_ORDERS:
+            raise ValueError(f"root_order must be one of {', '.join(ROOT_ORDERS)}, got "
+                             f"{self.root_order!r}")
+        if self.tabu_redraw not in REDRAWS:
+            raise ValueError(f"tabu_redraw must be one of {', '.join(REDRAWS)}, got "
+                             f"{self.tabu_redraw!r}")
+        for name in ("playouts", "tabu_moves"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
+        level = self.gnugo_level
+        if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 10:
+            raise ValueError(f"GNU Go levels are 0..10, got {level!r}")
+        if not (math.isfinite(self.c) and self.c >= 0):
+            raise ValueError(f"c must be a finite number >= 0, got {self.c!r}")
+        if not 0 <= self.resign < 1:
+            raise ValueError(f"resign must be in [0, 1), got {self.resign!r}")
+        if not self.timeout > 0:
+            raise ValueError(f"timeout must be > 0 seconds, got {self.timeout!r}")
+        self.tabu()  # an unknown configuration name fails here
+
+    def tabu(self) -> TabuConfig:
+        """The configuration's :class:`~mctslab.go.tabu.TabuConfig` (threshold overridden by
+        ``expansion_threshold`` when set)."""
+        return parse_config(self.config, moves=self.tabu_moves, playouts=self.playouts,
+                            c=self.c, expansion_threshold=self.expansion_threshold,
+                            redraw=self.tabu_redraw)
+
+    @property
+    def label(self) -> str:
+        """A short name for tables: the configuration, ``+gnugo`` for the host engine."""
+        return self.config + ("" if self.classical == "none" else f"+gnugo{self.gnugo_level}")
