@@ -65,6 +65,8 @@ SHIPPED = {s.name: s for s in (
             "(GPL-3.0 data read at run time)", "files", "**/*"),
     Shipped("go-games", "19x19 game records: Tom server 9-dan games and AlphaGo's published "
             "games", "games", "**/*.sgf"),
+    Shipped("go-positions", "100 mid-game 9x9 positions (GNU Go 3.8 self-play after random "
+            "openings) for the state-tabu veto-rate table", "positions", "9x9/*.sgf"),
 )}
 
 _RUSTDOKU = "https://raw.githubusercontent.com/rikshot/rustdoku/5fa5444c886f8bcdcd96f8000e639bb4dc1ac1d4"

@@ -9,6 +9,9 @@
   runs or seeds with its t interval: :func:`mean_interval`.
 - Match win rates (Go's Table 3, the Many Faces matches): :func:`win_rate_table`, one row per
   match with the rate, its Clopper-Pearson interval and the binomial test against 0.5.
+- Paired win/loss outcomes of two engines over the same games (same seeds, same opponent):
+  the exact McNemar test (:func:`mcnemar_exact`); games per engine for a given power
+  (:func:`games_for_power`).
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ __all__ = [
     "mean_interval",
     "elo_expected",
     "elo_update",
+    "mcnemar_exact",
+    "games_for_power",
 ]
 
 
@@ -73,6 +78,28 @@ def binomial_test(k: int, n: int, p: float = 0.5, confidence: float = 0.95) -> B
     result = _st.binomtest(k, n, p, alternative="two-sided")
     ci = result.proportion_ci(confidence_level=confidence, method="exact")
     return BinomialTest(k, n, p, float(result.pvalue), float(ci.low), float(ci.high), confidence)
+
+
+def mcnemar_exact(b: int, c: int) -> float:
+    """Two-sided exact McNemar p-value of paired outcomes: ``b`` pairs won by the first engine
+    only, ``c`` by the second only (pairs both won or both lost carry no information). It is
+    the binomial test of ``b`` successes in ``b + c`` trials against 1/2; 1.0 when b + c = 0."""
+    b, c = int(b), int(c)
+    if b < 0 or c < 0:
+        raise ValueError(f"discordant pair counts must be >= 0, got {b}, {c}")
+    if b + c == 0:
+        return 1.0
+    return float(_st.binomtest(b, b + c, 0.5, alternative="two-sided").pvalue)
+
+
+def games_for_power(p1: float, p2: float, power: float = 0.8, alpha: float = 0.05) -> int:
+    """Games per engine for a two-sided two-proportion z-test at level ``alpha`` to detect win
+    rates ``p1`` against ``p2`` with probability ``power`` (independent samples, the normal
+    approximation: ``n = (z_{1-alpha/2} + z_power)^2 (p1 q1 + p2 q2) / (p1 - p2)^2``)."""
+    if not (0 < p1 < 1 and 0 < p2 < 1) or p1 == p2:
+        raise ValueError(f"need two different rates in (0, 1), got {p1}, {p2}")
+    z = _st.norm.ppf(1 - alpha / 2) + _st.norm.ppf(power)
+    return int(math.ceil(z * z * (p1 * (1 - p1) + p2 * (1 - p2)) / (p1 - p2) ** 2))
 
 
 def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:

@@ -159,3 +159,69 @@ def pattern_playouts_per_s() -> dict:
                       f"policy (mc_montegnu_classic; tree {nodes:,} nodes), best of {repeats} by "
                       f"wall clock; by CPU time {cpu_rate:,.0f}/s (load average {load:.1f} on "
                       f"{os.cpu_count()} cores); quoted reference: Pachi moggy playouts (issue 11)"}
+
+
+def _host_vs_gnugo_mc(size: int, positions: int, playouts: int = 8000, level: int = 10) -> dict:
+    """Time per move of the host engine (GNU Go's share and our search's) and of stock
+    ``gnugo --monte-carlo`` at the same simulations, on the same stored positions."""
+    import io
+
+    from mctslab.go import gnugo
+    from mctslab.go.engine import EngineSettings
+    from mctslab.go.experiments import _position, veto_positions
+    from mctslab.go.gtp import GtpServer
+
+    gnugo.find_gnugo()
+    spots = veto_positions(size, positions)
+    host_s = ours_s = mc_s = 0.0
+    for i, (path, moves) in enumerate(spots):
+        board = _position(path, moves)
+        settings = EngineSettings(size=size, komi=board.komi, playouts=playouts,
+                                  policy="pattern", classical="gnugo", gnugo_level=level,
+                                  root_select="winrate", resign=0.0, seed=i)
+        with GtpServer(settings, stdin=io.BytesIO(), stdout=io.BytesIO(),
+                       stderr=io.StringIO()) as server:
+            server.board, server.size, server.komi = board, size, board.komi
+            if i == 0:  # compile the search kernels before the clock (a throw-away move)
+                server.host_move(board.to_move)
+                server.decisions.clear()
+            start = time.perf_counter()
+            server.host_move(board.to_move)
+            total = time.perf_counter() - start
+            decision = server.decisions[-1]
+        host_s += decision["host_seconds"]
+        ours_s += total - decision["host_seconds"]
+        argv = gnugo.gnugo_mc_argv(level=level, simulations=playouts, seed=i, komi=board.komi,
+                                   size=size)
+        with gnugo.GtpEngine(argv, fixed_size=19 if size == 19 else None) as engine:
+            engine.boardsize(size)
+            engine.clear_board()
+            engine.komi(board.komi)
+            for color, move in board.moves:
+                engine.play(color, move)
+            start = time.perf_counter()
+            engine.genmove(board.to_move, timeout=600)
+            mc_s += time.perf_counter() - start
+    n = len(spots)
+    host_move = (host_s + ours_s) / n
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return {"value": host_move, "reference": mc_s / n, "ratio": host_move / (mc_s / n),
+            "detail": f"{n} stored {size}x{size} mid-game positions, {playouts:,} pattern "
+                      f"playouts, GNU Go level {level}: per move GNU Go (genmove, top_moves, "
+                      f"all_move_values, unconditional_status) {host_s / n:.3f} s + our search "
+                      f"and shortlist {ours_s / n:.3f} s; reference: stock GNU Go 3.8 "
+                      f"--monte-carlo --level {level}, {playouts:,} simulations, "
+                      f"{mc_s / n:.3f} s per move (wall clock, load {load:.1f})"}
+
+
+@benchmark("go.host_move_s_9x9", unit="s/move", higher_is_better=False)
+def host_move_s_9x9() -> dict:
+    """The host engine's time per move on 9x9 (GNU Go's share and ours), against stock GNU Go
+    --monte-carlo at the same simulations on the same positions (goal: ratio <= 1.0)."""
+    return _host_vs_gnugo_mc(9, 10)
+
+
+@benchmark("go.host_move_s_19x19", unit="s/move", higher_is_better=False)
+def host_move_s_19x19() -> dict:
+    """The same on 19x19 (real games after move 60)."""
+    return _host_vs_gnugo_mc(19, 4)

@@ -1,89 +1,83 @@
-"""The state-tabu paper's protocol as tasks, scales, tables and figures (notebook ``go_state_tabu``).
+"""The state-tabu paper's protocol as scales, tasks and runs (notebook ``go_state_tabu``).
 
 Itoh & Ohta (2016), "An Application of Monte-Carlo Tree Search Including Game State Tabu Lists
-for Playing 19x19 Go" (brief: ``docs/papers/go-state-tabu.md``).
+for Playing 19x19 Go" (brief: ``docs/papers/go-state-tabu.md``). The paper's engines are GNU Go
+3.8's classical move generation with a Monte-Carlo veto (:mod:`mctslab.go.host`): every row of
+Table 2 is played by our search hosted by GNU Go (``classical="gnugo"``) unless
+``classical="none"`` asks for our pure UCT engine.
 
 Scales
 ------
-* ``paper``: the five engines of Table 1 on 19x19, 8,000 playouts per move, 500 games as
-  Black and 500 as White each against GNU Go 3.8 at its default level 10; Fig. 5 and Table 4
-  from one 42-move position with 8,000 playouts (tabu sizes 0-15). Thousands of CPU-hours: a
-  cluster (``scheduler=``).
-* ``default``: the same engines on **9x9** with 1,000 playouts per move, 4 games per colour
-  against GNU Go level 0, after a calibration of gnugo-uct against GNU Go levels 0 and 1; Fig. 5
-  and Table 4 at the paper's own setting (19x19 position, 8,000 playouts), which costs seconds.
-* ``smoke``: two engines, one game per colour on 9x9 with 40 playouts; Fig. 5/Table 4 at 300
-  playouts and three tabu sizes.
+* ``paper``: 19x19, the five engines of Table 1 and GNU Go against itself, 8,000 playouts per
+  move, 500 games as Black and 500 as White against GNU Go 3.8 level 10; GNU Go's own
+  Monte-Carlo mode (``gnugo-mc``, both level readings) and the pure engine as anchors; the veto
+  rates on 100 positions of each size; Fig. 5 and Table 4 from one 42-move position. Thousands
+  of CPU-hours: a cluster (``scheduler=``).
+* ``default``: the same rows on **9x9** against GNU Go level 10, one game per colour and row,
+  2,000 playouts per move; veto rates on 10 9x9 positions; Fig. 5 and Table 4 at the paper's
+  own setting (19x19 position, 8,000 playouts).
+* ``smoke``: two engines, one game per colour on 9x9 against GNU Go level 0 (host level 0),
+  300 playouts; two veto positions; Fig. 5/Table 4 at 300 playouts and three tabu sizes.
 
-Our engine's playouts use GNU Go's own 3x3 Monte-Carlo patterns (``policy="pattern"``), as the
-paper's engines, built inside GNU Go 3.8, did; ``policy="light"`` gives uniform playouts.
-
-Every game is one executor task (stored as it finishes, so a killed match resumes); so is each
-Fig. 5 search and each Table 4 search. GNU Go is spoken to over GTP by
-:mod:`mctslab.go.match` (crash / hang / garbage: killed, restarted, the game replayed).
+Every game is one executor task (:func:`mctslab.go.match.game_task`, stored as it finishes, so
+a killed match resumes); so is each veto position and each Fig. 5 / Table 4 search. Rows built
+from the same seed meet the same GNU Go game by game (paired tests in :mod:`.tables`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import io
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
-import pandas as pd
 
 from mctslab import data
 from mctslab.core.params import as_real, check_known, given, positive_int, scale_values
-from mctslab.core.stats import binomial_test
 from mctslab.core.tasks import make_tasks
-from mctslab.go import sgf
-from mctslab.go.api import BLACK, WHITE, Board, search
-from mctslab.go.match import GNUGO_SELF, EngineSettings, play_vs_gnugo
-from mctslab.go.tabu import PAPER_CONFIGS, candidate_bound, parse_config
 
-__all__ = ["Config", "SCALES", "config", "tabu_position", "game_task", "duplicates_task",
-           "candidates_task", "calibration_tasks", "match_tasks", "duplicate_tasks",
-           "candidate_tasks", "game_params", "make_tasks", "Played", "gnugo_missing", "calibrate", "play_matches", "duplicates", "candidates",
-           "duplicates_table", "calibration_table", "chosen_level", "table2", "table3",
-           "table4", "thinking_table", "games_sgf", "PAPER_TABLE2", "PAPER_TABLE3",
-           "PAPER_TABLE4", "PAPER_FIG6"]
+from . import gnugo, sgf
+from .api import Board, search
+from .engine import EngineSettings
+from .gtp import GtpServer
+from .match import Player, match_tasks
+from .tabu import PAPER_CONFIGS, parse_config
+
+__all__ = ["Config", "SCALES", "config", "Played", "GNUGO_SELF", "TABLE2_CONFIGS",
+           "tabu_position", "veto_positions", "table2_rows", "anchor_rows", "pure_rows",
+           "play_matches", "play_anchors", "play_pure", "veto_task", "veto_tasks", "veto_rates",
+           "duplicates_task", "candidates_task", "duplicate_tasks", "candidate_tasks",
+           "duplicates", "candidates", "games_sgf", "save_games"]
+
+GNUGO_SELF = "gnugo"  # Table 2's first row: GNU Go against itself (no engine of ours)
+TABLE2_CONFIGS = (GNUGO_SELF,) + PAPER_CONFIGS
 
 # A fixed 42-move position from a real game (the paper's Fig. 4 did not survive extraction):
 # Black to play move 43.
 TABU_POSITION = ("go-games/tom9d/tom-2003-09-354460.sgf", 42)
+# Veto-rate positions: 9x9 after move 20 (shipped, scripts/make-go9-positions), 19x19 real games
+# after move 60 (the first games of tom9d/ in name order)
+VETO_POSITIONS = {9: ("go-positions/9x9", 20), 19: ("go-games/tom9d", 60)}
 
-PAPER_TABLE2 = {  # wins as Black, as White, of 500 each (the "gnugo" row: GNU Go vs itself)
-    "gnugo": (513, 487), "gnugo-uct": (266, 253), "gTabu18": (239, 252),
-    "gTabu18-hash": (264, 259), "gTabu18-hash-win": (277, 263)}
-PAPER_TABLE3 = {  # p value, 95% CI, significant at alpha = 0.05
-    "gnugo": (0.429, 0.482, 0.544), "gnugo-uct": (0.242, 0.488, 0.550),
-    "gTabu18": (0.591, 0.460, 0.522), "gTabu18-hash": (0.155, 0.492, 0.554),
-    "gTabu18-hash-win": (0.012, 0.509, 0.571)}
-PAPER_TABLE4 = (0, 375, 685, 941, 1114, 1288, 1440, 1655, 1700, 1835, 1860, 2065, 2098, 2031,
-                2179, 2348)  # tabu candidates at L = 0..15, 8,000 playouts
-PAPER_FIG6 = {"gnugo-uct": 158.4, "gTabu0": 162.3, "gTabu18": 166.9, "gTabu18-hash": 487.8,
-              "gTabu18-hash-win": 369.4}  # mean thinking time per game minus gnugo's, seconds
-
-# Table 2's rows: GNU Go against itself ("gnugo", two GNU Go processes, no engine of ours),
-# then our engines of Table 1
-TABLE2_CONFIGS = (GNUGO_SELF,) + PAPER_CONFIGS
-
+_ANALYSIS = dict(histogram_configs=("gTabu0", "gTabu18", "gTabu18-hash", "gTabu18-hash-win"),
+                 table4_sizes=tuple(range(16)), analysis_playouts=8000)
 SCALES = {
     "smoke": dict(configs=("gnugo-uct", "gTabu18-hash-win"), games_per_color=1, board_size=9,
-                  playouts=40, gnugo_level=0, calibration_levels=(0,), calibration_games=1,
-                  analysis_playouts=300, histogram_configs=("gTabu0", "gTabu18-hash"),
-                  table4_sizes=(0, 1, 4)),
-    "default": dict(configs=TABLE2_CONFIGS, games_per_color=4, board_size=9, playouts=1000,
-                    gnugo_level=0, calibration_levels=(0, 1), calibration_games=4,
-                    analysis_playouts=8000,
-                    histogram_configs=("gTabu0", "gTabu18", "gTabu18-hash", "gTabu18-hash-win"),
-                    table4_sizes=tuple(range(16))),
+                  playouts=300, gnugo_level=0, host_level=0, mc_levels=(1,),
+                  anchor_games_per_color=1, pure_configs=("gnugo-uct",),
+                  veto_positions=2, veto_sizes=(9,), veto_cs=(1.5,), analysis_playouts=300,
+                  histogram_configs=("gTabu0", "gTabu18-hash"), table4_sizes=(0, 1, 4)),
+    "default": dict(configs=TABLE2_CONFIGS, games_per_color=1, board_size=9, playouts=2000,
+                    gnugo_level=10, host_level=10, mc_levels=(1, 10), anchor_games_per_color=1,
+                    pure_configs=("gnugo-uct",), veto_positions=10, veto_sizes=(9,),
+                    veto_cs=(1.5,), **_ANALYSIS),
     "paper": dict(configs=TABLE2_CONFIGS, games_per_color=500, board_size=19, playouts=8000,
-                  gnugo_level=10, calibration_levels=(10,), calibration_games=50,
-                  analysis_playouts=8000,
-                  histogram_configs=("gTabu0", "gTabu18", "gTabu18-hash", "gTabu18-hash-win"),
-                  table4_sizes=tuple(range(16))),
+                  gnugo_level=10, host_level=10, mc_levels=(1, 10), anchor_games_per_color=500,
+                  pure_configs=("gnugo-uct",), veto_positions=100, veto_sizes=(9, 19),
+                  veto_cs=(0.5, 1.0, 1.5, 2.0), **_ANALYSIS),
 }
 
 
@@ -92,25 +86,45 @@ class Config:
     """The constants of one notebook run (see the module docstring for the scales)."""
 
     scale: str
-    configs: tuple            # engines of Table 1 played against GNU Go
-    games_per_color: int      # games as Black and as White per engine (paper: 500)
-    board_size: int           # paper: 19
-    playouts: int             # per move (paper: 8,000)
-    gnugo_level: int          # GNU Go's --level in the matches (paper: its default, 10)
-    calibration_levels: tuple  # GNU Go levels gnugo-uct is calibrated against
-    calibration_games: int    # calibration games per colour and level
-    analysis_playouts: int    # Fig. 5 and Table 4 searches (paper: 8,000)
-    histogram_configs: tuple  # engines of Fig. 5
-    table4_sizes: tuple       # move-tabu sizes L of Table 4 (paper: 0..15)
-    c: float = 1.5            # UCB constant C (Eq. 1)
-    tabu_moves: int = 5       # M
+    configs: tuple             # Table 2's rows: "gnugo" (GNU Go self-play) and Table 1 engines
+    games_per_color: int       # games as Black and as White per row (paper: 500)
+    board_size: int            # paper: 19
+    playouts: int              # our playouts per move (paper: 8,000)
+    gnugo_level: int           # the opponent GNU Go's --level (paper: its default, 10)
+    host_level: int            # the host GNU Go's --level (classical="gnugo")
+    mc_levels: tuple           # gnugo-mc anchors: levels (1: 8,000 per level; 10: 800 per level)
+    anchor_games_per_color: int  # games per colour of each anchor row
+    pure_configs: tuple        # beyond the paper: pure UCT engines against the same GNU Go
+    veto_positions: int        # positions per board size of the veto-rate table
+    veto_sizes: tuple          # board sizes of the veto-rate table (9 and/or 19)
+    veto_cs: tuple             # UCB constants C of our host engine in the veto-rate table
+    analysis_playouts: int     # Fig. 5 and Table 4 searches (paper: 8,000)
+    histogram_configs: tuple   # engines of Fig. 5
+    table4_sizes: tuple        # move-tabu sizes L of Table 4 (paper: 0..15)
+    classical: str = "gnugo"   # gnugo: the paper's engines (search hosted by GNU Go); none: pure
+    c: float = 1.5             # UCB constant C (Eq. 1)
+    tabu_moves: int = 5        # M
+    tabu_redraw: str = "policy"  # a rejected playout move is redrawn by the policy, or light
+    root_order: str = "value"  # host engine: untried root moves by GNU Go's value, or random
+    mc_simulations: int = gnugo.MC_SIMULATIONS  # gnugo-mc's simulations per move
     komi: float = 6.5
-    top_positions: int = 50   # Fig. 5's x axis
-    resign: float = 0.0       # our resignation threshold (0: play to the end, as the paper)
-    policy: str = "pattern"   # our playout policy: GNU Go's 3x3 Monte-Carlo patterns, as the
-    #                           paper's engines (built inside GNU Go 3.8) played; or "light"
-    timeout: float = 300.0    # seconds GNU Go may take for one reply before it is restarted
-    calibrate: bool = False   # play the matches at the calibration level nearest 50%
+    top_positions: int = 50    # Fig. 5's x axis
+    resign: float = 0.0        # 0: play to the end (the paper's games); > 0: see EngineSettings
+    policy: str = "pattern"    # our playout policy: GNU Go's 3x3 Monte-Carlo patterns, or light
+    timeout: float = 300.0     # seconds GNU Go may take for one reply before it is restarted
+    referee_level: int = 10    # the GNU Go that scores every game
+
+    def engine(self, name: str, *, classical: str | None = None, c: float | None = None,
+               size: int | None = None) -> EngineSettings:
+        """Our engine for the Table 1 configuration ``name`` (the root move by best win rate,
+        as the paper)."""
+        return EngineSettings(
+            size=size or self.board_size, komi=self.komi, playouts=self.playouts,
+            policy=self.policy, resign=self.resign, c=self.c if c is None else c,
+            root_select="winrate", config=name, tabu_moves=self.tabu_moves,
+            tabu_redraw=self.tabu_redraw,
+            classical=self.classical if classical is None else classical,
+            gnugo_level=self.host_level, root_order=self.root_order, timeout=self.timeout)
 
 
 def config(scale: str = "default", **overrides) -> Config:
@@ -123,66 +137,196 @@ def config(scale: str = "default", **overrides) -> Config:
     for name in ("c", "komi", "resign", "timeout"):
         if name in values:
             values[name] = as_real(values[name])
+    values["veto_cs"] = tuple(as_real(v) for v in values["veto_cs"])
     cfg = Config(scale=scale, **values)
-    for name in ("games_per_color", "playouts", "calibration_games", "analysis_playouts",
-                 "top_positions", "tabu_moves"):
+    for name in ("games_per_color", "playouts", "anchor_games_per_color", "analysis_playouts",
+                 "top_positions", "tabu_moves", "mc_simulations"):
         positive_int(name, getattr(cfg, name))
+    positive_int("veto_positions", cfg.veto_positions, minimum=0)
     positive_int("board_size", cfg.board_size, minimum=5)
-    for name in tuple(n for n in cfg.configs if n != GNUGO_SELF) + cfg.histogram_configs:
-        parse_config(name)
-    for level in (cfg.gnugo_level, *cfg.calibration_levels):
+    for level in (cfg.gnugo_level, cfg.host_level, cfg.referee_level, *cfg.mc_levels):
         if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 10:
             raise ValueError(f"GNU Go levels are 0..10, got {level!r}")
+    for size in cfg.veto_sizes:
+        if size not in VETO_POSITIONS:
+            raise ValueError(f"veto positions exist for board sizes {sorted(VETO_POSITIONS)}, "
+                             f"got {size!r}")
     for size in cfg.table4_sizes:
         positive_int("table4_sizes entry", size, minimum=0)
-    if not isinstance(cfg.calibrate, bool):
-        raise ValueError(f"calibrate must be True or False, got {cfg.calibrate!r}")
-    if not 0 <= cfg.resign < 1 or cfg.timeout <= 0 or cfg.c < 0:
-        raise ValueError("resign must be in [0, 1), timeout > 0 and c >= 0")
-    EngineSettings(policy=cfg.policy)
+    for name in tuple(n for n in cfg.configs if n != GNUGO_SELF) + cfg.pure_configs + \
+            cfg.histogram_configs:
+        cfg.engine(name)  # an unknown configuration or a bad setting fails here
+    for c in cfg.veto_cs:
+        cfg.engine("gnugo-uct", c=c)
+    for level in cfg.mc_levels:
+        Player("gnugo-mc", level=level, simulations=cfg.mc_simulations)
     return cfg
 
 
-def tabu_position() -> Board:
-    """The fixed 42-move 19x19 position of Fig. 5 and Table 4 (Black to play move 43)."""
-    path, moves = TABU_POSITION
+# -- rows of the matches ---------------------------------------------------------------------
+class Row(NamedTuple):
+    """One row of a match table: its name and the candidate that plays GNU Go."""
+
+    name: str
+    candidate: Player
+
+
+def table2_rows(cfg: Config) -> list[Row]:
+    """Table 2: GNU Go against itself, then each Table 1 engine (hosted by GNU Go unless
+    ``classical="none"``)."""
+    return [Row(name, Player("gnugo", level=cfg.gnugo_level) if name == GNUGO_SELF
+                else Player("mcts", engine=cfg.engine(name))) for name in cfg.configs]
+
+
+def anchor_rows(cfg: Config) -> list[Row]:
+    """GNU Go's own Monte-Carlo mode at each level reading: the paper's base engine minus its
+    change of C, in the same run as our host engine."""
+    return [Row(f"gnugo-mc L{level}", Player("gnugo-mc", level=level,
+                                             simulations=cfg.mc_simulations))
+            for level in cfg.mc_levels]
+
+
+def pure_rows(cfg: Config) -> list[Row]:
+    """Beyond the paper: our pure UCT engines (no GNU Go around the search)."""
+    return [Row(f"{name} (pure)", Player("mcts", engine=cfg.engine(name, classical="none")))
+            for name in cfg.pure_configs]
+
+
+class Played(NamedTuple):
+    """An experiment's tasks, their results (task order) and each task's row name; ``skipped``
+    says why there are none (GNU Go is not installed)."""
+
+    tasks: list
+    results: list
+    rows: list
+    skipped: str | None = None
+
+
+def _match_tasks(cfg: Config, rows: list[Row], games_per_color: int, seed: int):
+    """Every row's games against GNU Go at ``cfg.gnugo_level``, all rows from the same seed
+    (game ``i`` of every row meets the same GNU Go: paired rows)."""
+    opponent = Player("gnugo", level=cfg.gnugo_level)
+    tasks, names = [], []
+    for row in rows:
+        row_tasks = match_tasks(row.candidate, opponent, 2 * games_per_color,
+                                size=cfg.board_size, komi=cfg.komi,
+                                referee_level=cfg.referee_level, timeout=cfg.timeout, seed=seed)
+        tasks += row_tasks
+        names += [row.name] * len(row_tasks)
+    return tasks, names
+
+
+def _play(run, experiment: str, tasks, names) -> Played:
+    reason = gnugo.gnugo_missing()
+    if reason:
+        return Played([], [], [], reason)
+    return Played(tasks, list(run.map(experiment, tasks)), names)
+
+
+def play_matches(run, cfg: Config) -> Played:
+    """Table 2's games (skipped, saying why, without GNU Go)."""
+    return _play(run, "go_matches", *_match_tasks(cfg, table2_rows(cfg), cfg.games_per_color,
+                                                  run.seed))
+
+
+def play_anchors(run, cfg: Config) -> Played:
+    """GNU Go's Monte-Carlo mode against the same GNU Go, same seeds as Table 2's rows."""
+    return _play(run, "go_anchors", *_match_tasks(cfg, anchor_rows(cfg),
+                                                  cfg.anchor_games_per_color, run.seed))
+
+
+def play_pure(run, cfg: Config) -> Played:
+    """The pure engines against the same GNU Go, same seeds as Table 2's rows."""
+    return _play(run, "go_pure", *_match_tasks(cfg, pure_rows(cfg), cfg.games_per_color,
+                                               run.seed))
+
+
+# -- veto rates ----------------------------------------------------------------------------------
+def veto_positions(size: int, count: int) -> list[tuple[str, int]]:
+    """``count`` stored mid-game positions of ``size`` as (data path, moves played)."""
+    folder, moves = VETO_POSITIONS[size]
+    root = data.find(folder)
+    paths = sorted(f"{folder}/{p.name}" for p in root.glob("*.sgf"))
+    if len(paths) < count:
+        raise ValueError(f"{folder} holds {len(paths)} positions, {count} asked for")
+    return [(path, moves) for path in paths[:count]]
+
+
+def _position(path: str, moves: int) -> Board:
     board, _ = sgf.load(data.find(path), move_number=moves)
     return board
 
 
-# -- task functions (module level: the executor imports them by name) ----------------------
-def _seeds(seed: np.random.SeedSequence) -> tuple[int, int]:
-    engine, gnugo_seed = seed.generate_state(2, dtype=np.uint32)
-    return int(engine), int(gnugo_seed) % 2**31
+def veto_task(params: dict, seed) -> dict:
+    """One engine's move from one stored position, beside GNU Go's classical move (same level
+    and seed): ``engine`` a :meth:`Player.params` (``gnugo-mc`` or our host engine)."""
+    engine_seed = int(seed.generate_state(1)[0]) % 2**31
+    board = _position(params["path"], params["moves"])
+    player = Player.from_params(params["engine"])
+    color = board.to_move
+    if player.kind == "gnugo-mc":
+        argv = gnugo.gnugo_mc_argv(level=player.level, simulations=player.simulations,
+                                   seed=engine_seed, komi=board.komi, size=board.size)
+        classical_argv = gnugo.gnugo_argv(level=player.level, seed=engine_seed,
+                                          komi=board.komi, size=board.size)
+        moves = []
+        for command_line, fixed in ((argv, 19 if board.size == 19 else None),
+                                    (classical_argv, None)):
+            with gnugo.GtpEngine(command_line, timeout=params["timeout"],
+                                 fixed_size=fixed) as engine:
+                engine.boardsize(board.size)
+                engine.clear_board()
+                engine.komi(board.komi)
+                for c, m in board.moves:
+                    engine.play(c, m)
+                moves.append(engine.genmove(color, timeout=params["timeout"]))
+        move, classical, shortlist = moves[0], moves[1], None
+    else:
+        settings = dataclasses.replace(player.engine, size=board.size, komi=board.komi,
+                                       seed=engine_seed, timeout=params["timeout"])
+        with GtpServer(settings, stdin=io.BytesIO(), stdout=io.BytesIO(),
+                       stderr=io.StringIO()) as server:
+            server.board, server.size, server.komi = board, board.size, board.komi
+            move = server.host_move(color)
+            decision = server.decisions[-1]
+        classical, shortlist = decision["classical"], decision["shortlist"]
+    return dict(move=move, classical=classical, vetoed=move != classical, shortlist=shortlist,
+                size=board.size)
 
 
-def game_task(params: dict, seed) -> dict:
-    """One game against GNU Go: ``params`` = config, ours ("B"/"W"), size, komi, playouts, c,
-    policy, resign, gnugo_level, timeout; the SGF text is part of the result."""
-    engine_seed, gnugo_seed = _seeds(seed)
-    settings = EngineSettings(config=params["config"], playouts=params["playouts"],
-                              c=params["c"], policy=params["policy"], resign=params["resign"])
-    ours = BLACK if params["ours"] == "B" else WHITE
-    game = play_vs_gnugo(settings, ours=ours, size=params["size"], komi=params["komi"],
-                         gnugo_level=params["gnugo_level"], gnugo_seed=gnugo_seed,
-                         seed=engine_seed, timeout=params["timeout"])
-    gnugo_name = f"GNU Go {game['gnugo_version']} level {params['gnugo_level']}"
-    names = {ours: f"mctslab {params['config']}" if params["config"] != GNUGO_SELF
-             else f"{gnugo_name} seed {engine_seed % 2**31}", 3 - ours: gnugo_name}
-    record = [(c, tuple(m) if m else None) for c, m in game["record"]]
-    game["sgf"] = sgf.game_bytes(params["size"], params["komi"], record, result=game["result"],
-                                 root_props={"PB": names[BLACK], "PW": names[WHITE]},
-                                 settings={**params, "engine_seed": engine_seed,
-                                           "gnugo_seed": gnugo_seed,
-                                           "restarts": game["restarts"]}).decode()
-    del game["record"]
-    return game
+def veto_tasks(cfg: Config, seed: int):
+    """The veto-rate table's tasks: per board size, each position with each engine (gnugo-mc at
+    each level, our host gnugo-uct at each C); the same position and seed for every engine."""
+    params, names = [], []
+    for size in cfg.veto_sizes:
+        engines = [(row.name, row.candidate) for row in anchor_rows(cfg)]
+        engines += [(f"gnugo-uct C={c:g}", Player("mcts", engine=cfg.engine(
+            "gnugo-uct", classical="gnugo", c=c, size=size))) for c in cfg.veto_cs]
+        for name, player in engines:
+            for path, moves in veto_positions(size, cfg.veto_positions):
+                params.append(dict(engine=player.params(), path=path, moves=moves,
+                                   timeout=cfg.timeout))
+                names.append(name)
+    tasks = make_tasks("mctslab.go.experiments:veto_task", params, seed=seed + 4)
+    return tasks, names
+
+
+def veto_rates(run, cfg: Config) -> Played:
+    """How often each engine's move equals GNU Go's classical move on the stored positions."""
+    return _play(run, "go_veto", *veto_tasks(cfg, run.seed))
+
+
+# -- Fig. 5 and Table 4 ------------------------------------------------------------------------
+def tabu_position() -> Board:
+    """The fixed 42-move 19x19 position of Fig. 5 and Table 4 (Black to play move 43)."""
+    return _position(*TABU_POSITION)
 
 
 def _analysis_search(params: dict, name: str, seed, record: int):
     board = tabu_position()
-    tabu = parse_config(name, moves=params["moves"], playouts=params["playouts"], c=params["c"])
-    engine_seed, _ = _seeds(seed)
+    tabu = parse_config(name, moves=params["moves"], playouts=params["playouts"], c=params["c"],
+                        redraw=params.get("redraw", "light"))
+    engine_seed = int(seed.generate_state(1)[0])
     return search(board, params["playouts"], c=params["c"], policy=params["policy"],
                   expansion_threshold=tabu.expansion_threshold, tabu=tabu, seed=engine_seed,
                   record_hashes=record)
@@ -208,224 +352,56 @@ def candidates_task(params: dict, seed) -> dict:
                 seconds=result.seconds, tabu_size=result.tabu_size)
 
 
-# -- task lists ------------------------------------------------------------------------------
-def game_params(cfg: Config, name: str, ours: str, level: int) -> dict:
-    """A game task's parameters."""
-    return dict(config=name, ours=ours, size=cfg.board_size, komi=cfg.komi,
-                playouts=cfg.playouts, c=cfg.c, policy=cfg.policy, resign=cfg.resign,
-                gnugo_level=level, timeout=cfg.timeout)
-
-
-def _games(cfg, names, levels, games, seed):
-    # game i of (engine, level): colours alternate, so adding games keeps the earlier seeds
-    params = [game_params(cfg, name, "BW"[i % 2], level)
-              for name in names for level in levels for i in range(2 * games)]
-    return make_tasks("mctslab.go.experiments:game_task", params, seed=seed)
-
-
-def calibration_tasks(cfg: Config, seed: int):
-    """gnugo-uct against each calibration level (the paper tuned its engine to ~50%)."""
-    return _games(cfg, ("gnugo-uct",), cfg.calibration_levels, cfg.calibration_games, seed + 1)
-
-
-def match_tasks(cfg: Config, seed: int, level: int | None = None):
-    """Table 2's games: every engine, ``games_per_color`` as Black and as White."""
-    return _games(cfg, cfg.configs, (cfg.gnugo_level if level is None else level,),
-                  cfg.games_per_color, seed)
-
-
 def duplicate_tasks(cfg: Config, seed: int):
     params = [dict(config=name, playouts=cfg.analysis_playouts, c=cfg.c, moves=cfg.tabu_moves,
-                   top=cfg.top_positions, policy=cfg.policy) for name in cfg.histogram_configs]
+                   top=cfg.top_positions, policy=cfg.policy, redraw=cfg.tabu_redraw)
+              for name in cfg.histogram_configs]
     return make_tasks("mctslab.go.experiments:duplicates_task", params, seed=seed + 2)
 
 
 def candidate_tasks(cfg: Config, seed: int):
     params = [dict(size=size, playouts=cfg.analysis_playouts, c=cfg.c, moves=cfg.tabu_moves,
-                   policy=cfg.policy) for size in cfg.table4_sizes]
+                   policy=cfg.policy, redraw=cfg.tabu_redraw) for size in cfg.table4_sizes]
     return make_tasks("mctslab.go.experiments:candidates_task", params, seed=seed + 3)
-
-
-# -- running them through the notebook's Run ------------------------------------------------
-class Played(NamedTuple):
-    """An experiment's tasks and their results, in task order; ``skipped`` says why there are
-    none (GNU Go is not installed)."""
-
-    tasks: list
-    results: list
-    skipped: str | None = None
-
-
-def _map(run, experiment: str, tasks) -> Played:
-    return Played(tasks, list(run.map(experiment, tasks)))
-
-
-def gnugo_missing() -> str | None:
-    """Why games against GNU Go cannot be played here (its install hint), or None."""
-    from mctslab.go import gnugo
-
-    try:
-        gnugo.find_gnugo()
-    except gnugo.GnuGoNotFound as exc:
-        return f"skipped: GNU Go 3.8 is not installed ({exc})"
-    return None
-
-
-def _map_games(run, experiment: str, tasks) -> Played:
-    reason = gnugo_missing()
-    return Played([], [], reason) if reason else _map(run, experiment, tasks)
-
-
-def calibrate(run, cfg: Config) -> Played:
-    """gnugo-uct against each calibration level of GNU Go (skipped, saying why, without it)."""
-    return _map_games(run, "go_calibration", calibration_tasks(cfg, run.seed))
-
-
-def play_matches(run, cfg: Config, level: int) -> Played:
-    """Table 2's games against GNU Go at ``level`` (skipped, saying why, without it)."""
-    return _map_games(run, "go_matches", match_tasks(cfg, run.seed, level))
-
-
-def _ci(test) -> str:
-    return f"{test.ci_low:.3f}-{test.ci_high:.3f}"
-
-
-def _per_game(table):
-    """A table of the games of ``played``: built from their frame, or one row saying why
-    there are none (GNU Go not installed)."""
-    def build(played: Played) -> pd.DataFrame:
-        if played.skipped:
-            return pd.DataFrame({"skipped": [played.skipped]})
-        return table(_games_frame(played.tasks, played.results))
-
-    build.__name__, build.__doc__ = table.__name__, table.__doc__
-    return build
 
 
 def duplicates(run, cfg: Config) -> Played:
     """Fig. 5's searches from the fixed position."""
-    return _map(run, "go_duplicates", duplicate_tasks(cfg, run.seed))
+    tasks = duplicate_tasks(cfg, run.seed)
+    return Played(tasks, list(run.map("go_duplicates", tasks)),
+                  [t.params["config"] for t in tasks])
 
 
 def candidates(run, cfg: Config) -> Played:
     """Table 4's searches from the fixed position."""
-    return _map(run, "go_candidates", candidate_tasks(cfg, run.seed))
+    tasks = candidate_tasks(cfg, run.seed)
+    return Played(tasks, list(run.map("go_candidates", tasks)),
+                  [f"L={t.params['size']}" for t in tasks])
 
 
-# -- tables -----------------------------------------------------------------------------------
-def _games_frame(tasks, results) -> pd.DataFrame:
-    rows = [dict(config=t.params["config"], ours=t.params["ours"],
-                 level=t.params["gnugo_level"], **{k: r[k] for k in (
-                     "ours_won", "result", "end", "moves", "area_agrees", "think_ours",
-                     "think_gnugo", "restarts", "tabu_candidates")})
-            for t, r in zip(tasks, results)]
-    return pd.DataFrame(rows)
-
-
-@_per_game
-def calibration_table(games: pd.DataFrame) -> pd.DataFrame:
-    """gnugo-uct's score against each GNU Go level, with the exact 95% interval."""
-    rows = []
-    for level, group in games.groupby("level"):
-        wins, n = int(group["ours_won"].sum()), len(group)
-        test = binomial_test(wins, n)
-        rows.append({"GNU Go level": level, "games": n, "gnugo-uct wins": wins,
-                     "rate": round(wins / n, 3), "95% CI": _ci(test)})
-    return pd.DataFrame(rows)
-
-
-def chosen_level(cfg: Config, calibration: pd.DataFrame) -> int:
-    """The matches' GNU Go level: ``cfg.gnugo_level``, or with ``cfg.calibrate`` the
-    calibration level where gnugo-uct's score is nearest 50% (the paper's choice)."""
-    if not cfg.calibrate or "rate" not in calibration:
-        return cfg.gnugo_level
-    best = (calibration["rate"] - 0.5).abs().idxmin()
-    return int(calibration.loc[best, "GNU Go level"])
-
-
-def _paper_wins(name: str) -> int:
-    """The paper's total wins of 1,000: its "gnugo" row gives Black's and White's wins of the
-    same 1,000 self-play games (513 + 487), so its total is Black's 513, not the sum."""
-    black, white = PAPER_TABLE2[name]
-    return black if name == GNUGO_SELF else black + white
-
-
-@_per_game
-def table2(games: pd.DataFrame) -> pd.DataFrame:
-    """Wins as Black, as White and in all per engine, ours beside the paper's."""
-    rows = []
-    for name, group in games.groupby("config", sort=False):
-        black, white = group[group.ours == "B"], group[group.ours == "W"]
-        wins_b, wins_w = int(black.ours_won.sum()), int(white.ours_won.sum())
-        paper = PAPER_TABLE2.get(name)
-        rows.append({"method": name, "wins as B": f"{wins_b}/{len(black)}",
-                     "rate B": round(wins_b / max(len(black), 1), 3),
-                     "wins as W": f"{wins_w}/{len(white)}",
-                     "rate W": round(wins_w / max(len(white), 1), 3),
-                     "total": f"{wins_b + wins_w}/{len(group)}",
-                     "rate": round((wins_b + wins_w) / len(group), 3),
-                     "paper rate": None if paper is None else round(_paper_wins(name) / 1000, 3),
-                     "restarts": int(group.restarts.sum()),
-                     "area score disagrees": int((group.area_agrees == False).sum()),  # noqa: E712
-                     "resigned or capped": int((group.end != "passes").sum())})
-    return pd.DataFrame(rows)
-
-
-@_per_game
-def table3(games: pd.DataFrame) -> pd.DataFrame:
-    """Two-sided binomial test of the total wins against p = 0.5, 95% Clopper-Pearson."""
-    rows = []
-    for name, group in games.groupby("config", sort=False):
-        wins, n = int(group.ours_won.sum()), len(group)
-        test = binomial_test(wins, n)
-        paper = PAPER_TABLE3.get(name)
-        rows.append({"method": name, "wins": wins, "games": n, "p": round(test.pvalue, 3),
-                     "95% CI": _ci(test),
-                     "significant": bool(test.pvalue < 0.05),
-                     "paper p": None if paper is None else paper[0],
-                     "paper 95% CI": None if paper is None else f"{paper[1]:.3f}-{paper[2]:.3f}"})
-    return pd.DataFrame(rows)
-
-
-@_per_game
-def thinking_table(games: pd.DataFrame) -> pd.DataFrame:
-    """Fig. 6's quantity: mean thinking time per game, ours minus GNU Go's, per engine."""
-    rows = []
-    for name, group in games.groupby("config", sort=False):
-        rows.append({"method": name, "ours s/game": round(group.think_ours.mean(), 3),
-                     "GNU Go s/game": round(group.think_gnugo.mean(), 3),
-                     "difference s/game": round((group.think_ours - group.think_gnugo).mean(), 3),
-                     "ours s/move": round((group.think_ours / (group.moves / 2)).mean(), 4),
-                     "paper difference s/game": PAPER_FIG6.get(name)})
-    return pd.DataFrame(rows)
-
-
-def table4(cfg: Config, played: Played) -> pd.DataFrame:
-    """Tabu candidates per move-tabu size, ours beside the paper's, and the Eq. 12 bound."""
-    rows = []
-    for t, r in zip(played.tasks, played.results):
-        size = t.params["size"]
-        rows.append({"L": size, "total": r["tabu_candidates"],
-                     "per playout": round(r["tabu_candidates"] / r["playouts"], 3),
-                     "paper total": PAPER_TABLE4[size] if size < len(PAPER_TABLE4) else None,
-                     "paper per playout": round(PAPER_TABLE4[size] / 8000, 3)
-                     if size < len(PAPER_TABLE4) else None,
-                     "Eq. 12 bound": round(candidate_bound(19, size, cfg.tabu_moves), 3)})
-    return pd.DataFrame(rows)
-
-
-def duplicates_table(played: Played) -> pd.DataFrame:
-    """Fig. 5 in numbers: positions recorded, distinct, duplicates, the most repeated."""
-    return pd.DataFrame([{"method": t.params["config"], "positions": r["positions"],
-                          "distinct": r["distinct"], "duplicates": r["duplicates"],
-                          "most repeated": r["counts"][0] if r["counts"] else 0,
-                          "tabu candidates": r["tabu_candidates"]}
-                         for t, r in zip(played.tasks, played.results)])
-
-
-def games_sgf(played: Played) -> str:
-    """Every game's SGF, one per line group, for ``run.save_text`` (cite games by index)."""
+def games_sgf(played: Played) -> dict:
+    """Every game's SGF as ``{file name: text}``: ``<row>-<game>-<colour>.sgf``."""
     if played.skipped:
-        return f"; {played.skipped}\n"
-    return "\n".join(f"; game {i}: {t.params['config']} as {t.params['ours']}\n{r['sgf']}"
-                     for i, (t, r) in enumerate(zip(played.tasks, played.results)))
+        return {}
+    out, index = {}, {}
+    for task, result, name in zip(played.tasks, played.results, played.rows):
+        i = index[name] = index.get(name, -1) + 1
+        stem = "".join(ch if ch.isalnum() or ch in "-+." else "_" for ch in name)
+        out[f"{stem}-{i:04d}-{task.params['color']}.sgf"] = result["sgf"]
+    return out
+
+
+def save_games(run, *played_sets: Played) -> Path:
+    """Write every game of ``played_sets`` as its own SGF file under the notebook's
+    ``games/`` folder, and an index of them (the artefact the manifest lists)."""
+    folder = Path(run.directory) / "games"
+    folder.mkdir(parents=True, exist_ok=True)
+    names = []
+    for played in played_sets:
+        for name, text in games_sgf(played).items():
+            (folder / name).write_text(text)
+            names.append(name)
+    skipped = [p.skipped for p in played_sets if p.skipped]
+    index = "\n".join(names or skipped[:1]) + "\n"
+    return run.save_text(index, "games/index.txt",
+                         f"{len(names)} games, each saved as games/<row>-<game>-<colour>.sgf")

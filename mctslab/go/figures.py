@@ -1,5 +1,8 @@
 """Figures of the state-tabu paper (notebook ``go_state_tabu``): Fig. 5, Fig. 6, Table 2 and
-Table 4 as plots, ours beside the paper's."""
+Table 4 as plots, ours beside the paper's.
+
+Each figure's title is its suptitle (``Run.figure`` appends the scale to it, so the two never
+overlap); a symlog axis says so in its label."""
 
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ def figure5(played, top: int = 50):
     ax.set_xlabel("position rank (most frequent first)")
     ax.set_ylabel("occurrences in the search")
     playouts = tasks[0].params["playouts"] if tasks else 0
-    ax.set_title(f"Fig. 5: duplicate positions, playout moves 1-{tasks[0].params['moves']}, "
+    fig.suptitle(f"Fig. 5: duplicate positions, playout moves 1-{tasks[0].params['moves']}, "
                  f"{playouts:,} playouts" if tasks else "Fig. 5")
     ax.legend()
     fig.tight_layout()
@@ -38,7 +41,7 @@ def _skipped_figure(table, title):
     fig, ax = plt.subplots(figsize=(7, 2))
     ax.axis("off")
     ax.text(0.5, 0.5, str(table["skipped"].iloc[0])[:120], ha="center", va="center", wrap=True)
-    ax.set_title(title)
+    fig.suptitle(title)
     return fig
 
 
@@ -53,9 +56,9 @@ def figure6(thinking):
     paper = thinking["paper difference s/game"].astype(float)
     ax.bar(x + 0.2, paper, 0.4, label="paper (i7-4790, inside GNU Go)")
     ax.set_xticks(x, thinking["method"], rotation=20)
-    ax.set_ylabel("seconds per game, minus GNU Go's")
+    ax.set_ylabel("seconds per game, minus GNU Go's (symlog scale)")
     ax.set_yscale("symlog", linthresh=1.0)
-    ax.set_title("Fig. 6: thinking time per game")
+    fig.suptitle("Fig. 6: thinking time per game")
     ax.legend()
     fig.tight_layout()
     return fig
@@ -80,7 +83,7 @@ def win_rate_figure(table3):
     ax.set_xticks(x, table3["method"], rotation=20)
     ax.set_ylim(0, 1)
     ax.set_ylabel("win rate against GNU Go")
-    ax.set_title("Tables 2-3: win rates against GNU Go 3.8")
+    fig.suptitle("Tables 2-3: win rates against GNU Go 3.8")
     ax.legend()
     fig.tight_layout()
     return fig
@@ -94,8 +97,8 @@ def table4_figure(table4):
     ax.plot(table4["L"], table4["Eq. 12 bound"], ":", label="Eq. 12 bound")
     ax.set_yscale("symlog", linthresh=0.1)
     ax.set_xlabel("tabu size L (move tabu)")
-    ax.set_ylabel("tabu candidates per playout")
-    ax.set_title("Table 4: rejected candidates")
+    ax.set_ylabel("tabu candidates per playout (symlog scale)")
+    fig.suptitle("Table 4: rejected candidates")
     ax.legend()
     fig.tight_layout()
     return fig

@@ -14,6 +14,8 @@ Players (:class:`Player`):
 * ``"gnugo-mc"``: GNU Go 3.8's own Monte-Carlo mode (``--monte-carlo``), ``simulations`` per
   move at ``level`` (the paper's base engine minus its change of C;
   :func:`~mctslab.go.gnugo.gnugo_mc_argv`); on 19x19 it is never sent ``boardsize``;
+* ``"gtp"``: any GTP engine, started with ``argv`` (another program; the tests' scripted
+  engines);
 * any other kind: an in-process engine built by ``factory`` (``"module:function"``, called as
   ``factory(player, size, komi, seed)`` and returning a ``GtpServer``), with the kind's
   settings in ``options`` (the Many Faces knowledge player).
@@ -54,7 +56,7 @@ from .gtp import GtpServer
 __all__ = ["KINDS", "Player", "InProcessEngine", "MatchError", "game_task", "match_tasks",
            "summary", "restarting", "play_players"]
 
-KINDS = ("mcts", "gnugo", "gnugo-mc")  # built here; another kind needs a factory
+KINDS = ("mcts", "gnugo", "gnugo-mc", "gtp")  # built here; another kind needs a factory
 _GAME_FIELDS = ("size", "komi", "seed", "timeout")  # EngineSettings fields a game sets
 
 
@@ -67,7 +69,8 @@ class Player:
     """One side of a match (see the module docstring). ``engine``: our engine's settings
     (``"mcts"``; board size, komi and seed come from the game); ``level``: GNU Go's
     ``--level`` (``"gnugo"``, ``"gnugo-mc"``); ``simulations``: ``"gnugo-mc"``'s per move;
-    ``factory``/``options``: another kind's builder and settings."""
+    ``argv``: a ``"gtp"`` engine's command line; ``factory``/``options``: another kind's
+    builder and settings."""
 
     kind: str = "mcts"
     engine: EngineSettings | None = None
@@ -75,8 +78,12 @@ class Player:
     simulations: int = gnugo.MC_SIMULATIONS
     factory: str | None = None
     options: tuple = ()
+    argv: tuple = ()
 
     def __post_init__(self):
+        object.__setattr__(self, "argv", tuple(str(a) for a in self.argv))
+        if self.kind == "gtp" and not self.argv:
+            raise ValueError("a gtp player needs the engine's command line (argv)")
         if self.kind not in KINDS and self.factory is None:
             raise ValueError(f"a player is one of {', '.join(KINDS)} or has a factory, got "
                              f"{self.kind!r}")
@@ -105,6 +112,8 @@ class Player:
             return {"kind": "gnugo", "level": self.level}
         if self.kind == "gnugo-mc":
             return {"kind": "gnugo-mc", "level": self.level, "simulations": self.simulations}
+        if self.kind == "gtp":
+            return {"kind": "gtp", "argv": list(self.argv)}
         return {"kind": self.kind, "factory": self.factory, "options": dict(self.options)}
 
     @classmethod
@@ -116,7 +125,8 @@ class Player:
                 engine["host_argv"] = tuple(engine["host_argv"])
             return cls("mcts", engine=EngineSettings(**engine))
         options = params.pop("options", {})
-        return cls(**params, options=tuple(sorted(options.items())))
+        argv = tuple(params.pop("argv", ()))
+        return cls(**params, options=tuple(sorted(options.items())), argv=argv)
 
     @property
     def label(self) -> str:
@@ -202,6 +212,8 @@ def _open(player: Player, *, size: int, komi: float, seed: int, timeout: float):
         argv = gnugo.gnugo_mc_argv(level=player.level, simulations=player.simulations,
                                    seed=seed, komi=komi, size=size)
         return gnugo.GtpEngine(argv, timeout=timeout, fixed_size=19 if size == 19 else None)
+    if player.kind == "gtp":
+        return gnugo.GtpEngine(player.argv, timeout=timeout)
     if player.kind == "mcts":
         settings = EngineSettings(**{**asdict(player.engine), "size": size, "komi": komi,
                                      "seed": seed, "timeout": timeout})
@@ -359,6 +371,8 @@ def _sgf_name(player: Player, version: str) -> str:
     if player.kind == "gnugo-mc":
         return (f"GNU Go {version} --monte-carlo level {player.level}, "
                 f"{player.simulations} simulations")
+    if player.kind == "gtp":
+        return f"GTP engine {player.argv[0]}"
     if player.kind == "mcts":
         e = player.engine
         host = f", hosted by GNU Go level {e.gnugo_level}" if e.classical == "gnugo" else ""

@@ -41,7 +41,7 @@ from mctslab.core.params import config_values, positive_int
 from mctslab.core.tasks import make_tasks
 from mctslab.go import sgf
 from mctslab.go.api import Board
-from mctslab.go.experiments import gnugo_missing
+from mctslab.go.gnugo import gnugo_missing
 from mctslab.manyfaces.knowledge import COMPONENTS, Knowledge, check
 from mctslab.manyfaces.patterns import Matcher, compile_patterns, load_default
 from mctslab.manyfaces.player_match import Side, match_table, play_match

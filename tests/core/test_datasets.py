@@ -18,7 +18,8 @@ def _digest(path):
 
 def test_every_shipped_set_is_in_the_checkout_with_its_readme_and_counts(monkeypatch):
     monkeypatch.delenv("MCTSLAB_DATA", raising=False)
-    expected = {"tsplib": 97, "sudoku": 2000 + 1465 + 375, "go-games": 2000}
+    expected = {"tsplib": 97, "sudoku": 2000 + 1465 + 375, "go-games": 2000,
+                "go-positions": 100}
     for name in datasets.SHIPPED:
         folder = data.find(name)
         assert folder == (ROOT / "data" / name).resolve()

@@ -1,0 +1,268 @@
+"""The state-tabu paper's tables from the notebook's results (notebook ``go_state_tabu``).
+
+Table 2 (wins as Black / White / total against GNU Go), Table 3 (two-sided binomial test
+against 0.5 with the 95% Clopper-Pearson interval, and the exact McNemar test of each tabu row
+against gTabu0 and against gnugo-uct over the same games), the host engine's vetoes and
+shortlists, the veto rates on stored positions, the validation of the host engine against GNU
+Go's own Monte-Carlo mode, Fig. 6's thinking time, Fig. 5 in numbers, Table 4 with the Eq. 12
+bound, and what the paper's full protocol costs. Every table here comes from results of this
+run; the paper's numbers stand beside ours in their own columns.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from mctslab.core.stats import binomial_test, games_for_power, mcnemar_exact
+
+from .experiments import GNUGO_SELF, Played
+from .tabu import candidate_bound
+
+__all__ = ["PAPER_TABLE2", "PAPER_TABLE3", "PAPER_TABLE4", "PAPER_FIG6", "games_frame",
+           "table2", "table3", "host_table", "validation_table", "veto_table",
+           "thinking_table", "table4", "duplicates_table", "cost_table"]
+
+PAPER_TABLE2 = {  # wins as Black, as White, of 500 each (the "gnugo" row: GNU Go vs itself)
+    "gnugo": (513, 487), "gnugo-uct": (266, 253), "gTabu18": (239, 252),
+    "gTabu18-hash": (264, 259), "gTabu18-hash-win": (277, 263)}
+PAPER_TABLE3 = {  # p value, 95% CI, significant at alpha = 0.05
+    "gnugo": (0.429, 0.482, 0.544), "gnugo-uct": (0.242, 0.488, 0.550),
+    "gTabu18": (0.591, 0.460, 0.522), "gTabu18-hash": (0.155, 0.492, 0.554),
+    "gTabu18-hash-win": (0.012, 0.509, 0.571)}
+PAPER_TABLE4 = (0, 375, 685, 941, 1114, 1288, 1440, 1655, 1700, 1835, 1860, 2065, 2098, 2031,
+                2179, 2348)  # tabu candidates at L = 0..15, 8,000 playouts
+PAPER_FIG6 = {"gnugo-uct": 158.4, "gTabu0": 162.3, "gTabu18": 166.9, "gTabu18-hash": 487.8,
+              "gTabu18-hash-win": 369.4}  # mean thinking time per game minus gnugo's, seconds
+
+
+def _ci(test) -> str:
+    return f"{test.ci_low:.3f}-{test.ci_high:.3f}"
+
+
+def _skipped(played: Played) -> pd.DataFrame | None:
+    return pd.DataFrame({"skipped": [played.skipped]}) if played.skipped else None
+
+
+def games_frame(played: Played) -> pd.DataFrame:
+    """One row per game: its row name, game index within the row (the pairing key), colour,
+    result and the candidate's counts."""
+    rows, index = [], {}
+    for task, result, name in zip(played.tasks, played.results, played.rows):
+        i = index[name] = index.get(name, -1) + 1
+        counts = result.get("candidate_counts", {})
+        rows.append(dict(method=name, game=i, color=task.params["color"],
+                         won=bool(result["candidate_won"]), moves=result["moves"],
+                         end=result["end"], area_agrees=result["area_agrees"],
+                         think_candidate=result["think_candidate"],
+                         think_opponent=result["think_opponent"],
+                         cpu_candidate=result["cpu_candidate"],
+                         cpu_opponent=result["cpu_opponent"], restarts=result["restarts"],
+                         searched=counts.get("searched"), vetoes=counts.get("vetoes"),
+                         fuseki=counts.get("fuseki"), host_moves=counts.get("host_moves"),
+                         mean_shortlist=counts.get("mean_shortlist"),
+                         tabu_candidates=counts.get("tabu_candidates", 0)))
+    return pd.DataFrame(rows)
+
+
+def _paper_rate(name: str):
+    """The paper's total rate of 1,000 games: its "gnugo" row gives Black's and White's wins
+    of the same self-play games (513 + 487), so its rate is Black's 0.513, not the sum."""
+    if name not in PAPER_TABLE2:
+        return None
+    black, white = PAPER_TABLE2[name]
+    return round((black if name == GNUGO_SELF else black + white) / 1000, 3)
+
+
+def table2(played: Played) -> pd.DataFrame:
+    """Wins as Black, as White and in all per row, ours beside the paper's."""
+    skipped = _skipped(played)
+    if skipped is not None:
+        return skipped
+    rows = []
+    for name, group in games_frame(played).groupby("method", sort=False):
+        black, white = group[group.color == "B"], group[group.color == "W"]
+        wins_b, wins_w = int(black.won.sum()), int(white.won.sum())
+        rows.append({"method": name, "wins as B": f"{wins_b}/{len(black)}",
+                     "rate B": round(wins_b / max(len(black), 1), 3),
+                     "wins as W": f"{wins_w}/{len(white)}",
+                     "rate W": round(wins_w / max(len(white), 1), 3),
+                     "total": f"{wins_b + wins_w}/{len(group)}",
+                     "rate": round((wins_b + wins_w) / len(group), 3),
+                     "paper rate": _paper_rate(name),
+                     "restarts": int(group.restarts.sum()),
+                     "area count disagrees": int((group.area_agrees == False).sum()),  # noqa: E712
+                     "resigned or capped": int((group.end != "passes").sum())})
+    return pd.DataFrame(rows)
+
+
+def _paired(games: pd.DataFrame, name: str, control: str):
+    """(b, c, exact McNemar p) of row ``name`` against row ``control`` over their common games
+    (b: games only ``name`` won, c: only ``control``), or None."""
+    a = games[games.method == name].set_index("game").won
+    b = games[games.method == control].set_index("game").won
+    common = a.index.intersection(b.index)
+    if name == control or len(common) == 0:
+        return None
+    a, b = a[common], b[common]
+    only_a, only_b = int((a & ~b).sum()), int((~a & b).sum())
+    return only_a, only_b, mcnemar_exact(only_a, only_b)
+
+
+def table3(played: Played, controls=("gTabu0", "gnugo-uct")) -> pd.DataFrame:
+    """Two-sided binomial test of each row's total wins against p = 0.5 (95% Clopper-Pearson),
+    the paper's beside; and the exact McNemar test of each row against each control row over
+    the same games (same seeds, same GNU Go): ``b/c`` = games won only by the row / only by
+    the control."""
+    skipped = _skipped(played)
+    if skipped is not None:
+        return skipped
+    games = games_frame(played)
+    rows = []
+    for name, group in games.groupby("method", sort=False):
+        wins, n = int(group.won.sum()), len(group)
+        test = binomial_test(wins, n)
+        paper = PAPER_TABLE3.get(name)
+        row = {"method": name, "wins": wins, "games": n, "rate": round(wins / n, 3),
+               "p": round(test.pvalue, 3), "95% CI": _ci(test),
+               "significant": bool(test.pvalue < 0.05),
+               "paper p": None if paper is None else paper[0],
+               "paper 95% CI": None if paper is None else f"{paper[1]:.3f}-{paper[2]:.3f}"}
+        for control in controls:
+            pair = _paired(games, name, control) if name != GNUGO_SELF else None
+            row[f"vs {control} b/c"] = None if pair is None else f"{pair[0]}/{pair[1]}"
+            row[f"vs {control} McNemar p"] = None if pair is None else round(pair[2], 3)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def host_table(played: Played) -> pd.DataFrame:
+    """Per row, what the host engine did: moves the host proposed, fuseki moves (played with no
+    search), moves searched, vetoes (another move than GNU Go's) and the mean shortlist size,
+    where the tabu lists can matter at all."""
+    skipped = _skipped(played)
+    if skipped is not None:
+        return skipped
+    rows = []
+    for name, group in games_frame(played).groupby("method", sort=False):
+        if group.searched.isna().all():
+            continue
+        searched = int(group.searched.sum())
+        vetoes = int(group.vetoes.sum())
+        shortlist = group.mean_shortlist.dropna()
+        rows.append({"method": name, "host moves": int(group.host_moves.sum()),
+                     "fuseki": int(group.fuseki.sum()), "searched": searched,
+                     "vetoes": vetoes,
+                     "veto rate": round(vetoes / searched, 3) if searched else None,
+                     "mean shortlist": round(float(shortlist.mean()), 1) if len(shortlist)
+                     else None,
+                     "tabu candidates / searched move": round(
+                         float(group.tabu_candidates.sum()) / searched, 1) if searched else None})
+    return pd.DataFrame(rows)
+
+
+def validation_table(*played_sets: Played, reference: str = "gnugo-mc L10") -> pd.DataFrame:
+    """The host engine beside GNU Go's own Monte-Carlo mode against the same GNU Go: each row's
+    rate and 95% interval, and whether it lies inside ``reference``'s interval."""
+    frames = [games_frame(p) for p in played_sets if not p.skipped]
+    if not frames:
+        return _skipped(played_sets[0])
+    games = pd.concat(frames, ignore_index=True)
+    stats = {}
+    for name, group in games.groupby("method", sort=False):
+        stats[name] = binomial_test(int(group.won.sum()), len(group))
+    ref = stats.get(reference)
+    rows = []
+    for name, test in stats.items():
+        rows.append({"method": name, "wins": test.successes, "games": test.trials,
+                     "rate": round(test.rate, 3), "95% CI": _ci(test),
+                     f"inside {reference}'s CI": None if ref is None or name == reference
+                     else bool(ref.ci_low <= test.rate <= ref.ci_high)})
+    return pd.DataFrame(rows)
+
+
+def veto_table(played: Played) -> pd.DataFrame:
+    """Per engine and board size: positions, how many times the engine played GNU Go's
+    classical move (rate, 95% interval) and the mean shortlist (host engine)."""
+    skipped = _skipped(played)
+    if skipped is not None:
+        return skipped
+    frame = pd.DataFrame([dict(engine=name, size=r["size"], same=not r["vetoed"],
+                               shortlist=r["shortlist"])
+                          for name, r in zip(played.rows, played.results)])
+    rows = []
+    for (name, size), group in frame.groupby(["engine", "size"], sort=False):
+        same, n = int(group.same.sum()), len(group)
+        test = binomial_test(same, n)
+        shortlist = group.shortlist.dropna()
+        rows.append({"engine": name, "board": f"{size}x{size}", "positions": n,
+                     "plays GNU Go's move": same, "rate": round(same / n, 3),
+                     "95% CI": _ci(test),
+                     "mean shortlist": round(float(shortlist.mean()), 1) if len(shortlist)
+                     else None})
+    return pd.DataFrame(rows)
+
+
+def thinking_table(played: Played) -> pd.DataFrame:
+    """Fig. 6's quantity per row: mean thinking time per game, ours minus GNU Go's (wall
+    seconds of the genmove calls; ours includes the host GNU Go), and the CPU seconds per
+    game of both sides."""
+    skipped = _skipped(played)
+    if skipped is not None:
+        return skipped
+    rows = []
+    for name, group in games_frame(played).groupby("method", sort=False):
+        rows.append({"method": name, "ours s/game": round(group.think_candidate.mean(), 3),
+                     "GNU Go s/game": round(group.think_opponent.mean(), 3),
+                     "difference s/game": round((group.think_candidate
+                                                 - group.think_opponent).mean(), 3),
+                     "ours s/move": round((group.think_candidate / (group.moves / 2)).mean(), 4),
+                     "CPU s/game, both sides": round((group.cpu_candidate
+                                                      + group.cpu_opponent).mean(), 2),
+                     "paper difference s/game": PAPER_FIG6.get(name)})
+    return pd.DataFrame(rows)
+
+
+def table4(cfg, played: Played) -> pd.DataFrame:
+    """Tabu candidates per move-tabu size, ours beside the paper's, and the Eq. 12 bound."""
+    rows = []
+    for t, r in zip(played.tasks, played.results):
+        size = t.params["size"]
+        rows.append({"L": size, "total": r["tabu_candidates"],
+                     "per playout": round(r["tabu_candidates"] / r["playouts"], 3),
+                     "paper total": PAPER_TABLE4[size] if size < len(PAPER_TABLE4) else None,
+                     "paper per playout": round(PAPER_TABLE4[size] / 8000, 3)
+                     if size < len(PAPER_TABLE4) else None,
+                     "Eq. 12 bound": round(candidate_bound(19, size, cfg.tabu_moves), 3)})
+    return pd.DataFrame(rows)
+
+
+def duplicates_table(played: Played) -> pd.DataFrame:
+    """Fig. 5 in numbers: positions recorded, distinct, duplicates, the most repeated."""
+    return pd.DataFrame([{"method": t.params["config"], "positions": r["positions"],
+                          "distinct": r["distinct"], "duplicates": r["duplicates"],
+                          "most repeated": r["counts"][0] if r["counts"] else 0,
+                          "tabu candidates": r["tabu_candidates"]}
+                         for t, r in zip(played.tasks, played.results)])
+
+
+def cost_table(played: Played, *, rows: int = 6, games_per_row: int = 1000,
+               workers: int = 64, paper_rates=(0.540, 0.519)) -> pd.DataFrame:
+    """What the paper's full Table 2 costs from this run's measured CPU seconds per game (both
+    sides), in CPU hours and in wall hours on ``workers`` cluster workers; and the games per
+    engine a two-sided test at 5% needs for 80% power to tell ``paper_rates`` apart (the
+    paper's gTabu18-hash-win 0.540 against gnugo-uct 0.519: its own 1,000 games per row give
+    z = 0.94). The board size is this run's: 9x9 games are far cheaper than the paper's 19x19."""
+    skipped = _skipped(played)
+    if skipped is not None:
+        return skipped
+    games = games_frame(played)
+    cpu = float((games.cpu_candidate + games.cpu_opponent).mean())
+    size = played.tasks[0].params["size"]
+    needed = games_for_power(*paper_rates)
+    return pd.DataFrame([{
+        "board": f"{size}x{size}", "CPU s/game (measured)": round(cpu, 1),
+        "Table 2 games": rows * games_per_row,
+        "CPU hours": round(cpu * rows * games_per_row / 3600, 1),
+        f"wall hours on {workers} workers": round(cpu * rows * games_per_row / 3600 / workers, 2),
+        "games per engine for 80% power (0.540 vs 0.519)": needed,
+        "CPU hours for two such engines": round(2 * needed * cpu / 3600, 1)}])
