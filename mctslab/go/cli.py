@@ -27,9 +27,11 @@ import json
 import os
 import sys
 
-from mctslab.cli import positive_int_arg
+from mctslab.core import cliargs
 
 __all__ = ["add_parser", "parse_move_list"]
+
+LEVEL = cliargs.int_range(0, 10)  # GNU Go's --level
 
 
 def parse_move_list(text: str, size: int):
@@ -205,13 +207,14 @@ def _engine_options(p, *, playouts=None, policy="light", resign=0.1, root_select
                     config=None) -> None:
     """The options of our engine (one :class:`~mctslab.go.engine.EngineSettings`), shared by
     ``gtp``, ``search`` and ``match``."""
-    p.add_argument("--playouts", type=positive_int_arg, default=playouts,
+    p.add_argument("--playouts", type=cliargs.positive_int, default=playouts,
                    required=playouts is None, help="playouts per move")
     p.add_argument("--policy", default=policy,
                    help=f"playout policy: light or pattern (GNU Go's 3x3 Monte-Carlo patterns) "
                         f"(default {policy})")
-    p.add_argument("--seed", type=int, default=0, help="seed (same seed, same moves)")
-    p.add_argument("--c", type=float, default=1.5, help="UCT exploration constant C (Eq. 1)")
+    p.add_argument("--seed", type=cliargs.seed, default=0, help="seed (same seed, same moves)")
+    p.add_argument("--c", type=cliargs.non_negative_float, default=1.5,
+                   help="UCT exploration constant C (Eq. 1)")
     p.add_argument("--root-select", default=root_select, choices=["visits", "winrate"],
                    help=f"pure engine's root move: most visits or best win rate "
                         f"(default {root_select})")
@@ -222,19 +225,19 @@ def _engine_options(p, *, playouts=None, policy="light", resign=0.1, root_select
     p.add_argument("--classical", default="none", choices=["none", "gnugo"],
                    help="gnugo: GNU Go 3.8's classical move generation hosts the search, which "
                         "may veto GNU Go's move (the paper's engines); none: pure UCT")
-    p.add_argument("--gnugo-level", type=int, default=10,
+    p.add_argument("--gnugo-level", type=LEVEL, default=10,
                    help="GNU Go --level of the host (--classical gnugo) (default 10)")
     p.add_argument("--root-order", default="value", choices=["value", "random"],
                    help="host engine: try untried root moves by GNU Go's value, or at random")
     p.add_argument("--tabu-redraw", default="policy", choices=["policy", "light"],
                    help="a playout move rejected by a tabu list is drawn again by the "
                         "playout policy (default) or uniformly")
-    p.add_argument("--expansion-threshold", type=int, default=None,
+    p.add_argument("--expansion-threshold", type=cliargs.non_negative_int, default=None,
                    help="visits before a leaf is expanded (default: the configuration's)")
-    p.add_argument("--resign", type=float, default=resign,
+    p.add_argument("--resign", type=cliargs.probability, default=resign,
                    help=f"pure engine: resign below this root win rate; host engine: > 0 lets "
                         f"GNU Go resign where it would; 0 never resigns (default {resign})")
-    p.add_argument("--timeout", type=float, default=300.0,
+    p.add_argument("--timeout", type=cliargs.positive_float, default=300.0,
                    help="seconds GNU Go may take per reply before it is restarted")
 
 
@@ -246,9 +249,9 @@ def add_parser(subparsers) -> None:
     p = verbs.add_parser("gtp", help="serve GTP 2 on stdin/stdout (GoGui, Sabaki, GNU Go)")
     _engine_options(p, playouts=1000)
     p.add_argument("--size", type=int, default=19, help="initial board size (5..25)")
-    p.add_argument("--komi", type=float, default=6.5, help="komi (default 6.5)")
+    p.add_argument("--komi", type=cliargs.finite_float, default=6.5, help="komi (default 6.5)")
     p.add_argument("--superko", action="store_true", help="positional superko for play")
-    p.add_argument("--dead-playouts", type=int, default=200,
+    p.add_argument("--dead-playouts", type=cliargs.positive_int, default=200,
                    help="playouts behind final_status_list dead / final_score")
     p.set_defaults(func=_gtp)
 
@@ -258,34 +261,38 @@ def add_parser(subparsers) -> None:
                    help="who plays: our engine (mcts, the engine options), classical GNU Go, "
                         "or GNU Go's own Monte-Carlo mode (gnugo-mc); --config gnugo is "
                         "--candidate gnugo (the paper's first row of Table 2)")
-    p.add_argument("--candidate-level", type=int, default=None,
+    p.add_argument("--candidate-level", type=LEVEL, default=None,
                    help="GNU Go --level of a gnugo / gnugo-mc candidate (default --gnugo-level)")
     p.add_argument("--opponent", default="gnugo", choices=["gnugo", "gnugo-mc"],
                    help="the opponent: classical GNU Go (default) or gnugo-mc")
-    p.add_argument("--opponent-level", type=int, default=None,
+    p.add_argument("--opponent-level", type=LEVEL, default=None,
                    help="the opponent's GNU Go --level (default --gnugo-level)")
-    p.add_argument("--mc-simulations", type=positive_int_arg, default=8000,
+    p.add_argument("--mc-simulations", type=cliargs.positive_int, default=8000,
                    help="gnugo-mc simulations per move (default 8000, GNU Go's per level)")
-    p.add_argument("--referee-level", type=int, default=10,
+    p.add_argument("--referee-level", type=LEVEL, default=10,
                    help="level of the GNU Go that scores the games (default 10)")
-    p.add_argument("--games", type=positive_int_arg, required=True,
+    p.add_argument("--games", type=cliargs.positive_int, required=True,
                    help="games in all (colours alternate, the candidate Black first)")
-    p.add_argument("--size", type=int, default=19, help="board size (default 19)")
-    p.add_argument("--komi", type=float, default=6.5, help="komi (default 6.5)")
-    p.add_argument("--workers", type=int, default=None, help="local worker processes")
+    p.add_argument("--size", type=cliargs.int_range(5, 25), default=19,
+                   help="board size (default 19)")
+    p.add_argument("--komi", type=cliargs.finite_float, default=6.5, help="komi (default 6.5)")
+    p.add_argument("--workers", type=cliargs.positive_int, default=None,
+                   help="local worker processes (default: all cores)")
     p.add_argument("--scheduler", default=None, help="Dask scheduler address")
     p.add_argument("--json", action="store_true", help="no progress bar")
-    p.add_argument("--out", required=True,
-                   help="folder for the SGF of every game, summary.json and the result store")
+    cliargs.add_out(p, required=True,
+                    help="folder for the SGF of every game, summary.json and the result store")
     p.set_defaults(func=_match)
 
     p = verbs.add_parser("search", help="one move of our engine: move, root children, playouts/s")
     p.add_argument("position", metavar="POSITION",
                    help="an SGF file, or a move list like 'B D4 W Q16 B pass' ('' = empty)")
     _engine_options(p, resign=0.0)
-    p.add_argument("--move", type=int, default=None, help="SGF: the position after N moves")
+    p.add_argument("--move", type=cliargs.non_negative_int, default=None,
+                   help="SGF: the position after N moves")
     p.add_argument("--size", type=int, default=19, help="move list: board size")
-    p.add_argument("--komi", type=float, default=None, help="komi (default: SGF KM or 6.5)")
-    p.add_argument("--top", type=int, default=10, help="root children shown")
+    p.add_argument("--komi", type=cliargs.finite_float, default=None,
+                   help="komi (default: SGF KM or 6.5)")
+    p.add_argument("--top", type=cliargs.positive_int, default=10, help="root children shown")
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(func=_search)

@@ -33,8 +33,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-import numpy as np
-
 from mctslab import data
 from mctslab.core.params import as_real, check_known, given, positive_int, scale_values
 from mctslab.core.tasks import make_tasks

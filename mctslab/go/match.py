@@ -49,7 +49,7 @@ from mctslab.core.stats import binomial_test
 from mctslab.core.tasks import make_tasks, resolve
 
 from . import gnugo, sgf
-from .api import BLACK, WHITE, Board
+from .api import BLACK, WHITE, Board, search
 from .engine import EngineSettings
 from .gtp import GtpServer
 
@@ -196,8 +196,6 @@ def _warm(player: Player) -> None:
     game's clock starts (a cold cache would count as the first game's thinking time)."""
     if player.kind != "mcts":
         return
-    from .api import search
-
     engine = player.engine
     search(Board(5), 8, policy=engine.policy, tabu=engine.tabu(), seed=0,
            expansion_threshold=engine.tabu().expansion_threshold)

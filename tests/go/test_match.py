@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from mctslab.go import gnugo, sgf
-from mctslab.go.api import BLACK, WHITE, Board
+from mctslab.go.api import BLACK, Board
 from mctslab.go.engine import EngineSettings
 from mctslab.go.match import MatchError, Player, game_task, match_tasks, play_players, summary
 
