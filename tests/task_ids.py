@@ -3,7 +3,10 @@ notebook run asks for (issue 22: "every task id stays the same").
 
 ``tests/fixtures/task_ids.json`` holds, per domain, scale and experiment, the ids (smoke: the
 list; every scale: count and SHA-256 of the ordered list) of the task lists each notebook's
-calls build at the notebook's seed, computed by the code of main at 0a042bf. A stored result
+calls build at the notebook's seed, computed by the code of main at 0a042bf; the Many Faces
+strength matches (``manyfaces_strength_*``) were re-recorded when the Go paper-engine work put
+every Go match on one game loop and one game task (``mctslab.go.match.game_task``, other
+parameters: those stored games are played again once). A stored result
 is found by its id, so equal ids mean a recorded result store reads back with nothing re-run.
 
 Stages that need results (Othello's evaluations of the learned WPCs) read them from

@@ -70,7 +70,8 @@ class Player:
     (``"mcts"``; board size, komi and seed come from the game); ``level``: GNU Go's
     ``--level`` (``"gnugo"``, ``"gnugo-mc"``); ``simulations``: ``"gnugo-mc"``'s per move;
     ``argv``: a ``"gtp"`` engine's command line; ``factory``/``options``: another kind's
-    builder and settings."""
+    builder and settings; ``name``: the player's name in game records (default: from the
+    kind)."""
 
     kind: str = "mcts"
     engine: EngineSettings | None = None
@@ -79,6 +80,7 @@ class Player:
     factory: str | None = None
     options: tuple = ()
     argv: tuple = ()
+    name: str = ""
 
     def __post_init__(self):
         object.__setattr__(self, "argv", tuple(str(a) for a in self.argv))
@@ -114,7 +116,8 @@ class Player:
             return {"kind": "gnugo-mc", "level": self.level, "simulations": self.simulations}
         if self.kind == "gtp":
             return {"kind": "gtp", "argv": list(self.argv)}
-        return {"kind": self.kind, "factory": self.factory, "options": dict(self.options)}
+        return {"kind": self.kind, "factory": self.factory, "options": dict(self.options),
+                "name": self.name}
 
     @classmethod
     def from_params(cls, params: dict) -> Player:
@@ -243,6 +246,9 @@ def _decisions(engine) -> dict:
     server = engine.server
     searched = [d for d in server.decisions if d["searched"]]
     out = {"tabu_candidates": server.tabu_candidates}
+    notes = getattr(server, "game_notes", None)  # an engine's own record of the game
+    if callable(notes):
+        out.update(notes())
     if server.settings.classical == "gnugo":
         out.update(host_moves=len(server.decisions), searched=len(searched),
                    vetoes=sum(d["move"] != d["classical"] for d in searched),
@@ -364,6 +370,8 @@ def _flat(params: dict) -> dict:
 
 
 def _sgf_name(player: Player, version: str) -> str:
+    if player.name:
+        return player.name
     if player.kind == "gnugo":
         return f"GNU Go {version} level {player.level}"
     if player.kind == "gnugo-mc":
@@ -425,7 +433,7 @@ def summary(tasks, results) -> dict:
                 mean_margin=float(np.mean(margins)) if margins else None,
                 think_candidate=mean("think_candidate"), think_opponent=mean("think_opponent"),
                 cpu_candidate=mean("cpu_candidate"), cpu_opponent=mean("cpu_opponent"),
-                restarts=sum(r["restarts"] for r in results),
+                restarts=sum(r.get("restarts", 0) for r in results),
                 area_disagrees=sum(r.get("area_agrees") is False for r in results),
                 searched=searched, vetoes=sum(c.get("vetoes", 0) for c in counts),
                 tabu_candidates=sum(c.get("tabu_candidates", 0) for c in counts))

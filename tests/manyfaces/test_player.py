@@ -151,7 +151,7 @@ def test_match_runner_against_gnugo_and_mcts_on_7x7(tmp_path):
     for i, (game, ours) in enumerate(zip(result["results"], "BW")):
         assert game["result"][0] in "BW0" and game["end"] in ("passes", "resign", "max moves")
         assert game["candidate_won"] == (game["result"][0] == ours)
-        assert game["reasons"] and game["restarts"] == 0
+        assert game["candidate_counts"]["reasons"] and game["restarts"] == 0
         record = sgfmill.Sgf_game.from_bytes((tmp_path / "sgf" / f"gnugo-{i:03d}-{ours}.sgf")
                                              .read_bytes())
         assert record.get_size() == 7 and record.get_root().get("RE") == game["result"]

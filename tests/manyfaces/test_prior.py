@@ -206,8 +206,10 @@ def test_prior_games_are_stored_tasks_with_a_table_and_resume(prior9, monkeypatc
     gnugo_or_skip()
     monkeypatch.setattr(PR, "default_compiled", lambda: prior9.compiled)
     played = []
-    task = PM.game_task
-    monkeypatch.setattr(PM, "game_task", lambda params, seed: played.append(1) or
+    from mctslab.go import match as go_match
+
+    task = go_match.game_task  # the one game task of every Go match
+    monkeypatch.setattr(go_match, "game_task", lambda params, seed: played.append(1) or
                         task(params, seed))
     common = dict(playouts=40, resign=0.0, root_select="winrate", careful_pass=True)
     cand, opp = Side("mcts", prior_visits=5, **common), Side("mcts", **common)
@@ -233,7 +235,7 @@ def test_prior_games_are_stored_tasks_with_a_table_and_resume(prior9, monkeypatc
     # the table is rounded for citing: 3 decimals, 3 significant digits
     assert (row["ci_low"], row["ci_high"]) == pytest.approx(
         clopper_pearson(first["wins"], 2), abs=5e-4)
-    assert 0 < row["pvalue"] <= 1
+    assert 0 < row["p_value"] <= 1
     assert row["mean_moves"] == pytest.approx(first["mean_moves"], rel=5e-3)
     # prior_experiment is the same match: its 2 games come from the store too
     experiment = experiments.prior_experiment(2, playouts=40, prior_visits=5, size=5,
