@@ -96,7 +96,7 @@ def _side(spec, **mcts) -> Side:
     return Side(spec, **mcts) if spec == "mcts" else Side(spec)
 
 
-def side_server(player: Player, size: int, komi: float, seed: int) -> GtpServer:
+def side_server(player: go_match.Player, size: int, komi: float, seed: int) -> GtpServer:
     """The in-process GTP engine of a knowledge or MCTS :class:`Side` (``player.options``: the
     side's fields), built for one game by :func:`mctslab.go.match.game_task`; the knowledge
     player's reasons for each move are kept for the game's record (``game_notes``)."""
