@@ -390,16 +390,19 @@ def games_sgf(played: Played) -> dict:
 
 
 def save_games(run, *played_sets: Played) -> Path:
-    """Write every game of ``played_sets`` as its own SGF file under the notebook's
-    ``games/`` folder, and an index of them (the artefact the manifest lists)."""
+    """Write every game of ``played_sets`` as its own SGF file in the notebook's ``games/``
+    folder (emptied first, so it holds this run's games only) and list them in
+    ``games_index.txt`` (the artefact the manifest records)."""
     folder = Path(run.directory) / "games"
     folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.sgf"):
+        old.unlink()
     names = []
     for played in played_sets:
         for name, text in games_sgf(played).items():
             (folder / name).write_text(text)
-            names.append(name)
+            names.append(f"games/{name}")
     skipped = [p.skipped for p in played_sets if p.skipped]
     index = "\n".join(names or skipped[:1]) + "\n"
-    return run.save_text(index, "games/index.txt",
+    return run.save_text(index, "games_index.txt",
                          f"{len(names)} games, each saved as games/<row>-<game>-<colour>.sgf")
