@@ -1,13 +1,24 @@
-"""Go: numba board (incremental strings, pseudo-liberties, Zobrist hash), playouts and UCT.
+"""Go: the engine behind the two Go papers (the state-tabu paper and The Many Faces of Go).
 
-The substrate for the state-tabu and Many Faces papers (issue 11). Modules:
+Reading guide, from the board up:
 
-* ``_board`` - padded 1-D board kernels: play, legality, eyes, area score, hash (numba);
-* ``_playout`` - playout policies (light: uniform random, never filling an own eye);
-* ``_patterns`` - the pattern policy: GNU Go's 3x3 Monte-Carlo patterns, captures, escapes;
-* ``_search`` - UCT on ``mctslab.core.tree``;
-* ``api`` - :class:`Board`, :func:`search`, GTP vertices; ``reference`` - the plain-Python
-  twin used by the tests; ``bench`` - ``mctslab bench go``.
+* ``_board`` - padded 1-D board kernels: play, legality, eyes, area score, Zobrist hash (numba);
+* ``_playout`` - playout policies (light: uniform random, never filling an own eye) and the
+  tabu check of the first playout moves; ``_patterns`` - the pattern policy (GNU Go's 3x3
+  Monte-Carlo patterns, captures, escapes) and its pattern-file reader;
+* ``_tabu`` - the state-tabu paper's FIFO queues (kernels); ``tabu`` - its engines by name
+  (Table 1), the Eq. 8 tabu-size schedule and the Eq. 12 bound;
+* ``_search`` - UCT on ``mctslab.core.tree``; ``api`` - :class:`Board`, :func:`search`, GTP
+  vertices; ``reference`` - the plain-Python twin the tests compare the kernels with;
+* ``engine`` - ``EngineSettings``, the one settings type of our engine; ``host`` - the paper's
+  engines: GNU Go 3.8's classical move generation hosts our search, which may veto its move;
+* ``gnugo`` - the GTP client for GNU Go (or any GTP engine), with failure detection;
+  ``gtp`` - our GTP engine (``mctslab go gtp``: the pure and the host move rules);
+  ``sgf`` - SGF in and out (sgfmill);
+* ``match`` - the one game loop for any two players, the game task and the match summary;
+* ``experiments``, ``tables``, ``figures`` - the ``go_state_tabu`` notebook: protocol and
+  scales, the paper's tables, its figures;
+* ``cli`` - the ``mctslab go`` verbs; ``bench`` - ``mctslab bench go``.
 """
 
 from mctslab.go.api import (

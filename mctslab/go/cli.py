@@ -4,6 +4,7 @@
     mctslab go search POSITION --playouts P [ENGINE OPTIONS] [--move N] [--json]
     mctslab go match --games N --out DIR [ENGINE OPTIONS] [--candidate mcts|gnugo|gnugo-mc]
                      [--opponent gnugo|gnugo-mc] [--opponent-level L] [--size N]
+    mctslab go report DIR [DIR ...] [--names NAME ...] [--controls NAME ...] [--csv DIR]
 
 ENGINE OPTIONS are one :class:`~mctslab.go.engine.EngineSettings` everywhere: ``--config``
 (a state-tabu paper engine), ``--classical gnugo|none`` (with ``--gnugo-level L``: GNU Go's
@@ -18,6 +19,8 @@ of its main line) or a GTP-style move list such as ``"B D4 W Q16 B pass"`` (``--
 root's top children and playouts/s.
 ``match`` plays games against GNU Go 3.8 through the executor (stored as they finish, so a
 killed match resumes), writes every game's SGF and ``summary.json`` (binomial test).
+``report DIR...`` reads recorded match folders back as Tables 2-3 (binomial test, paired
+McNemar tests against the control rows), the host engine's vetoes and the thinking time.
 """
 
 from __future__ import annotations
@@ -203,6 +206,26 @@ def _match(args) -> int:
     return 0
 
 
+def _report(args) -> int:
+    from pathlib import Path
+
+    from mctslab.go import tables
+
+    if args.names and len(args.names) != len(args.folders):
+        raise ValueError(f"--names gives {len(args.names)} names for {len(args.folders)} folders")
+    played = tables.played_from_stores(args.folders, args.names)
+    frames = {"table2_wins": tables.table2(played),
+              "table3_tests": tables.table3(played, controls=tuple(args.controls)),
+              "host_vetoes": tables.host_table(played),
+              "thinking_time": tables.thinking_table(played)}
+    for name, frame in frames.items():
+        print(f"## {name}\n{frame.to_string(index=False)}\n")
+        if args.csv:
+            Path(args.csv).mkdir(parents=True, exist_ok=True)
+            frame.to_csv(Path(args.csv) / f"{name}.csv", index=False)
+    return 0
+
+
 def _engine_options(p, *, playouts=None, policy="light", resign=0.1, root_select="visits",
                     config=None) -> None:
     """The options of our engine (one :class:`~mctslab.go.engine.EngineSettings`), shared by
@@ -283,6 +306,18 @@ def add_parser(subparsers) -> None:
     cliargs.add_out(p, required=True,
                     help="folder for the SGF of every game, summary.json and the result store")
     p.set_defaults(func=_match)
+
+    p = verbs.add_parser("report", help="Tables 2-3 (binomial and paired McNemar tests), "
+                                        "vetoes and thinking time of recorded matches")
+    p.add_argument("folders", nargs="+", metavar="DIR",
+                   help="match folders (mctslab go match --out DIR), one row each; rows built "
+                        "with the same --seed pair up game by game")
+    p.add_argument("--names", nargs="+", default=None,
+                   help="row names, one per folder (default: the candidate's label)")
+    p.add_argument("--controls", nargs="*", default=["gTabu0", "gnugo-uct"],
+                   help="rows every other row is compared with (McNemar), by name")
+    p.add_argument("--csv", default=None, metavar="DIR", help="also write each table as CSV here")
+    p.set_defaults(func=_report)
 
     p = verbs.add_parser("search", help="one move of our engine: move, root children, playouts/s")
     p.add_argument("position", metavar="POSITION",

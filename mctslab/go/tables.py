@@ -11,16 +11,21 @@ run; the paper's numbers stand beside ours in their own columns.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
 import pandas as pd
 
 from mctslab.core.stats import binomial_test, games_for_power, mcnemar_exact
 
 from .experiments import GNUGO_SELF, Played
+from .match import Player
 from .tabu import candidate_bound
 
 __all__ = ["PAPER_TABLE2", "PAPER_TABLE3", "PAPER_TABLE4", "PAPER_FIG6", "games_frame",
            "table2", "table3", "host_table", "validation_table", "veto_table",
-           "thinking_table", "table4", "duplicates_table", "cost_table"]
+           "thinking_table", "table4", "duplicates_table", "cost_table", "played_from_stores"]
 
 PAPER_TABLE2 = {  # wins as Black, as White, of 500 each (the "gnugo" row: GNU Go vs itself)
     "gnugo": (513, 487), "gnugo-uct": (266, 253), "gTabu18": (239, 252),
@@ -266,3 +271,27 @@ def cost_table(played: Played, *, rows: int = 6, games_per_row: int = 1000,
         f"wall hours on {workers} workers": round(cpu * rows * games_per_row / 3600 / workers, 2),
         "games per engine for 80% power (0.540 vs 0.519)": needed,
         "CPU hours for two such engines": round(2 * needed * cpu / 3600, 1)}])
+
+
+def played_from_stores(folders, names=None) -> Played:
+    """The games stored in match folders (``mctslab go match --out DIR``: every
+    ``DIR/data/results/*/results.jsonl``) as one :class:`Played`: a row per candidate (named by
+    its label, or by ``names`` in folder order), its games in seed order (the spawn key, the
+    pairing key of matches built from one seed), so that :func:`table2`, :func:`table3`,
+    :func:`host_table` and :func:`thinking_table` read recorded matches."""
+    tasks, results, rows = [], [], []
+    for k, folder in enumerate(folders):
+        records = []
+        for path in sorted(Path(folder).glob("data/results/*/results.jsonl")):
+            for line in path.read_text().splitlines():
+                if line.strip():
+                    records.append(json.loads(line))
+        if not records:
+            raise ValueError(f"no stored games under {folder} (data/results/*/results.jsonl)")
+        records.sort(key=lambda r: tuple(r["spawn_key"]))
+        label = names[k] if names else Player.from_params(records[0]["params"]["candidate"]).label
+        for record in records:
+            tasks.append(SimpleNamespace(params=record["params"], id=record["id"]))
+            results.append(record["result"])
+            rows.append(label)
+    return Played(tasks, results, rows)

@@ -258,3 +258,36 @@ def test_tables_give_the_self_play_row_the_papers_black_share_and_pair_rows():
     cost = tables.cost_table(played)
     assert cost["CPU s/game (measured)"][0] == 3.0
     assert cost["games per engine for 80% power (0.540 vs 0.519)"][0] == 8865
+
+
+def test_report_reads_recorded_match_folders_and_pairs_their_games(tmp_path, capsys):
+    """`mctslab go report` rebuilds Tables 2-3 from match folders (as `go match --out` leaves
+    them): rows by folder, games paired by their seed's spawn key whatever the store's order."""
+    from mctslab import cli
+
+    wins = {"gTabu0": [0, 1, 0, 0], "gTabu18-hash-win": [1, 1, 1, 0]}
+    for name, row in wins.items():
+        store = tmp_path / name / "data" / "results" / f"go_match_{name}"
+        store.mkdir(parents=True)
+        player = Player("mcts", engine=EngineSettings(config=name, classical="gnugo"))
+        lines = []
+        for i in reversed(range(4)):  # stored out of order
+            params = dict(candidate=player.params(), opponent=Player("gnugo").params(),
+                          size=9, komi=6.5, referee_level=10, timeout=300.0, color="BW"[i % 2])
+            result = dict(_fake_result(bool(row[i])), candidate_counts=dict(
+                searched=10, vetoes=1, fuseki=0, host_moves=10, mean_shortlist=3.0))
+            lines.append(json.dumps(dict(id=f"{name}{i}", fn="mctslab.go.match:game_task",
+                                         params=params, seed=2026, spawn_key=[i], version="",
+                                         result=result)))
+        (store / "results.jsonl").write_text("\n".join(lines) + "\n")
+    folders = [str(tmp_path / name) for name in wins]
+    assert cli.main(["go", "report", *folders, "--names", *wins, "--csv",
+                     str(tmp_path / "csv")]) == 0
+    out = capsys.readouterr().out
+    assert "table3_tests" in out and "host_vetoes" in out
+    import pandas as pd
+
+    t3 = pd.read_csv(tmp_path / "csv" / "table3_tests.csv").set_index("method")
+    assert t3.loc["gTabu18-hash-win", "vs gTabu0 b/c"] == "2/0"  # games 0 and 2
+    assert t3.loc["gTabu18-hash-win", "wins"] == 3
+    assert cli.main(["go", "report", str(tmp_path / "nothing")]) == 2
