@@ -294,8 +294,11 @@ class Run:
     # -- manifest ----------------------------------------------------------------------------
     def _record(self, stem, kind, files, caption, **extra) -> None:
         digests = {name: sha256(self.directory / name) for name in files}
-        self.manifest["artefacts"][stem] = {"kind": kind, "files": files, "caption": caption,
-                                            "sha256": digests, "saved": utc_now(), **extra}
+        artefacts = self.manifest["artefacts"]
+        # a table and its figure may share a stem (fig5.csv, fig5.png): one entry per kind
+        key = stem if artefacts.get(stem, {}).get("kind", kind) == kind else f"{stem} ({kind})"
+        artefacts[key] = {"kind": kind, "files": files, "caption": caption,
+                          "sha256": digests, "saved": utc_now(), **extra}
         self._write()
 
     def _write(self) -> None:

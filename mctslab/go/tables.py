@@ -17,6 +17,7 @@ from types import SimpleNamespace
 
 import pandas as pd
 
+from mctslab.core.compare import NOT_RUN, paper_row, paper_table
 from mctslab.core.stats import binomial_test, games_for_power, mcnemar_exact
 
 from .experiments import GNUGO_SELF, Played
@@ -25,7 +26,8 @@ from .tabu import candidate_bound
 
 __all__ = ["PAPER_TABLE2", "PAPER_TABLE3", "PAPER_TABLE4", "PAPER_FIG6", "games_frame",
            "table2", "table3", "host_table", "validation_table", "veto_table",
-           "thinking_table", "table4", "duplicates_table", "cost_table", "played_from_stores"]
+           "thinking_table", "table4", "duplicates_table", "cost_table", "played_from_stores",
+           "paper_vs_run"]
 
 PAPER_TABLE2 = {  # wins as Black, as White, of 500 each (the "gnugo" row: GNU Go vs itself)
     "gnugo": (513, 487), "gnugo-uct": (266, 253), "gTabu18": (239, 252),
@@ -295,3 +297,68 @@ def played_from_stores(folders, names=None) -> Played:
             results.append(record["result"])
             rows.append(label)
     return Played(tasks, results, rows)
+
+
+def paper_vs_run(matches: Played, duplicates: Played, table4_frame: pd.DataFrame, cfg) -> \
+        pd.DataFrame:
+    """The paper's numbers next to this run's, in the shape every notebook fills
+    (:mod:`mctslab.core.compare`).
+
+    - Table 2/3, per engine: the paper's win rate of 1,000 19x19 games against our rate and its
+      95% interval (reproduced when the paper's rate is inside it); only a 19x19 run against
+      GNU Go level 10 can judge it, any other run is "not run at this scale"; and whether
+      gTabu18-hash-win beats 0.5 significantly (the paper: p = 0.012).
+    - Table 4, per L: tabu candidates per playout, reproduced within 25% of the paper's (one
+      search, no interval: a stated tolerance); the Eq. 12 bound holding at L = 12.
+    - Fig. 5: fewer duplicate positions with every tabu variant than with gTabu0.
+    """
+    name, scale, rows = "go_state_tabu", cfg.scale, []
+    paper_setting = cfg.board_size == 19 and cfg.gnugo_level == 10
+    why = (f"ours: {cfg.board_size}x{cfg.board_size} against GNU Go level {cfg.gnugo_level}, "
+           f"{cfg.playouts} playouts; the paper's: 19x19, level 10, 8,000 playouts")
+    searches = cfg.analysis_playouts == 8000  # Table 4 and Fig. 5: the paper's own setting
+    small = {} if searches else dict(verdict=NOT_RUN, note=f"ours: {cfg.analysis_playouts} "
+                                     "playouts per search; the paper's: 8,000")
+    t3 = table3(matches)
+    if "skipped" not in t3.columns:
+        for record in t3.itertuples():
+            paper_rate = _paper_rate(record.method)
+            if paper_rate is None:
+                continue
+            test = binomial_test(record.wins, record.games)
+            rows.append(paper_row(
+                name, "Table 2", record.method, "win rate", paper_rate, test.rate,
+                low=test.ci_low, high=test.ci_high, n=record.games, scale=scale,
+                **({} if paper_setting else dict(verdict=NOT_RUN, note=why))))
+        hash_win = t3[t3.method == "gTabu18-hash-win"]
+        if len(hash_win):
+            ours = "significant" if bool(hash_win.significant.iloc[0]) else "not significant"
+            rows.append(paper_row(
+                name, "Table 3", "gTabu18-hash-win", "binomial test against 0.5 at 5%",
+                "significant", ours, n=int(hash_win.games.iloc[0]), scale=scale,
+                **({} if paper_setting else dict(verdict=NOT_RUN, note=why))))
+    for record in table4_frame.to_dict("records"):
+        paper = record["paper per playout"]
+        if record["L"] == 0 or paper is None or pd.isna(paper):
+            continue
+        rows.append(paper_row(name, "Table 4", f"L = {record['L']}",
+                              "tabu candidates per playout", paper, record["per playout"],
+                              n=1, scale=scale, relative=0.25,
+                              **(small or dict(note="criterion: within 25% of the paper's value "
+                                                    "(one search; the redraw rule decides it: "
+                                                    "docs/bench/go.md)"))))
+    at12 = table4_frame[table4_frame.L == 12]
+    if len(at12):
+        holds = bool(at12["per playout"].iloc[0] < at12["Eq. 12 bound"].iloc[0])
+        rows.append(paper_row(name, "Eq. 12", "L = 12, M = 5, 19x19", "candidates below the "
+                              "bound 4.562", "holds", "holds" if holds else "fails", n=1,
+                              scale=scale, **small))
+    frame = duplicates_table(duplicates).set_index("method")
+    if "gTabu0" in frame.index and len(frame) > 1:
+        tabu = frame.drop(index="gTabu0")
+        fewer = bool((tabu.duplicates < frame.loc["gTabu0", "duplicates"]).all())
+        rows.append(paper_row(name, "Fig. 5", "every tabu variant against gTabu0",
+                              "fewer duplicate positions", "holds",
+                              "holds" if fewer else "fails", n=len(frame), scale=scale,
+                              **small))
+    return paper_table(rows)

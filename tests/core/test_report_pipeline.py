@@ -301,6 +301,22 @@ def test_a_finished_run_removes_what_it_did_not_write(tmp_path):
     assert manifest["removed_stale"] == ["old_table.csv"]
 
 
+def test_a_table_and_a_figure_may_share_a_stem_and_both_are_kept(tmp_path):
+    import matplotlib.pyplot as plt
+
+    run = Run("toy", {}, scale="smoke", out=tmp_path, progress=False)
+    run.table(pd.DataFrame({"a": [1]}), "fig5", caption="Fig. 5 in numbers")
+    fig, _ = plt.subplots()
+    run.figure(fig, "fig5", caption="Fig. 5")
+    run.finish()
+    folder = tmp_path / "figures" / "toy"
+    assert sorted(p.name for p in folder.iterdir()) == ["fig5.csv", "fig5.pdf", "fig5.png",
+                                                         "manifest.json"]
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["removed_stale"] == []
+    assert {a["kind"] for a in manifest["artefacts"].values()} == {"table", "figure"}
+
+
 def test_a_failed_run_lists_the_stale_files(tmp_path):
     from mctslab.core.report import update_manifest
 
