@@ -4,8 +4,9 @@ Reading guide, from the board up:
 
 * ``_board`` - padded 1-D board kernels: play, legality, eyes, area score, Zobrist hash (numba);
 * ``_playout`` - playout policies (light: uniform random, never filling an own eye) and the
-  tabu check of the first playout moves; ``_patterns`` - the pattern policy (GNU Go's 3x3
-  Monte-Carlo patterns, captures, escapes) and its pattern-file reader;
+  tabu check of the first playout moves; ``_patterns`` - the pattern policy's kernels (GNU Go's
+  3x3 Monte-Carlo patterns, captures, escapes); ``patterns`` - the pattern files' reader and
+  the table the kernels use;
 * ``_tabu`` - the state-tabu paper's FIFO queues (kernels); ``tabu`` - its engines by name
   (Table 1), the Eq. 8 tabu-size schedule and the Eq. 12 bound;
 * ``_search`` - UCT on ``mctslab.core.tree``; ``api`` - :class:`Board`, :func:`search`, GTP

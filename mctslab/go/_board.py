@@ -162,12 +162,6 @@ def _atari(libs, lib_sum, lib_sumsq, g):
 
 
 @njit(cache=True, _nrt=False)
-def in_atari(st, g):
-    """True when string ``g`` has exactly one liberty (all pseudo-liberties on one point)."""
-    return _atari(st.libs, st.lib_sum, st.lib_sumsq, g)
-
-
-@njit(cache=True, _nrt=False)
 def atari_liberty(st, g):
     """The single liberty of string ``g`` when it is in atari, else -1."""
     if not _atari(st.libs, st.lib_sum, st.lib_sumsq, g):

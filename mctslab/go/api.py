@@ -16,18 +16,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mctslab.core.params import finite_number, positive_int
 from mctslab.go import _board as kb
+from mctslab.go import _playout, _search
+from mctslab.go import patterns as pattern_files
 from mctslab.go._board import BLACK, EMPTY, WHITE
+from mctslab.go.tabu import TabuConfig, parse_config, tabu_size
 
 __all__ = ["EMPTY", "BLACK", "WHITE", "IllegalMove", "Board", "SearchResult", "search",
-           "vertex", "parse_vertex", "POLICIES", "COLUMN_LETTERS", "color_name"]
+           "vertex", "parse_vertex", "POLICIES", "COLUMN_LETTERS"]
 
 COLUMN_LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"  # GTP columns: no "I"
 _COLOR_NAMES = {BLACK: "b", WHITE: "w"}
-
-
-def color_name(color: int) -> str:
-    return _COLOR_NAMES[color]
 
 
 class IllegalMove(ValueError):
@@ -263,19 +263,15 @@ def _policy_data(policy: str, patterns):
     """The kernels' ``policy_data`` for a policy (the pattern table is parsed once)."""
     if policy != "pattern":
         return None
-    from mctslab.go import _patterns
-
-    return _patterns.policy_data(_patterns.load_patterns(
-        _patterns.DEFAULT_PATTERN_FILE if patterns is None else patterns))
+    return pattern_files.policy_data(pattern_files.load_patterns(
+        pattern_files.DEFAULT_PATTERN_FILE if patterns is None else patterns))
 
 ROOT_SELECT = ("winrate", "visits")
 
 
 def _kernel_prior(board: Board, prior, prior_visits):
     """``search``'s ``prior`` as float64 over kernel points (pass: the minimum), or None."""
-    if isinstance(prior_visits, bool) or not isinstance(prior_visits, (int, np.integer)) \
-            or prior_visits < 0:
-        raise ValueError(f"prior_visits must be a whole number >= 0, got {prior_visits!r}")
+    positive_int("prior_visits", prior_visits, minimum=0)
     if prior is None or prior_visits == 0:
         return None
     values = np.asarray(prior, dtype=np.float64)
@@ -314,7 +310,7 @@ def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5
     """UCT from ``board`` for the side to move with ``playouts`` playouts (see ``_search``).
 
     ``policy``: a name in :data:`POLICIES` (``patterns``: the "pattern" policy's GNU Go file,
-    a name in ``_patterns.PATTERN_FILES`` or a path; default ``mc_montegnu_classic``, GNU Go's
+    a name in ``patterns.PATTERN_FILES`` (:mod:`mctslab.go.patterns`) or a path; default ``mc_montegnu_classic``, GNU Go's
     own default); ``c``: the exploration constant C of
     ``X_u + C sqrt(2 ln n / n_u)``; ``expansion_threshold``: visits a leaf needs before it is
     expanded (1 or 30 in the state-tabu paper); ``root_select``: the root move by best win rate
@@ -345,30 +341,20 @@ def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5
     value first: :mod:`mctslab.go.host`). None: every legal move that does not fill an own
     one-point eye, plus the pass, in random order. Not combined with ``prior``.
     """
-    from mctslab.go import _search
 
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
     if root_select not in ROOT_SELECT:
         raise ValueError(f"unknown root_select {root_select!r}; use 'winrate' or 'visits'")
-    if isinstance(playouts, bool) or not isinstance(playouts, (int, np.integer)) or playouts < 1:
-        raise ValueError(f"playouts must be a whole number >= 1, got {playouts!r}")
-    if isinstance(expansion_threshold, bool) or not isinstance(
-            expansion_threshold, (int, np.integer)) or expansion_threshold < 0:
-        raise ValueError(f"expansion_threshold must be a whole number >= 0, got "
-                         f"{expansion_threshold!r}")
-    if not np.isfinite(c) or c < 0:
-        raise ValueError(f"c must be a finite number >= 0, got {c!r}")
-    from mctslab.go import _playout
-    from mctslab.go.tabu import TabuConfig, parse_config, tabu_size
-
+    positive_int("playouts", playouts)
+    positive_int("expansion_threshold", expansion_threshold, minimum=0)
+    if finite_number("c", c) < 0:
+        raise ValueError(f"c must be >= 0, got {c!r}")
     if isinstance(tabu, str):
         tabu = parse_config(tabu)
     if tabu is not None and not isinstance(tabu, TabuConfig):
         raise ValueError(f"tabu must be a TabuConfig or a configuration name, got {tabu!r}")
-    if isinstance(record_hashes, bool) or not isinstance(record_hashes, (int, np.integer)) \
-            or record_hashes < 0:
-        raise ValueError(f"record_hashes must be a whole number >= 0, got {record_hashes!r}")
+    positive_int("record_hashes", record_hashes, minimum=0)
     size_k = 0 if tabu is None or tabu.mode == 0 else tabu_size(
         tabu.size, board.move_number + 1, board.size)
     komi = board.komi if komi is None else float(komi)

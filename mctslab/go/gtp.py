@@ -43,7 +43,11 @@ import sys
 import numpy as np
 
 from mctslab import __version__
+from mctslab.rng import seed_state
 
+from . import _board as kb
+from . import _playout, sgf
+from . import api as go_api
 from .engine import EngineSettings
 from .host import ClassicalHost, root_moves, shortlist_move
 
@@ -60,9 +64,7 @@ class CommandError(Exception):
 
 
 def _api(api):
-    if api is None:
-        from mctslab.go import api
-    return api
+    return go_api if api is None else api
 
 
 def own_eye(stones: np.ndarray, row: int, col: int, color: int) -> bool:
@@ -112,10 +114,6 @@ def area_owner(stones: np.ndarray) -> np.ndarray:
 def dead_stones(board, playouts: int = 64, threshold: float = 0.7, seed: int = 0) -> list:
     """Stones (row, col) whose points light playouts (the engine's own, in numba) give to the
     other colour more than ``threshold`` of the time (see the module docstring)."""
-    from mctslab.go import _board as kb
-    from mctslab.go import _playout
-    from mctslab.rng import seed_state
-
     start = board.stones()
     if not start.any() or playouts < 1:
         return []
@@ -323,8 +321,6 @@ class GtpServer:
             raise CommandError("syntax error")
         # GTP's move_number N: the position before move N, i.e. after N - 1 moves
         moves_played = int(rest[0]) - 1 if rest else None
-        from mctslab.go import sgf
-
         try:
             board, _ = sgf.load(path, move_number=moves_played, komi=self.komi)
         except (OSError, ValueError) as exc:

@@ -20,6 +20,7 @@ from pathlib import Path
 from sgfmill import sgf, sgf_moves
 
 from mctslab import __version__
+from mctslab.go.api import BLACK, WHITE, Board, IllegalMove, vertex
 
 __all__ = ["game_bytes", "load", "save_game"]
 
@@ -45,7 +46,6 @@ def load(source, move_number: int | None = None, komi: float = 6.5):
     A malformed file, a size outside 5..25, a bad ``move_number`` or an illegal move raise
     ``ValueError`` naming the file and the problem.
     """
-    from mctslab.go.api import BLACK, WHITE, Board, IllegalMove, vertex
 
     data, name = _read(source)
     try:

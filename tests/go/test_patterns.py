@@ -10,6 +10,7 @@ import pytest
 from mctslab.go import _board as kb
 from mctslab.go import _patterns as kpat
 from mctslab.go import _playout as kp
+from mctslab.go import patterns as pfiles
 from mctslab.go.api import BLACK, WHITE, Board, parse_vertex, search
 from mctslab.go.reference import ReferenceBoard
 from mctslab.rng import seed_state
@@ -93,23 +94,23 @@ def arrays(board):
 
 # --- the files and the table ---------------------------------------------------------------
 
-@pytest.mark.parametrize("name", kpat.PATTERN_FILES)
+@pytest.mark.parametrize("name", pfiles.PATTERN_FILES)
 def test_the_files_parse_with_their_pattern_counts(name):
-    source = kpat.parse_patterns(kpat.pattern_path(name))
+    source = pfiles.parse_patterns(pfiles.pattern_path(name))
     assert (len(source.diagrams), len(source.rules)) == FILE_COUNTS[name]
     assert source.diagrams[0] == "oOoO*OoO?" and source.rules[0].weight == 0  # proper eye
-    table = kpat.load_patterns(name)
-    assert kpat.load_patterns(name) is table  # parsed once
+    table = pfiles.load_patterns(name)
+    assert pfiles.load_patterns(name) is table  # parsed once
     assert table.pattern_class.shape == (2, 4 ** 8)
     assert table.class_weight.shape[1] == kpat.NUM_STATES
 
 
 def test_weights_are_symmetric_and_colour_blind():
-    table = kpat.load_patterns("mc_mogo_classic")
+    table = pfiles.load_patterns("mc_mogo_classic")
     rng = np.random.default_rng(1)
     codes = rng.integers(0, 4 ** 8, 3000)
-    digits = kpat._digits(codes)
-    for perm in kpat._symmetries():
+    digits = pfiles._digits(codes)
+    for perm in pfiles._symmetries():
         moved = np.zeros_like(codes)
         for i in range(8):
             moved |= digits[:, i] << (2 * perm[i])
@@ -153,7 +154,7 @@ def test_a_malformed_file_names_its_line(tmp_path: Path):
         path = tmp_path / "bad.db"
         path.write_text(text)
         with pytest.raises(ValueError, match=message) as err:
-            kpat.parse_patterns(path)
+            pfiles.parse_patterns(path)
         assert "bad.db" in str(err.value)
 
 
@@ -161,7 +162,7 @@ def test_a_malformed_file_names_its_line(tmp_path: Path):
 
 @pytest.mark.parametrize("name", ["mc_mogo_classic", "mc_montegnu_classic"])
 def test_pattern_weights_and_candidates_match_the_twin(name):
-    table = kpat.load_patterns(name)
+    table = pfiles.load_patterns(name)
     source = table.source
     checked = candidates = 0
     for seed in range(6):
@@ -263,7 +264,7 @@ def test_tactics_counter_capture_and_ko():
 def test_the_lazy_sampler_draws_proportionally_to_the_exact_weights():
     # step 2 by rejection sampling against step 2 written out: every candidate of
     # near_pattern_moves with probability w / (S + F), "light" with F / (S + F)
-    table = kpat.load_patterns("mc_montegnu_classic")
+    table = pfiles.load_patterns("mc_montegnu_classic")
     board, _ = random_position(9, 7, 60)
     st = board.state
     color = board.to_move
@@ -307,7 +308,7 @@ def test_the_lazy_sampler_draws_proportionally_to_the_exact_weights():
 # --- whole playouts -------------------------------------------------------------------------
 
 def pattern_data(name="mc_montegnu_classic"):
-    return kpat.policy_data(kpat.load_patterns(name))
+    return pfiles.policy_data(pfiles.load_patterns(name))
 
 
 def test_pattern_playouts_are_legal_and_never_fill_an_own_eye():
