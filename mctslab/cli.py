@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import os
 import sys
 
 from . import __version__
 from .core import cliargs
+from .core.stopping import OutputBusy, install_handlers, interrupted_line, signal_number
 
 DOMAIN_CLIS = ("othello", "sudoku", "tsp", "go", "manyfaces")
 
@@ -31,7 +33,7 @@ positive_int_arg = cliargs.positive_int
 def _cmd_list(args) -> int:
     from . import pipeline
 
-    found = pipeline.notebooks()
+    found = pipeline.notebooks()  # FileNotFoundError: no project found (one line, exit 2)
     if not found:
         print("no notebooks found in", pipeline.paths.notebooks_dir())
         return 1
@@ -50,8 +52,8 @@ def _cmd_reproduce(args) -> int:
     for key, value in args.parameter or []:
         params[key] = pipeline.parse_value(value)
     try:
-        names = pipeline.validate(args.names, args.scale, params)
-    except (KeyError, ValueError) as exc:
+        names = pipeline.validate(args.names, args.scale, params, args.scheduler)
+    except (KeyError, ValueError, OSError) as exc:
         print(f"mctslab reproduce: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 2
     print(f"reproducing {', '.join(names)} at scale={args.scale}", file=sys.stderr)
@@ -216,7 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="data folder to fetch into (default: $MCTSLAB_DATA, else data/)")
     v.set_defaults(func=_cmd_data)
     v = verbs.add_parser("checksums", help="rewrite a shipped set's SHA256SUMS (maintainers)")
-    v.add_argument("name", metavar="NAME")
+    v.add_argument("name", metavar="NAME", help="a shipped data set (mctslab data lists them)")
     v.set_defaults(func=_cmd_data)
 
     for domain in DOMAIN_CLIS:
@@ -236,11 +238,21 @@ def main(argv=None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    install_handlers()  # SIGTERM and SIGHUP stop a run as Ctrl-C does (mctslab.core.stopping)
     try:
         return int(args.func(args) or 0)
-    except KeyboardInterrupt:
-        print("interrupted (finished tasks are stored; run again to resume)", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:  # one line, not a traceback: what is stored, how to resume
+        # the notebook client's pending cell task would be reported at exit as "Task exception
+        # was never retrieved" with the kernel's traceback: the line below says it all
+        logging.getLogger("asyncio").setLevel(logging.CRITICAL)
+        try:
+            print(interrupted_line(exc, argv), file=sys.stderr, flush=True)
+        except OSError:  # SIGHUP: the terminal may be gone
+            pass
+        return 128 + signal_number(exc)
+    except OutputBusy as exc:
+        print(f"mctslab {args.command}: error: {exc}", file=sys.stderr)
+        return 2
     except (ValueError, KeyError, OSError) as exc:
         # bad input (a malformed file, an unknown name): a one-line error, not a traceback
         if os.environ.get("MCTSLAB_DEBUG"):

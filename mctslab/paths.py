@@ -29,7 +29,9 @@ _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
 def project_root() -> Path:
-    """The checkout holding ``pyproject.toml`` (``$MCTSLAB_HOME`` overrides; else the cwd)."""
+    """The project: ``$MCTSLAB_HOME``; else the checkout holding the package (an editable
+    install, ``pip install -e .``); else the current folder (a ``pip install .`` used from the
+    checkout). Notebooks, the shipped data and the default outputs are found here."""
     env = os.environ.get("MCTSLAB_HOME")
     if env:
         return Path(env).expanduser().resolve()

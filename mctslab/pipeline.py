@@ -9,25 +9,34 @@
   anything runs: names against the notebook's parameters, values through the domain's
   ``experiments.config(scale, **params)`` (:data:`CONFIGS`), so a bad value fails in seconds
   rather than inside a notebook after the earlier ones ran for hours;
-- :func:`reproduce` — executes each notebook into ``<out>/reports/<name>.ipynb``; the notebook
+- :func:`reproduce` — executes each notebook into ``<out>/reports/<name>.ipynb`` (and a readable
+  ``<name>.html`` beside it, with ``reports/index.html``: :mod:`mctslab.reports`); the notebook
   itself writes ``<out>/figures/<name>/`` through :class:`mctslab.core.report.Run`; the manifest
   gets the end time and status here. The kernel's stderr (the executor's tqdm bar, warnings) is
   passed on to the terminal; its stdout and cell results stay in the executed notebook.
+
+One ``reproduce`` at a time writes an output root: a second one stops at once, naming the first
+(:class:`~mctslab.core.stopping.OutputLock` on ``<out>/data/results/.lock``). A stop signal ends
+the notebook's kernel and its workers and raises :class:`~mctslab.core.stopping.Interrupted`
+with the counts of the experiment that was running (from its store's ``progress.json``).
 """
 
 from __future__ import annotations
 
 import ast
 import importlib
+import json
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import paths
+from . import paths, reports
+from .core.executor import check_scheduler, scheduler_address
 from .core.params import SCALES, check_scale, positive_int
 from .core.report import update_manifest
+from .core.stopping import Interrupted, OutputLock, signal_number
 from .core.store import utc_now
 
 __all__ = ["notebooks", "parameters", "validate", "reproduce", "parse_value"]
@@ -48,8 +57,16 @@ CONFIGS: dict[str, str | Callable] = {
 
 
 def notebooks() -> dict[str, Path]:
-    """Paper notebooks by name (the file stem), sorted."""
+    """Paper notebooks by name (the file stem), sorted.
+
+    A ``FileNotFoundError`` says how the project is found when there is no ``notebooks/``
+    folder (``pip install .`` without ``-e`` run outside the checkout, for instance)."""
     folder = paths.notebooks_dir()
+    if not folder.is_dir():
+        raise FileNotFoundError(
+            f"no notebooks/ folder in {paths.project_root()}: the project (notebooks/, data/) is "
+            "$MCTSLAB_HOME, else the checkout an editable install (pip install -e .) points to, "
+            "else the current folder; run from the checkout or set MCTSLAB_HOME=/path/to/checkout")
     return {p.stem: p for p in sorted(folder.glob("*.ipynb")) if not p.stem.startswith("_")}
 
 
@@ -87,8 +104,11 @@ def _path(name: str) -> Path:
     return found[name]
 
 
-def validate(names, scale: str, params: dict) -> list[str]:
-    """Check everything before running; return the notebook names to run (all when empty)."""
+def validate(names, scale: str, params: dict, scheduler: str | None = None) -> list[str]:
+    """Check everything before running; return the notebook names to run (all when empty).
+
+    A Dask scheduler (``scheduler``, ``-p scheduler ...`` or ``$MCTSLAB_SCHEDULER``) must answer:
+    :class:`~mctslab.core.executor.SchedulerUnreachable` (an ``OSError``) names it otherwise."""
     found = notebooks()
     names = list(names) or list(found)
     unknown = [n for n in names if n not in found]
@@ -108,6 +128,9 @@ def validate(names, scale: str, params: dict) -> list[str]:
     check_standard(params)
     for name in names:
         check_values(name, scale, params)
+    address = scheduler_address(scheduler or params.get("scheduler"))
+    if address:
+        check_scheduler(address)
     return names
 
 
@@ -153,40 +176,76 @@ def reproduce(names=(), scale: str = "default", params: dict | None = None,
               workers: int | None = None, scheduler: str | None = None, out=None,
               progress: bool = True) -> list[Outcome]:
     """Execute the notebooks (all by default) at ``scale``; never raises for one failure."""
-    import papermill
 
     params = dict(params or {})
-    names = validate(names, scale, params)
-    reports = paths.reports_dir(out)
-    reports.mkdir(parents=True, exist_ok=True)
-    outcomes = []
-    for name in names:
-        injected = {"scale": scale, **params}
-        if workers is not None:
-            injected["workers"] = int(workers)
-        if scheduler:
-            injected["scheduler"] = scheduler
-        if out is not None:
-            injected["out"] = str(paths.output_root(out))
-        report = reports / f"{name}.ipynb"
-        started = utc_now()  # the manifest this execution writes starts at or after this
-        start = time.perf_counter()
-        error = ""
+    names = validate(names, scale, params, scheduler)
+    lock = OutputLock(paths.output_root(out) / "data" / "results" / ".lock",
+                      f"the output folder {paths.output_root(out)}").acquire(wait=False)
+    try:
+        outcomes = [_reproduce_one(name, scale, params, workers, scheduler, out, progress)
+                    for name in names]
+        reports.write_index(out)
+        return outcomes
+    finally:
+        lock.release()
+
+
+def _reproduce_one(name, scale, params, workers, scheduler, out, progress) -> Outcome:
+    import papermill
+
+    folder = paths.reports_dir(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    injected = {"scale": scale, **params}
+    if workers is not None:
+        injected["workers"] = int(workers)
+    if scheduler:
+        injected["scheduler"] = scheduler
+    if out is not None:
+        injected["out"] = str(paths.output_root(out))
+    report = folder / f"{name}.ipynb"
+    started = utc_now()  # the manifest this execution writes starts at or after this
+    start = time.perf_counter()
+    error = ""
+    try:
+        # stderr carries the executor's task bar (tqdm in the kernel): pass it on, but
+        # leave stdout and cell results in the executed notebook
+        papermill.execute_notebook(str(_path(name)), str(report), parameters=injected,
+                                   kernel_name="python3", cwd=str(paths.notebooks_dir()),
+                                   progress_bar=progress, log_output=False,
+                                   stderr_file=sys.stderr if progress else None)
+    except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM, SIGHUP: the kernel exits with us
+        update_manifest(name, out, since=started, finished=utc_now(), status="interrupted",
+                        wall_seconds=round(time.perf_counter() - start, 1))
+        running = _running_experiment(out, since=started)
+        raise Interrupted(signal_number(exc), running.get("experiment"), running.get("stored"),
+                          running.get("total"), notebook=name) from None
+    except Exception as exc:  # noqa: BLE001 - reported per notebook, the others still run
+        error = f"{type(exc).__name__}: {exc}"
+    seconds = time.perf_counter() - start
+    update_manifest(name, out, since=started, finished=utc_now(),
+                    status="failed" if error else "complete",
+                    wall_seconds=round(seconds, 1), executed_notebook=str(report))
+    if report.exists():  # a readable page of the run, failed or not (mctslab.reports)
         try:
-            # stderr carries the executor's task bar (tqdm in the kernel): pass it on, but
-            # leave stdout and cell results in the executed notebook
-            papermill.execute_notebook(str(_path(name)), str(report), parameters=injected,
-                                       kernel_name="python3", cwd=str(paths.notebooks_dir()),
-                                       progress_bar=progress, log_output=False,
-                                       stderr_file=sys.stderr if progress else None)
-        except Exception as exc:  # noqa: BLE001 - reported per notebook, the others still run
-            error = f"{type(exc).__name__}: {exc}"
-        seconds = time.perf_counter() - start
-        update_manifest(name, out, since=started, finished=utc_now(),
-                        status="failed" if error else "complete",
-                        wall_seconds=round(seconds, 1), executed_notebook=str(report))
-        outcomes.append(Outcome(name, not error, seconds, report, error))
-    return outcomes
+            reports.notebook_html(report, paths.figures_dir(name, out) / "manifest.json")
+        except Exception as exc:  # noqa: BLE001 - the run's outputs stand without the page
+            print(f"mctslab reproduce: {name}: no HTML report ({type(exc).__name__}: {exc})",
+                  file=sys.stderr)
+    return Outcome(name, not error, seconds, report, error)
+
+
+def _running_experiment(out, since: str) -> dict:
+    """The progress of the experiment the kernel updated last (its store's ``progress.json``)."""
+    newest: dict = {}
+    for path in (paths.output_root(out) / "data" / "results").glob("*/progress.json"):
+        try:
+            progress = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        if progress.get("updated", "") >= since and progress.get("updated", "") >= newest.get(
+                "updated", ""):
+            newest = progress
+    return newest
 
 
 __all__ += ["SCALES", "STANDARD_PARAMETERS", "CONFIGS", "Outcome", "check_standard",

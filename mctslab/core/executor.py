@@ -10,7 +10,13 @@
 - every result is appended to the store the moment it arrives, so a killed run loses only the
   tasks that were still running; a tqdm bar shows tasks done / total and the rate;
 - a task that raises does not stop the others: their results are stored, then
-  :class:`TaskFailed` names the failed tasks.
+  :class:`TaskFailed` names the failed tasks;
+- one run at a time writes an experiment's store (:class:`~mctslab.core.stopping.OutputLock`
+  on ``<store>/.lock``): a second run waits, saying for whom, then finds the first run's
+  results stored; ``<store>/progress.json`` says how many of the current run's tasks are stored;
+- a stop signal (:mod:`mctslab.core.stopping`) kills the local workers at once and raises
+  :class:`~mctslab.core.stopping.Interrupted` with the counts; local workers die with their
+  parent even when it is SIGKILLed.
 
 Results come back in task order.
 """
@@ -20,17 +26,21 @@ from __future__ import annotations
 import concurrent.futures as cf
 import multiprocessing
 import os
+import socket
 import sys
 import time
 import traceback
+from urllib.parse import urlsplit
 
 from tqdm import tqdm
 
 from .. import paths
-from .store import ResultStore, utc_now
+from .stopping import Interrupted, OutputLock, die_with_parent, signal_number
+from .store import ResultStore, utc_now, write_json
 from .tasks import Task, run_task
 
-__all__ = ["run_tasks", "ExperimentResults", "TaskFailed", "default_workers", "scheduler_address"]
+__all__ = ["run_tasks", "ExperimentResults", "TaskFailed", "default_workers", "scheduler_address",
+           "check_scheduler", "SchedulerUnreachable"]
 
 
 class TaskFailed(RuntimeError):
@@ -101,15 +111,24 @@ def run_tasks(experiment: str, tasks: list[Task], *, workers: int | None = None,
     if not experiment or "/" in experiment:
         raise ValueError(f"experiment name must be a non-empty name without '/', got {experiment!r}")
     store = store or ResultStore(paths.results_dir(experiment, out))
-    unique: dict[str, Task] = {}
-    for task in tasks:
-        unique.setdefault(task.id, task)
-    stored = store.load()
-    pending = [t for tid, t in unique.items() if tid not in stored]
     address = scheduler_address(scheduler)
     n_workers = default_workers() if workers is None else int(workers)
     if n_workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
+    lock = OutputLock(store.directory / ".lock", f"the result store of {experiment!r} "
+                      f"({store.directory})").acquire(wait=True)
+    try:
+        return _run_locked(experiment, tasks, store, address, n_workers, progress)
+    finally:
+        lock.release()
+
+
+def _run_locked(experiment, tasks, store, address, n_workers, progress) -> ExperimentResults:
+    unique: dict[str, Task] = {}
+    for task in tasks:
+        unique.setdefault(task.id, task)
+    stored = store.load()  # under the lock: what a run that held it before us has stored
+    pending = [t for tid, t in unique.items() if tid not in stored]
 
     outcome = ExperimentResults(experiment=experiment, total=len(unique),
                                 cached=len(unique) - len(pending))
@@ -119,6 +138,12 @@ def run_tasks(experiment: str, tasks: list[Task], *, workers: int | None = None,
                disable=not _progress_enabled(progress), file=sys.stderr, mininterval=1.0,
                dynamic_ncols=True)
 
+    def note_progress() -> None:
+        if pending:
+            write_json(store.directory / "progress.json",
+                       {"experiment": experiment, "stored": outcome.cached + outcome.ran,
+                        "total": len(unique), "pid": os.getpid(), "updated": utc_now()})
+
     def finish(task: Task, result: dict, seconds: float) -> None:
         record = task.describe()
         record.update(result=result, finished=utc_now(), seconds=round(seconds, 4))
@@ -126,8 +151,10 @@ def run_tasks(experiment: str, tasks: list[Task], *, workers: int | None = None,
         stored[task.id] = record
         outcome.ran += 1
         bar.update(1)
+        note_progress()
 
     try:
+        note_progress()
         if not pending:
             outcome.backend = "store"
         elif address:
@@ -143,6 +170,9 @@ def run_tasks(experiment: str, tasks: list[Task], *, workers: int | None = None,
         else:
             outcome.backend = f"processes:{min(n_workers, len(pending))}"
             _run_pool(min(n_workers, len(pending)), pending, finish, failures)
+    except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM, SIGHUP (mctslab.core.stopping)
+        raise Interrupted(signal_number(exc), experiment, outcome.cached + outcome.ran,
+                          len(unique)) from None
     finally:
         bar.close()
     outcome.seconds = time.perf_counter() - start
@@ -156,26 +186,56 @@ def run_tasks(experiment: str, tasks: list[Task], *, workers: int | None = None,
 
 def _run_pool(n_workers, pending, finish, failures) -> None:
     context = multiprocessing.get_context("spawn")  # fork + threads (Jupyter, tqdm) can deadlock
-    with cf.ProcessPoolExecutor(max_workers=n_workers, mp_context=context) as pool:
+    pool = cf.ProcessPoolExecutor(max_workers=n_workers, mp_context=context,
+                                  initializer=die_with_parent, initargs=(os.getpid(),))
+    try:
         futures = {pool.submit(_timed, task): task for task in pending}
+        for future in cf.as_completed(futures):
+            task = futures[future]
+            try:
+                result, seconds = future.result()
+            except cf.process.BrokenProcessPool as exc:
+                raise RuntimeError(
+                    "a worker process died (killed, or out of memory?) while running "
+                    f"{task.fn} {task.params}; finished tasks are stored, re-run to resume"
+                ) from exc
+            except Exception:  # noqa: BLE001
+                failures.append((task, traceback.format_exc()))
+                continue
+            finish(task, result, seconds)
+    except BaseException:
+        # a stop or an error: the running tasks are lost anyway, so do not wait for them
+        # (a paper-scale task can take half an hour); kill the workers, then shut down
+        for process in list((pool._processes or {}).values()):
+            process.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+class SchedulerUnreachable(OSError):
+    """The Dask scheduler address does not answer."""
+
+
+def check_scheduler(address: str, timeout: float = 10.0) -> None:
+    """Raise :class:`SchedulerUnreachable` (one line naming the address) unless a Dask scheduler
+    answers at ``address``: called before anything runs, so a typo costs seconds, not a
+    traceback from inside a notebook."""
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.scheme in ("tcp", "tls") and parts.hostname:
         try:
-            for future in cf.as_completed(futures):
-                task = futures[future]
-                try:
-                    result, seconds = future.result()
-                except cf.process.BrokenProcessPool as exc:
-                    raise RuntimeError(
-                        "a worker process died (killed, or out of memory?) while running "
-                        f"{task.fn} {task.params}; finished tasks are stored, re-run to resume"
-                    ) from exc
-                except Exception:  # noqa: BLE001
-                    failures.append((task, traceback.format_exc()))
-                    continue
-                finish(task, result, seconds)
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
+            socket.create_connection((parts.hostname, parts.port or 8786),
+                                     timeout=min(timeout, 5.0)).close()
+        except OSError as exc:
+            raise SchedulerUnreachable(
+                f"cannot reach the Dask scheduler at {address}: {exc.strerror or exc}") from None
+    from distributed import Client
+
+    try:
+        Client(address, timeout=timeout, set_as_default=False).close()
+    except (OSError, TimeoutError) as exc:
+        raise SchedulerUnreachable(
+            f"no Dask scheduler answered at {address} within {timeout:g} s: {exc}") from None
 
 
 def _run_dask(address, experiment, pending, finish, failures) -> None:

@@ -35,10 +35,12 @@ from pathlib import Path
 
 from .. import __version__, paths
 from .executor import ExperimentResults, run_tasks
+from .figcheck import figure_problems
 from .params import SCALES, check_scale, positive_int
 from .plotting import plt
 from .store import to_jsonable, utc_now, write_json
 from .tasks import Task
+from .varying import caption_note, declared
 
 __all__ = ["Run", "SCALES", "check_scale", "git_commit", "dependency_versions", "scale_label",
            "merged_summary", "machine", "sha256"]
@@ -240,13 +242,14 @@ class Run:
             if self.label.strip() not in current:
                 fig.suptitle((current + self.label).strip())
         caption = caption or _figure_caption(fig, stem, self.label)
+        checks = figure_problems(fig)  # labels, log scales said, colour bars, overlapping texts
         files = []
         for ext in ("png", "pdf"):
             path = self.directory / f"{stem}.{ext}"
             fig.savefig(path, dpi=dpi, bbox_inches="tight",
                         metadata=_figure_metadata(ext, self, stem, caption))
             files.append(path.name)
-        self._record(stem, "figure", files, caption)
+        self._record(stem, "figure", files, caption, checks=checks)
         plt.close(fig)  # shown once, as the cell's value (not again by the inline backend)
         return fig
 
@@ -259,7 +262,14 @@ class Run:
         path = self.directory / f"{stem}.csv"
         df.to_csv(path, index=index)
         caption = caption or f"{stem.replace('_', ' ')}: columns {', '.join(map(str, df.columns))}"
-        self._record(stem, "table", [path.name], caption, rows=len(df))
+        extra = {}
+        varies = declared(self.notebook, stem)  # timing columns: mctslab.core.varying
+        if varies:
+            caption = f"{caption.rstrip('. ')}. {caption_note(varies)}"
+            extra["varies"] = {"columns": list(varies.columns), "kind": varies.kind,
+                               "why": varies.why, "rows": list(varies.rows),
+                               "row_column": varies.row_column}
+        self._record(stem, "table", [path.name], caption, rows=len(df), **extra)
         return df
 
     def save_text(self, text: str, name: str, caption: str | None = None) -> Path:

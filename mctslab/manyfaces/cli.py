@@ -207,7 +207,8 @@ def add_parser(subparsers):
     g = verbs.add_parser("gtp", help="serve GTP 2 with the knowledge-based player")
     g.add_argument("--size", type=cliargs.int_range(5, 25), default=19,
                    help="initial board size (5..25)")
-    g.add_argument("--komi", type=cliargs.finite_float, default=6.5)
+    g.add_argument("--komi", type=cliargs.finite_float, default=6.5,
+                   help="komi until the controller sets one (default: 6.5)")
     g.add_argument("--seed", type=cliargs.seed, default=0,
                    help="seed of the player's tie-breaking")
     g.add_argument("--dead-playouts", type=cliargs.positive_int, default=200,

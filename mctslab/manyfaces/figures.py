@@ -29,6 +29,7 @@ def census_figure(tables):
         axes[1].set_xticks(range(len(by_type)), by_type.index)
         axes[1].set_title("Eye-space types; most common values: " +
                           ", ".join(f"{v} ({n})" for v, n in top.head(4).items()))
+    axes[1].set_xlabel("eye-space type")
     axes[1].set_ylabel("eye spaces")
     fig.suptitle("Census of connections and eye spaces")
     fig.tight_layout(rect=(0, 0, 1, 0.92))
@@ -42,7 +43,7 @@ def influence_figure(cfg: experiments.Config):
     for ax, (g, move, moves) in zip(axes[0], pos):
         know = Knowledge(Board.from_moves(19, moves[:move]))
         field = know.field_grid()
-        ax.imshow(field, origin="lower", cmap="RdBu_r", vmin=-1, vmax=1)
+        image = ax.imshow(field, origin="lower", cmap="RdBu_r", vmin=-1, vmax=1)
         stones = know.board.stones()
         for colour, face in ((1, "black"), (2, "white")):
             r, c = np.nonzero(stones == colour)
@@ -52,6 +53,8 @@ def influence_figure(cfg: experiments.Config):
                      f"{t['estimate']:+.1f}", fontsize=8)
         ax.set_xticks([])
         ax.set_yticks([])
+    fig.colorbar(image, ax=list(axes[0]), shrink=0.8, pad=0.02,
+                 label="influence (B - W) / (B + W + 1): +1 Black, -1 White")
     fig.suptitle("Influence field (red: Black, blue: White; 1/d decay, stones block)")
     return fig
 

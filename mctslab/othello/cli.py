@@ -10,6 +10,7 @@ text or JSON; see :func:`mctslab.othello.wpc.load_wpc`).
 
 from __future__ import annotations
 
+import secrets
 import time
 
 from mctslab.core import cliargs
@@ -32,11 +33,14 @@ def _perft(args) -> int:
 def _match(args) -> int:
     from mctslab.othello import api
 
+    # no --seed: draw one and print it, so that the match can be repeated exactly
+    seed = secrets.randbelow(2**32) if args.seed is None else args.seed
     result = api.match(args.black, args.white, games=args.games, epsilon=args.epsilon,
-                       seed=args.seed, alternate=args.swap)
+                       seed=seed, alternate=args.swap)
     low, high = result.interval
     setting = "colours alternating" if args.swap else f"{result.a} always Black"
-    print(f"{result.a} vs {result.b}: {result.games} games ({setting}), epsilon {result.epsilon}")
+    print(f"{result.a} vs {result.b}: {result.games} games ({setting}), epsilon {result.epsilon}, "
+          f"seed {seed}{'' if args.seed is not None else ' (drawn; repeat with --seed ' + str(seed) + ')'}")
     print(f"wins {result.wins}  draws {result.draws}  losses {result.losses}  (for {result.a})")
     print(f"score of {result.a}: {result.score:.4f}  95% interval [{low:.4f}, {high:.4f}]")
     return 0
@@ -81,23 +85,28 @@ def add_parser(subparsers) -> None:
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
 
     p = verbs.add_parser("perft", help="leaves of the game tree from the start position")
-    p.add_argument("depth", type=cliargs.non_negative_int, metavar="DEPTH")
+    p.add_argument("depth", type=cliargs.non_negative_int, metavar="DEPTH",
+                   help="plies from the start position (perft(8) = 390,216,624)")
     p.set_defaults(func=_perft)
 
     p = verbs.add_parser("match", help="play games between two players")
     p.add_argument("--black", required=True, metavar="P", help="random | standard | WPC file")
     p.add_argument("--white", required=True, metavar="P", help="random | standard | WPC file")
-    p.add_argument("--games", type=cliargs.positive_int, default=1000)
+    p.add_argument("--games", type=cliargs.positive_int, default=1000,
+                   help="games to play (default: 1000)")
     p.add_argument("--epsilon", type=cliargs.probability, default=0.1,
                    help="epsilon-greedy, both players")
-    p.add_argument("--seed", type=cliargs.seed, default=None)
+    p.add_argument("--seed", type=cliargs.seed, default=None,
+                   help="random seed (default: drawn at random and printed, so the match can be repeated)")
     p.add_argument("--swap", action="store_true",
                    help="alternate colours (each player Black in half of the games)")
     p.set_defaults(func=_match)
 
     p = verbs.add_parser("learn", help="one DE learning experiment through the executor")
-    p.add_argument("--mode", required=True, choices=["individual", "group"])
+    p.add_argument("--mode", required=True, choices=["individual", "group"],
+                   help="individual learning (one opponent, replaced by each new best) or group learning (Elo-rated group)")
     p.add_argument("--scale", default="default", help="smoke | default | paper")
-    p.add_argument("--seed", type=cliargs.seed, default=20261122)
+    p.add_argument("--seed", type=cliargs.seed, default=20261122,
+                   help="experiment seed (default: 20261122, the notebook's)")
     cliargs.add_out(p)
     p.set_defaults(func=_learn)

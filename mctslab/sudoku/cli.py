@@ -123,22 +123,26 @@ def add_parser(subparsers) -> None:
 
     p = verbs.add_parser("check", help="unique / multiple / none for each puzzle of a file")
     p.add_argument("file", help="one puzzle per line: 81 characters, '.' or '0' for empty")
-    p.add_argument("--backend", choices=("fast", "sat"), default="fast")
+    p.add_argument("--backend", choices=("fast", "sat"), default="fast",
+                   help="solution counter: fast (numba) or sat (python-sat, the paper's encoding)")
     p.add_argument("--sat-solver", default="cadical153",
                    help="python-sat solver for --backend sat (cadical153, glucose4, minisat22...)")
     p.set_defaults(func=_cmd_check)
 
     p = verbs.add_parser("generate", help="one MCTS generation run (paper Sec. 4)")
-    p.add_argument("--selection", choices=("min", "mean"), default="min")
-    p.add_argument("--playout", choices=("reducing", "random"), default="reducing")
+    p.add_argument("--selection", choices=("min", "mean"), default="min",
+                   help="MCTS value of a child: min or mean of its playouts (paper Eqs. 2-3; default: min)")
+    p.add_argument("--playout", choices=("reducing", "random"), default="reducing",
+                   help="clue choice in playouts: candidate-reducing or fully random (default: reducing)")
     p.add_argument("--rules", action=argparse.BooleanOptionalAction, default=True,
                    help="apply the human rules in playouts (default: on)")
-    p.add_argument("--playouts", type=cliargs.positive_int, required=True)
+    p.add_argument("--playouts", type=cliargs.positive_int, required=True,
+                   help="playout budget of the search (the paper: 1,000,000)")
     p.add_argument("--c", type=cliargs.non_negative_float, default=1.0,
                    help="exploration constant (default 1.0)")
     p.add_argument("--threshold", type=cliargs.positive_int, default=30,
                    help="expansion threshold (default 30)")
-    p.add_argument("--seed", type=cliargs.seed, default=0)
+    p.add_argument("--seed", type=cliargs.seed, default=0, help="random seed (default: 0)")
     p.add_argument("--reduce-upto", type=cliargs.non_negative_int, default=0,
                    help="also reduce results with at most this many clues to minimal puzzles "
                         "(uses the search's random stream, so the search differs from a run "

@@ -24,7 +24,7 @@ def histogram_figure(results, title="Clue counts of generated puzzles (Table 1 r
             ax.step(span, h[span], where="mid", label=variant)
     ax.set_yscale("log")
     ax.set_xlabel("clues")
-    ax.set_ylabel("puzzles generated (all seeds)")
+    ax.set_ylabel("puzzles generated, all seeds (log)")
     ax.legend(fontsize=8)
     fig.suptitle(title)
     return fig

@@ -339,13 +339,11 @@ def hunt(*result_lists) -> pd.DataFrame:
     return round_table(table, dict.fromkeys(per_run, 2), dict.fromkeys(rates, 3))
 
 
-def baseline_table(removal, qqwing=None) -> pd.DataFrame:
-    """Random clue removal (and qqwing, if it ran): clue statistics per million runs."""
+def baseline_table(removal) -> pd.DataFrame:
+    """Random clue removal: clue statistics per million runs."""
     rows = []
     sources = [("random removal from a random grid", [r["histogram"] for r in removal],
                 sum(r["cpu_seconds"] for r in removal))]
-    if qqwing is not None:
-        sources.append(("qqwing --generate", [qqwing["histogram"]], qqwing["seconds"]))
     for name, histograms, seconds in sources:
         h = np.sum(np.asarray(histograms, np.int64), axis=0)
         runs = int(h.sum())

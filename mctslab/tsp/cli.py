@@ -38,7 +38,8 @@ def add_parser(subparsers) -> None:
 
     p = verbs.add_parser("solve", help="find a short Hamiltonian path with one method")
     p.add_argument("file", metavar="FILE", help=".tsp / .tsp.gz path, or an instance name")
-    p.add_argument("--method", required=True, choices=METHOD_NAMES)
+    p.add_argument("--method", required=True, choices=METHOD_NAMES,
+                   help="solver: the paper's SA or an MCTS variant, or a baseline")
     p.add_argument("--cp", type=cliargs.non_negative_float, default=None, metavar="K",
                    help=f"MCTS methods only: Cp = K x MST (mct-um, mct-rm) or K x SD (mct-rs); "
                         f"default {DEFAULT_CP:g}")

@@ -195,18 +195,33 @@ def _cp_ratios(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["Cp", "mean ratio to SA", "median", "paper"])
 
 
+# Every method returns a Hamiltonian *path* (the paper's objective), and TSPLIB's optima are
+# closed *tours*: a path is shorter than the tour by its closing edge, so a path "beat" the
+# optimal tour by a few per cent (LKH-3 at -2.0%). Paths are compared with paths: the best
+# Hamiltonian path known for the instance, the shortest of LKH-3's (its tour minus the longest
+# edge) and every path this run found. It is an upper bound on the optimal path, so a gap is
+# >= 0 and at most the true gap to the optimal path.
+GAP_COLUMN = "mean gap to the best known path (%)"
+
+
+def best_known_path(frame: pd.DataFrame) -> pd.Series:
+    """Per instance, the shortest Hamiltonian path of any method in ``frame`` (LKH-3's included)."""
+    return frame.groupby("instance")["length"].min()
+
+
 def _baselines(frame: pd.DataFrame) -> pd.DataFrame:
-    """How much of MCTS's result survives against SA-2opt and LKH: ratios and gaps to optimum.
+    """How much of MCTS's result survives against SA-2opt and LKH: ratios, and gaps to the best
+    Hamiltonian path known (:func:`best_known_path`: paths against a path, never a tour).
 
     Ratios pair seeds where both methods ran on every seed; LKH-3 (one run per instance) is
     compared with the other method's mean over the instance's seeds (see ``_ratio_to``).
     """
-    known = frame[frame["optimum"].notna()].copy()
-    known["gap"] = known["length"] / known["optimum"] - 1
+    known = frame.copy()
+    known["gap"] = known["length"] / known["instance"].map(best_known_path(frame)) - 1
     gap = known.groupby(["method", "instance"])["gap"].mean().groupby("method")
     rows = []
     for method in ("sa", "mct_um", "mct_rm", "mct_rs", "sa_2opt", "lkh"):
-        row = {"method": METHODS[method], "mean gap to optimal tour (%)": 100 * gap.mean().get(method, np.nan),
+        row = {"method": METHODS[method], GAP_COLUMN: 100 * gap.mean().get(method, np.nan),
                "median gap (%)": 100 * gap.median().get(method, np.nan)}
         for reference in ("sa", "sa_2opt", "lkh"):
             per = _per_instance_mean(_ratio_to(frame, reference))
@@ -263,7 +278,7 @@ def _rounded(table: pd.DataFrame) -> pd.DataFrame:
     decimals = {c: 3 for c in _RATIO_COLUMNS}
     decimals.update({c: 1 for c in _LENGTH_COLUMNS})
     decimals.update({c: 1 for c in table.columns if c.endswith("gap (%)")
-                     or c == "mean gap to optimal tour (%)"})
+                     or c == GAP_COLUMN})
     return round_table(table, decimals, {c: 3 for c in _SIGNIFICANT_COLUMNS})
 
 
@@ -385,8 +400,10 @@ def summary_markdown(frame: pd.DataFrame, scale: str, cfg: Config | None = None)
         f"| LKH-3 (own time, one run) / SA's mean over seeds | - | "
         f"{ratios[('LKH-3', 'SA best')]:.3f} |",
         f"| MCT_RM / SA-2opt | - | {base.loc['MCT_RM', 'mean ratio to SA-2opt']:.3f} |",
-        "| mean gap to the optimal tour: SA, MCT_RM, SA-2opt, LKH-3 | - | "
-        + ", ".join(f"{base.loc[m, 'mean gap to optimal tour (%)']:.1f}%"
+        "| mean gap to the best known Hamiltonian path (the shortest path of this run or LKH-3's "
+        "tour minus its longest edge; paths against a path, not the optimal tour): SA, MCT_RM, "
+        "SA-2opt, LKH-3 | - | "
+        + ", ".join(f"{base.loc[m, GAP_COLUMN]:.1f}%"
                     for m in ("SA (paper)", "MCT_RM", "SA-2opt", "LKH-3")) + " |",
     ]
     return "\n".join(lines)

@@ -345,3 +345,40 @@ def test_untracked_files_make_the_checkout_dirty(tmp_path):
     (tmp_path / "new_module.py").write_text("y = 2\n")
     state = git_commit(tmp_path)
     assert state["dirty"] is True and state["changes"] == ["?? new_module.py"]
+
+
+def test_figure_checks_name_what_a_reader_trips_over(tmp_path):
+    from mctslab.core.figcheck import figure_problems
+
+    fig, axes = plt.subplots(1, 2)
+    axes[0].plot([1, 10], [1, 100])
+    axes[0].set_yscale("log")
+    axes[0].set_ylabel("length")                       # log, not said; no x label
+    axes[1].imshow([[0, 1], [1, 0]])                    # a map without a colour bar
+    problems = figure_problems(fig)
+    assert "axes 0: no x label" in problems
+    assert "axes 0: y axis is log and its label does not say so" in problems
+    assert "axes 1: an image without a colour bar" in problems
+    fig, ax = plt.subplots()
+    ax.plot([1, 2], [1, 2])
+    ax.set(xlabel="n", ylabel="score")
+    twin = ax.twinx()                                   # a twin shares the labelled x axis
+    twin.plot([1, 2], [3, 4])
+    twin.set_ylabel("rating")
+    ax.set_title("A title")
+    assert figure_problems(fig) == []
+    fig.suptitle("A suptitle drawn over the title", y=0.89)
+    assert figure_problems(fig) == ["suptitle overlaps axes 0 title"]
+    run = Run("toy", scale="paper", out=tmp_path)
+    run.figure(fig, "twin", caption="twin axes")
+    assert run.manifest["artefacts"]["twin"]["checks"] == ["suptitle overlaps axes 0 title"]
+
+
+def test_no_project_found_is_one_clear_line(tmp_path, monkeypatch, capsys):
+    """`pip install .` (not -e) used outside the checkout: say how the project is found."""
+    monkeypatch.setenv("MCTSLAB_HOME", str(tmp_path))
+    assert cli.main(["reproduce", "--scale", "smoke"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "no notebooks/ folder in" in err
+    assert "MCTSLAB_HOME" in err and "pip install -e ." in err
+    assert cli.main(["list"]) == 2

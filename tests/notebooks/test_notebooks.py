@@ -2,20 +2,28 @@
 
 import ast
 import json
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
+
+from mctslab.core.varying import VARIES, declared
+
+from .conftest import reproduce, table_differences
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 STANDARD = ("scale", "seed", "workers", "scheduler", "out")
 FORBIDDEN = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.For,
              ast.While, ast.AsyncFor, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)
+
+# Figure hygiene (mctslab.core.figcheck) and figures in the HTML report are asserted for every
+# notebook but Go's, whose figures the Go engine's owners are reworking (its figure cells display
+# no PNG, so its executed notebook and HTML report show none); its checks are recorded in its
+# manifest all the same.
+FIGURE_CHECKS_ELSEWHERE = {"go_state_tabu"}
 
 pytestmark = pytest.mark.skipif(not NOTEBOOKS, reason="no notebooks in notebooks/ yet")
 
@@ -102,12 +110,8 @@ def test_recorded_numbers_are_linked_with_date_and_commit(path):
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
-def test_notebook_runs_at_smoke_scale(path, tmp_path):
-    env = dict(os.environ, MCTSLAB_PROGRESS="0")
-    done = subprocess.run(
-        [sys.executable, "-m", "mctslab.cli", "reproduce", path.stem, "--scale", "smoke",
-         "--workers", "2", "--out", str(tmp_path), "--quiet"],
-        capture_output=True, text=True, timeout=900, env=env, cwd=ROOT)
+def test_notebook_runs_at_smoke_scale(path, smoke_run):
+    tmp_path, done = smoke_run(path.stem)
     assert done.returncode == 0, done.stdout + done.stderr
     folder = tmp_path / "figures" / path.stem
     manifest = json.loads((folder / "manifest.json").read_text())
@@ -116,10 +120,50 @@ def test_notebook_runs_at_smoke_scale(path, tmp_path):
     artefacts = manifest["artefacts"]
     assert any(a["kind"] == "figure" for a in artefacts.values()), "no figure saved"
     assert any(a["kind"] == "table" for a in artefacts.values()), "no table saved"
+    listed = {"manifest.json"}
     for stem, artefact in artefacts.items():
+        assert artefact["caption"], f"{stem}: no caption"
         for name in artefact["files"]:
             assert (folder / name).stat().st_size > 0, f"{stem}: {name} missing or empty"
+            listed.add(name)
+        table = Path(artefact["files"][0]).stem
+        if artefact["kind"] == "table" and declared(path.stem, table):  # says so in its caption
+            assert "vary from run to run" in artefact["caption"], stem
+        if artefact["kind"] == "figure" and path.stem not in FIGURE_CHECKS_ELSEWHERE:
+            assert artefact["checks"] == [], f"{stem}: {artefact['checks']}"
+    assert {p.name for p in folder.iterdir() if p.is_file()} == listed, "files the manifest does not list"
     assert (tmp_path / "reports" / f"{path.stem}.ipynb").exists()
+    page = (tmp_path / "reports" / f"{path.stem}.html").read_text()
+    figures = [a for a in artefacts.values() if a["kind"] == "figure"]
+    if path.stem not in FIGURE_CHECKS_ELSEWHERE:  # Go's figure cells show no PNG (text only)
+        assert page.count("data:image/png;base64") >= len(figures), "a figure missing from the HTML"
+    assert "About this run (from its manifest.json)" in page
+    assert f'href="{path.stem}.html"' in (tmp_path / "reports" / "index.html").read_text()
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+def test_same_seed_same_tables(path, smoke_run, tmp_path):
+    """The README's claim: a second run from an empty store writes the same tables, except the
+    columns mctslab.core.varying declares (timings, and TSP's time-budgeted results)."""
+    first, done = smoke_run(path.stem)
+    assert done.returncode == 0, done.stdout + done.stderr
+    again = reproduce(path.stem, tmp_path)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert table_differences(path.stem, first, tmp_path) == []
+
+
+def _saved_tables(path) -> set[str]:
+    nb = nbformat.read(path, as_version=4)
+    return {node.args[1].value for cell in nb.cells if cell.cell_type == "code"
+            for node in ast.walk(ast.parse(cell.source))
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "table"
+            and len(node.args) > 1 and isinstance(node.args[1], ast.Constant)}
+
+
+def test_every_declared_table_exists():
+    """A declaration in mctslab.core.varying names a table some notebook saves (no stale ones)."""
+    saved = {(p.stem, stem) for p in NOTEBOOKS for stem in _saved_tables(p)}
+    assert set(VARIES) <= saved, sorted(set(VARIES) - saved)
 
 
 # Each paper notebook and the experiments module whose Config its parameters cell fills

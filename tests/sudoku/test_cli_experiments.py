@@ -208,7 +208,7 @@ def test_reduced_counts_hold_only_re_verified_puzzles(monkeypatch, puzzle17):
     ("variants", ["reducing/max/rules"], "unknown variant.*'reducing/max/rules'.*choose from"),
     ("variants", ["random/min/rules", "random/min/rules"], "variants lists a variant twice"),
     ("table1_playouts", 0, "table1_playouts must be a positive integer"),
-    ("qqwing_puzzles", -1, "qqwing_puzzles must be an integer >= 0"),
+    ("removal_runs", 0, "removal_runs must be a positive integer"),
 ])
 def test_config_names_a_bad_value(name, value, message):
     with pytest.raises(ValueError, match=message):

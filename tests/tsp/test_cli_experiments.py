@@ -345,7 +345,8 @@ def test_methods_choose_what_runs_and_the_tables_follow(tmp_path):
     # the figures show the methods that ran, not empty legend entries for the others
     assert legend(figures.figure8(frame, cfg.cp, cfg.budget_factor)) == ["SA (paper)", "MCT_RM"]
     assert legend(figures.figure9(frame, cfg.cp)) == ["SA (paper)", "RM 2xMST"]
-    assert legend(figures.figure_baselines(frame, cfg.budget_factor)) == ["optimal tour"]
+    assert legend(figures.figure_baselines(frame, cfg.budget_factor)) == ["SA (paper)", "MCT_RM",
+                                                                        "best known path"]
     points = experiments.run_anytime(run, cfg)
     assert set(points["method"]) == {"sa", "mct_rm"}
     assert legend(figures.figure_anytime(points, frame)) == ["SA (paper)", "MCT_RM"]
