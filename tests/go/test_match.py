@@ -116,6 +116,20 @@ def test_ensure_gnugo_fails_in_ci_when_gnugo_cannot_be_had(tmp_path):
     assert done.returncode == 0  # outside CI it never fails the build
 
 
+def test_in_ci_a_missing_gnugo_fails_the_tests_that_need_it(tmp_path):
+    """tests/conftest.py: with CI set, a "GNU Go is not installed" skip is a failure."""
+    env = dict(os.environ, CI="1", MCTSLAB_GNUGO=str(tmp_path / "no-gnugo"))
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           str(ROOT / "tests/go/test_host.py"), "-k", "real_host"],
+                          env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1 and "1 failed" in done.stdout, done.stdout[-500:]
+    env["CI"] = ""
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           str(ROOT / "tests/go/test_host.py"), "-k", "real_host"],
+                          env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and "1 skipped" in done.stdout, done.stdout[-500:]
+
+
 def test_a_real_9x9_game_of_the_host_engine_against_gnugo_to_two_passes():
     _gnugo_or_skip()
     host = Player("mcts", engine=EngineSettings(config="gTabu18-hash", classical="gnugo",
