@@ -25,6 +25,7 @@ McNemar tests against the control rows), the host engine's vetoes and the thinki
 
 from __future__ import annotations
 
+import datetime
 import io
 import json
 import os
@@ -172,7 +173,7 @@ def _match(args) -> int:
 
     from mctslab.core.executor import run_tasks
     from mctslab.core.store import write_json
-    from mctslab.go import gnugo, match
+    from mctslab.go import gnugo, match, sgf
 
     candidate_kind = "gnugo" if args.config == "gnugo" else args.candidate
     engine = None
@@ -192,8 +193,10 @@ def _match(args) -> int:
                         progress=not args.json)
     games = out / "games"
     games.mkdir(parents=True, exist_ok=True)
+    played_on = datetime.date.today().isoformat()  # the day the games are written out
     for i, (task, result) in enumerate(zip(tasks, results)):
-        (games / f"{i:04d}-{task.params['color']}.sgf").write_text(result["sgf"])
+        (games / f"{i:04d}-{task.params['color']}.sgf").write_bytes(
+            sgf.with_date(result["sgf"], played_on))
     summary = match.summary(tasks, results)
     summary.update({"as Black": f"{summary['wins_as_black']}/{summary['games_as_black']}",
                     "as White": f"{summary['wins_as_white']}/"

@@ -391,8 +391,9 @@ def games_sgf(played: Played) -> dict:
 
 def save_games(run, *played_sets: Played) -> Path:
     """Write every game of ``played_sets`` as its own SGF file in the notebook's ``games/``
-    folder (emptied first, so it holds this run's games only) and list them in
-    ``games_index.txt`` (the artefact the manifest records)."""
+    folder (emptied first, so it holds this run's games only), dated with the run's start (so
+    a re-run from the store writes the same files), and list them in ``games_index.txt`` (the
+    artefact the manifest records)."""
     folder = Path(run.directory) / "games"
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.glob("*.sgf"):
@@ -400,7 +401,7 @@ def save_games(run, *played_sets: Played) -> Path:
     names = []
     for played in played_sets:
         for name, text in games_sgf(played).items():
-            (folder / name).write_text(text)
+            (folder / name).write_bytes(sgf.with_date(text, run.date))
             names.append(f"games/{name}")
     skipped = [p.skipped for p in played_sets if p.skipped]
     index = "\n".join(names or skipped[:1]) + "\n"

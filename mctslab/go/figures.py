@@ -6,13 +6,10 @@ overlap); a symlog axis says so in its label."""
 
 from __future__ import annotations
 
-import matplotlib
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-from mctslab.core.stats import binomial_test  # noqa: E402
+from mctslab.core.plotting import plt
+from mctslab.core.stats import binomial_test
 
 __all__ = ["figure5", "figure6", "win_rate_figure", "table4_figure"]
 
@@ -56,6 +53,7 @@ def figure6(thinking):
     paper = thinking["paper difference s/game"].astype(float)
     ax.bar(x + 0.2, paper, 0.4, label="paper (i7-4790, inside GNU Go)")
     ax.set_xticks(x, thinking["method"], rotation=20)
+    ax.set_xlabel("engine (Table 1)")
     ax.set_ylabel("seconds per game, minus GNU Go's (symlog scale)")
     ax.set_yscale("symlog", linthresh=1.0)
     fig.suptitle("Fig. 6: thinking time per game")
@@ -81,6 +79,7 @@ def win_rate_figure(table3):
     ax.plot(x + 0.1, paper, "s", label="paper (1,000 games)")
     ax.axhline(0.5, color="grey", lw=0.8)
     ax.set_xticks(x, table3["method"], rotation=20)
+    ax.set_xlabel("row of Table 2")
     ax.set_ylim(0, 1)
     ax.set_ylabel("win rate against GNU Go")
     fig.suptitle("Tables 2-3: win rates against GNU Go 3.8")

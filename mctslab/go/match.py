@@ -317,7 +317,8 @@ def game_task(params: dict, seed) -> dict:
     ``candidate_won``, the candidate's margin by the referee's count (None after a
     resignation), moves, our Tromp-Taylor count of the final board (Black's margin, every
     stone alive) and whether it names the referee's winner, each side's thinking time and CPU
-    time, the candidate's host-engine counts, restarts and the SGF text."""
+    time, the candidate's host-engine counts, restarts and the SGF text (undated: the day a
+    stored game was played is not part of its result; whoever writes it out dates it)."""
     cand_seed, opp_seed, referee_seed = (int(v) % 2**31 for v in seed.generate_state(3))
     candidate = Player.from_params(params["candidate"])
     opponent = Player.from_params(params["opponent"])
@@ -339,7 +340,7 @@ def game_task(params: dict, seed) -> dict:
     margin = None
     if record.score is not None:
         margin = gnugo.score_value(record.score) * (1 if cand_color == BLACK else -1)
-    text = sgf.game_bytes(size, komi, record.moves, result=record.result,
+    text = sgf.game_bytes(size, komi, record.moves, result=record.result, date=None,
                           root_props={"PB": names[BLACK], "PW": names[WHITE]},
                           settings={**_flat(params), "candidate_seed": cand_seed,
                                     "opponent_seed": opp_seed, "referee_seed": referee_seed,

@@ -110,17 +110,21 @@ def _text(node, key: str) -> str:
 
 
 def game_bytes(size: int, komi: float, moves, result: str | None = None,
-               root_props: dict | None = None, settings: dict | None = None) -> bytes:
+               root_props: dict | None = None, settings: dict | None = None,
+               date: str | None = "today") -> bytes:
     """The SGF of a game: ``moves`` as ``(colour, (row, col) | None)`` (colour 1/2 or
     "b"/"w"), ``result`` as ``RE`` (e.g. "B+3.5", "W+R"), ``settings`` (the engine's: playouts,
     policy, seed...) written to the root's ``GC`` as ``key=value`` lines, ``root_props`` any
-    further root properties (``PB``, ``PW``, ``RU``, ``DT``, ``EV``...; values as text)."""
+    further root properties (``PB``, ``PW``, ``RU``, ``DT``, ``EV``...; values as text);
+    ``date``: ``DT`` (ISO date), ``"today"``, or None for no date (a stored game, dated when
+    it is written out: :func:`with_date`)."""
     game = sgf.Sgf_game(int(size))
     root = game.get_root()
     root.set("KM", float(komi))
     root.set("RU", "Chinese")
     root.set("AP", ("mctslab", __version__))
-    root.set("DT", datetime.date.today().isoformat())
+    if date is not None:
+        root.set("DT", datetime.date.today().isoformat() if date == "today" else str(date))
     if result is not None:
         root.set("RE", str(result))
     if settings:
@@ -136,6 +140,14 @@ def game_bytes(size: int, komi: float, moves, result: str | None = None,
         if move is not None and not (0 <= move[0] < size and 0 <= move[1] < size):
             raise ValueError(f"move {move!r} is off a {size}x{size} board")
         game.extend_main_sequence().set_move(c, None if move is None else tuple(move))
+    return game.serialise()
+
+
+def with_date(text: str | bytes, date: str) -> bytes:
+    """An SGF game with its root's ``DT`` set to ``date`` (ISO, e.g. a run's start)."""
+    data = text.encode() if isinstance(text, str) else text
+    game = sgf.Sgf_game.from_bytes(data)
+    game.get_root().set("DT", str(date))
     return game.serialise()
 
 
