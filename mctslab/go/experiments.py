@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from mctslab import data
-from mctslab.core.params import as_real, check_known, given, positive_int, scale_values
+from mctslab.core.params import as_real, config_values, positive_int
 from mctslab.core.tasks import make_tasks
 
 from . import gnugo, sgf
@@ -128,13 +128,8 @@ class Config:
 def config(scale: str = "default", **overrides) -> Config:
     """The configuration of ``scale``; an override of ``None`` keeps the scale's value.
     ``ValueError`` names an unknown scale or parameter, or a bad value."""
-    check_known(overrides, {f.name for f in dataclasses.fields(Config)} - {"scale"},
-                "Go state-tabu parameter")
-    values = scale_values(SCALES, scale)
-    values.update(given(overrides))
-    for name in ("c", "komi", "resign", "timeout"):
-        if name in values:
-            values[name] = as_real(values[name])
+    values = config_values(Config, SCALES, scale, overrides, what="Go state-tabu parameter",
+                           reals=("c", "komi", "resign", "timeout"))
     values["veto_cs"] = tuple(as_real(v) for v in values["veto_cs"])
     cfg = Config(scale=scale, **values)
     for name in ("games_per_color", "playouts", "anchor_games_per_color", "analysis_playouts",
