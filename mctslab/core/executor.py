@@ -35,7 +35,13 @@ from urllib.parse import urlsplit
 from tqdm import tqdm
 
 from .. import paths
-from .stopping import Interrupted, OutputLock, die_with_parent, signal_number
+from .stopping import (
+    Interrupted,
+    OutputLock,
+    children_ignore_sigint,
+    die_with_parent,
+    signal_number,
+)
 from .store import ResultStore, utc_now, write_json
 from .tasks import Task, run_task
 
@@ -189,7 +195,10 @@ def _run_pool(n_workers, pending, finish, failures) -> None:
     pool = cf.ProcessPoolExecutor(max_workers=n_workers, mp_context=context,
                                   initializer=die_with_parent, initargs=(os.getpid(),))
     try:
-        futures = {pool.submit(_timed, task): task for task in pending}
+        # workers are spawned by submit; one still importing when a Ctrl-C reached the process
+        # group (before die_with_parent) printed a traceback: they are born ignoring SIGINT
+        with children_ignore_sigint():
+            futures = {pool.submit(_timed, task): task for task in pending}
         for future in cf.as_completed(futures):
             task = futures[future]
             try:

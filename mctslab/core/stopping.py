@@ -28,12 +28,13 @@ import signal
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from .store import utc_now
 
-__all__ = ["Stopped", "Interrupted", "install_handlers", "die_with_parent", "interrupted_line",
-           "OutputLock", "OutputBusy", "command_line"]
+__all__ = ["Stopped", "Interrupted", "install_handlers", "die_with_parent", "children_ignore_sigint",
+           "interrupted_line", "OutputLock", "OutputBusy", "command_line"]
 
 STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 _PR_SET_PDEATHSIG = 1
@@ -95,6 +96,27 @@ def die_with_parent(parent_pid: int) -> None:
     if os.getppid() != parent_pid:  # the parent died before the signal was armed
         os._exit(1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def children_ignore_sigint():
+    """Processes started meanwhile are born ignoring SIGINT (an ignored signal stays ignored
+    across ``exec``, and Python keeps it so), not only once :func:`die_with_parent` has run.
+
+    Ctrl-C, and a Jupyter kernel's interrupt, reach the whole process group: a pool worker still
+    importing (a second or two) printed a ``KeyboardInterrupt`` traceback of its own. This
+    process ignores SIGINT too while the block lasts (the few milliseconds of starting the
+    workers; a SIGINT in that window is lost, where before it made a worker print a traceback).
+    Off the main thread it does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _watch_parent(parent_pid: int) -> None:

@@ -135,3 +135,31 @@ def test_a_bumped_task_version_reruns_its_tasks_and_only_those(tmp_path, capsys,
     assert cli.main(["results", "--out", str(tmp_path), "--clean", "versioned"]) == 0
     assert not (tmp_path / "data/results/versioned").exists()
     assert cli.main(["results", "--out", str(tmp_path), "--clean", "versioned"]) == 2
+
+
+
+def _sigint_ignored_at_birth(_):
+    """In a pool worker started with no initializer: is SIGINT ignored?"""
+    return signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+
+
+def test_workers_are_born_ignoring_ctrl_c_and_the_parent_is_not():
+    """A Ctrl-C to the process group while a worker still imports must not print its traceback
+    (CI saw one from multiprocessing's spawn_main): processes started inside
+    children_ignore_sigint ignore SIGINT from their first instruction, and the parent's handler
+    is back afterwards."""
+    import concurrent.futures as cf
+    import multiprocessing
+
+    from mctslab.core.stopping import children_ignore_sigint
+
+    before = signal.getsignal(signal.SIGINT)
+    spawn = multiprocessing.get_context("spawn")
+    with children_ignore_sigint():
+        pool = cf.ProcessPoolExecutor(1, mp_context=spawn)  # no initializer: born so
+        future = pool.submit(_sigint_ignored_at_birth, False)
+    assert signal.getsignal(signal.SIGINT) is before
+    with pool:
+        assert future.result(timeout=120) is True
+    with cf.ProcessPoolExecutor(1, mp_context=spawn) as pool:  # the control: not born so
+        assert pool.submit(_sigint_ignored_at_birth, False).result(timeout=120) is False
