@@ -41,7 +41,8 @@ def test_every_9x9_row_by_default_and_19x19_rows_by_name(tmp_path):
     assert done.returncode == 0, done.stderr
     rows = [Path(_option(c, "--out")).name for c in calls]
     assert len(rows) == 100 and len(set(rows)) == 10 and rows[-1] == "pure-gnugo-uct"
-    done, calls = _queue(tmp_path, "19x19", "host-gnugo-uct")
+    (tmp_path / "19").mkdir()
+    done, calls = _queue(tmp_path / "19", "19x19", "host-gnugo-uct")
     assert done.returncode == 0, done.stderr
     assert [(_option(c, "--size"), _option(c, "--games")) for c in calls] == [("19", "10"),
                                                                               ("19", "20")]
