@@ -275,6 +275,18 @@ def cost_table(played: Played, *, rows: int = 6, games_per_row: int = 1000,
         "CPU hours for two such engines": round(2 * needed * cpu / 3600, 1)}])
 
 
+def cost_tables(folders, names=None, **options) -> pd.DataFrame:
+    """:func:`cost_table` for each recorded match folder (a row each, named as in
+    :func:`played_from_stores`): what the paper's Table 2 would cost at each engine's measured
+    CPU seconds per game."""
+    frames = []
+    for k, folder in enumerate(folders):
+        played = played_from_stores([folder], [names[k]] if names else None)
+        frames.append(cost_table(played, **options).assign(method=played.rows[0]))
+    frame = pd.concat(frames, ignore_index=True)
+    return frame[["method", *[c for c in frame.columns if c != "method"]]]
+
+
 def played_from_stores(folders, names=None) -> Played:
     """The games stored in match folders (``mctslab go match --out DIR``: every
     ``DIR/data/results/*/results.jsonl``) as one :class:`Played`: a row per candidate (named by

@@ -304,4 +304,7 @@ def test_report_reads_recorded_match_folders_and_pairs_their_games(tmp_path, cap
     t3 = pd.read_csv(tmp_path / "csv" / "table3_tests.csv").set_index("method")
     assert t3.loc["gTabu18-hash-win", "vs gTabu0 b/c"] == "2/0"  # games 0 and 2
     assert t3.loc["gTabu18-hash-win", "wins"] == 3
+    cost = pd.read_csv(tmp_path / "csv" / "protocol_cost.csv").set_index("method")
+    assert list(cost.index) == list(wins)  # a row per folder, at its own CPU s/game
+    assert cost["games per engine for 80% power (0.540 vs 0.519)"].tolist() == [8865, 8865]
     assert cli.main(["go", "report", str(tmp_path / "nothing")]) == 2
