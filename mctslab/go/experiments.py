@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 from mctslab import data
 from mctslab.core.params import as_real, config_values, positive_int
-from mctslab.core.tasks import make_tasks
+from mctslab.core.tasks import keyed_tasks, make_tasks, task_key
 
 from . import gnugo, sgf
 from .api import Board, search
@@ -289,8 +289,13 @@ def veto_task(params: dict, seed) -> dict:
 
 def veto_tasks(cfg: Config, seed: int):
     """The veto-rate table's tasks: per board size, each position with each engine (gnugo-mc at
-    each level, our host gnugo-uct at each C); the same position and seed for every engine."""
-    params, names = [], []
+    each level, our host gnugo-uct at each C); the same position and seed for every engine.
+
+    A task's seed is keyed by its position (stream 4 and the position's file:
+    :func:`~mctslab.core.tasks.keyed_tasks`; its id adds the engine), so a run on fewer
+    positions, sizes or Cs is the same tasks as part of a larger one, and extending it reruns
+    nothing."""
+    params, names, keys = [], [], []
     for size in cfg.veto_sizes:
         engines = [(row.name, row.candidate) for row in anchor_rows(cfg)]
         engines += [(f"gnugo-uct C={c:g}", Player("mcts", engine=cfg.engine(
@@ -300,8 +305,8 @@ def veto_tasks(cfg: Config, seed: int):
                 params.append(dict(engine=player.params(), path=path, moves=moves,
                                    timeout=cfg.timeout))
                 names.append(name)
-    tasks = make_tasks("mctslab.go.experiments:veto_task", params, seed=seed + 4)
-    return tasks, names
+                keys.append(task_key(4, path))
+    return keyed_tasks("mctslab.go.experiments:veto_task", params, keys, seed=seed), names
 
 
 def veto_rates(run, cfg: Config) -> Played:

@@ -308,3 +308,23 @@ def test_report_reads_recorded_match_folders_and_pairs_their_games(tmp_path, cap
     assert list(cost.index) == list(wins)  # a row per folder, at its own CPU s/game
     assert cost["games per engine for 80% power (0.540 vs 0.519)"].tolist() == [8865, 8865]
     assert cli.main(["go", "report", str(tmp_path / "nothing")]) == 2
+
+
+def test_veto_tasks_are_keyed_so_a_smaller_run_is_part_of_a_larger_one():
+    """Each veto task's seed comes from its position (its id adds the engine), not its place
+    in the list: the 19x19 part alone, or fewer positions and Cs, are the same tasks as in the
+    paper-scale table (a partial run is extended, not redone)."""
+    from mctslab.go import experiments
+
+    full, names = experiments.veto_tasks(experiments.config("paper"), 2026)
+    part, part_names = experiments.veto_tasks(experiments.config(
+        "paper", veto_sizes=(19,), veto_positions=3, veto_cs=(1.5,)), 2026)
+    ids = {t.id: name for t, name in zip(full, names)}
+    assert len(ids) == len(full) == 2 * 100 * (2 + 4)
+    assert len(part) == 3 * (2 + 1)
+    assert all(ids.get(t.id) == name for t, name in zip(part, part_names))
+    seeds = {}
+    for task in full:  # one seed per position, whatever the engine
+        seeds.setdefault(task.params["path"], set()).add(task.seed_sequence().generate_state(1)[0])
+    assert len(seeds) == 200 and all(len(s) == 1 for s in seeds.values())
+    assert len({s.pop() for s in seeds.values()}) == 200
