@@ -17,6 +17,7 @@ from types import SimpleNamespace
 
 import pandas as pd
 
+from mctslab.core import targets
 from mctslab.core.compare import NOT_RUN, paper_row, paper_table
 from mctslab.core.stats import binomial_test, games_for_power, mcnemar_exact
 
@@ -29,17 +30,18 @@ __all__ = ["PAPER_TABLE2", "PAPER_TABLE3", "PAPER_TABLE4", "PAPER_FIG6", "games_
            "thinking_table", "table4", "duplicates_table", "cost_table", "played_from_stores",
            "paper_vs_run"]
 
+# The paper's numbers, read from its targets file (mctslab/go/targets.csv, core.targets)
+_ID = "go_state_tabu"
 PAPER_TABLE2 = {  # wins as Black, as White, of 500 each (the "gnugo" row: GNU Go vs itself)
-    "gnugo": (513, 487), "gnugo-uct": (266, 253), "gTabu18": (239, 252),
-    "gTabu18-hash": (264, 259), "gTabu18-hash-win": (277, 263)}
+    name: targets.values(_ID, "Table 2", name, ("wins as Black", "wins as White"))
+    for name in targets.rows(_ID, "Table 2")}
 PAPER_TABLE3 = {  # p value, 95% CI, significant at alpha = 0.05
-    "gnugo": (0.429, 0.482, 0.544), "gnugo-uct": (0.242, 0.488, 0.550),
-    "gTabu18": (0.591, 0.460, 0.522), "gTabu18-hash": (0.155, 0.492, 0.554),
-    "gTabu18-hash-win": (0.012, 0.509, 0.571)}
-PAPER_TABLE4 = (0, 375, 685, 941, 1114, 1288, 1440, 1655, 1700, 1835, 1860, 2065, 2098, 2031,
-                2179, 2348)  # tabu candidates at L = 0..15, 8,000 playouts
-PAPER_FIG6 = {"gnugo-uct": 158.4, "gTabu0": 162.3, "gTabu18": 166.9, "gTabu18-hash": 487.8,
-              "gTabu18-hash-win": 369.4}  # mean thinking time per game minus gnugo's, seconds
+    name: targets.values(_ID, "Table 3", name, ("p value", "95% CI low", "95% CI high"))
+    for name in targets.rows(_ID, "Table 3")}
+PAPER_TABLE4 = tuple(targets.value(_ID, "Table 4", f"L = {size}", "tabu candidates (total)")
+                     for size in range(16))  # tabu candidates at L = 0..15, 8,000 playouts
+PAPER_FIG6 = {name: targets.value(_ID, "Fig. 6", name, "thinking time per game minus gnugo's")
+              for name in targets.rows(_ID, "Fig. 6")}  # seconds per game minus gnugo's
 
 
 def _ci(test) -> str:

@@ -12,6 +12,7 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 
+from mctslab.core import targets
 from mctslab.core.compare import DIFFERS, NOT_RUN, REPRODUCED, paper_row, paper_table
 from mctslab.go.api import Board
 from mctslab.manyfaces import experiments, eyes
@@ -182,7 +183,8 @@ def paper_vs_run(cost, joseki, shares, enclosed, scale: str) -> pd.DataFrame:
                               verdict=_order_of_magnitude(paper_ops, ours),
                               note="order of magnitude: within a factor of 3"))
     jos = joseki.set_index("quantity")["ours"]
-    rows.append(paper_row(name, "Joseki", "compressed DAG", "bytes per move", 1.2,
+    rows.append(paper_row(name, "Joseki", "compressed DAG", "bytes per move",
+                          targets.value(name, "Joseki", "compressed DAG", "bytes per move"),
                           float(jos["bytes per move (SGF moves)"]), scale=scale, relative=0.25))
     centre = enclosed["centre_1_over_d"]
     spread = float(centre.max() / centre.min())
@@ -194,9 +196,13 @@ def paper_vs_run(cost, joseki, shares, enclosed, scale: str) -> pd.DataFrame:
         note="criterion: largest centre value within 10% of the smallest"))
     share = shares.set_index("component")["share_pct"]
     for label, paper_value, ours in (
-            ("eye potential (eye spaces + groups)", 7.0,
+            ("eye potential (eye spaces + groups)",
+             targets.value(name, "Time shares", "eye potential (eye spaces + groups)",
+                           "% of run time"),
              share.get("eyes", 0.0) + share.get("groups", 0.0)),
-            ("pattern matching", 1.5, share.get("pattern matching", 0.0))):
+            ("pattern matching",
+             targets.value(name, "Time shares", "pattern matching", "% of run time"),
+             share.get("pattern matching", 0.0))):
         rows.append(paper_row(name, "Time shares", label, "% of run time", paper_value,
                               float(ours), scale=scale, verdict=NOT_RUN,
                               note="the paper's share is of a whole program's time, search "

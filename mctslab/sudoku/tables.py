@@ -2,7 +2,8 @@
 :mod:`mctslab.sudoku.experiments`; its figures are :mod:`mctslab.sudoku.figures`.
 
 Every number here is computed from results passed in; the paper's published numbers (Tables 1
-and 2 of Nasu & Matsuzaki) are kept in ``PAPER_TABLE1`` / ``PAPER_TABLE2`` only to be shown
+and 2 of Nasu & Matsuzaki, read from ``mctslab/sudoku/targets.csv``) are kept in
+``PAPER_TABLE1`` / ``PAPER_TABLE2`` only to be shown
 side by side, in columns named ``paper ...``, and its one 17-clue find in 32 Table 1 runs in
 ``PAPER_HUNT`` (the last row of :func:`hunt`). :func:`paper_vs_run` puts them next to this
 run's in the shape every notebook fills (:mod:`mctslab.core.compare`).
@@ -16,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .. import data
+from ..core import targets
 from ..core.compare import NOT_RUN, paper_row, paper_table
 from ..core.rounding import round_table
 from ..core.stats import clopper_pearson, mean_interval
@@ -26,28 +28,30 @@ __all__ = ["PAPER_TABLE1", "PAPER_TABLE2", "PAPER_HUNT", "table1", "table2", "fi
            "yield_table", "baseline_table", "heuristic_table", "census_forms", "finds_per_tenth",
            "hunt", "puzzle_list", "paper_vs_run"]
 
+NAMES = {"reducing": "candidate-reducing", "random": "fully random"}
+# The paper's numbers, read from its targets file (mctslab/sudoku/targets.csv, core.targets)
+_ID = "sudoku_less_clue"
+
+
+def _variant_label(playout: str, selection: str, rules: bool) -> str:
+    """Table 1's row label of a variant, as in the targets file and :func:`paper_vs_run`."""
+    return f"{NAMES[playout]}, {selection}, rules {'yes' if rules else 'no'}"
+
+
 # (playout, selection, rules) -> mean counts of N = 18, 19, 20 clues (paper Table 1)
 PAPER_TABLE1 = {
-    ("reducing", "min", True): (41.5, 2337.5, 20551.8),
-    ("reducing", "min", False): (1.3, 331.8, 6093.0),
-    ("reducing", "mean", True): (0.0, 147.3, 16398.8),
-    ("reducing", "mean", False): (0.0, 0.3, 20.5),
-    ("random", "min", True): (0.0, 26.5, 1167.8),
-    ("random", "min", False): (0.0, 1.3, 188.5),
-    ("random", "mean", True): (0.0, 0.3, 13.3),
-    ("random", "mean", False): (0.0, 0.0, 0.0),
-}
+    (playout, selection, rules): targets.values(
+        _ID, "Table 1", _variant_label(playout, selection, rules), ("N=18", "N=19", "N=20"))
+    for playout in ("reducing", "random") for selection in ("min", "mean")
+    for rules in (True, False)}
 # (c, threshold) -> (N = 18, distinct N = 18, N = 19, N = 20) (paper Table 2)
 PAPER_TABLE2 = {
-    (0.5, 10): (9.8, 8.5, 1058.5, 18940.0), (0.5, 20): (103.0, 85.3, 4956.0, 47937.8),
-    (0.5, 30): (15.5, 13.5, 7749.8, 44395.3), (0.5, 40): (23.0, 16.8, 3186.3, 47136.8),
-    (1.0, 10): (80.5, 76.0, 5083.3, 49454.0), (1.0, 20): (91.8, 81.3, 5496.5, 60689.0),
-    (1.0, 30): (23.5, 20.5, 3569.5, 54060.5), (1.0, 40): (117.0, 90.5, 7469.8, 78794.0),
-}
+    (c, threshold): targets.values(_ID, "Table 2", f"c = {c:g}, threshold {threshold}",
+                                   ("N=18", "distinct N=18", "N=19", "N=20"))
+    for c in (0.5, 1.0) for threshold in (10, 20, 30, 40)}
 # The paper's 17-clue hunt: one 17-clue puzzle in its 32 Table 1 runs (8 variants x 4 seeds)
 # of 1,000,000 playouts each -> (runs with a 17, runs, playouts per run)
-PAPER_HUNT = (1, 32, 1_000_000)
-NAMES = {"reducing": "candidate-reducing", "random": "fully random"}
+PAPER_HUNT = (1, 32, 1_000_000)  # its share, 1/32, is the target "Sec. 5.1" row
 
 
 def _key(result):
@@ -444,8 +448,7 @@ def paper_vs_run(table1_results, table2_results, scale: str) -> pd.DataFrame:
     table1_columns = [("N=18", "count", 18), ("N=19", "count", 19), ("N=20", "count", 20)]
     for key, runs in _groups(table1_results, _key).items():
         playout, selection, rules = key
-        label = f"{NAMES[playout]}, {selection}, rules {'yes' if rules else 'no'}"
-        count_rows("Table 1", label, runs, PAPER_TABLE1.get(key, (np.nan,) * 3), table1_columns)
+        count_rows("Table 1", _variant_label(playout, selection, rules), runs, PAPER_TABLE1.get(key, (np.nan,) * 3), table1_columns)
     table2_columns = [("N=18", "count", 18), ("distinct N=18", "distinct", 18),
                       ("N=19", "count", 19), ("N=20", "count", 20)]
     key2 = lambda r: (float(r["config"]["c"]), int(r["config"]["threshold"]))  # noqa: E731
