@@ -5,6 +5,7 @@
                       [--scheduler ADDRESS] [--out DIR]
     mctslab bench [NAME ...] [--json]             performance figures (see BENCHMARKS.md)
     mctslab results [--clean EXPERIMENT ...]      stored task results (the resumable store)
+    mctslab scorecard [--out DIR]                 every paper number beside the last run's
     mctslab data [verify|fetch NAME]              data sets: list, check checksums, fetch
     mctslab othello|sudoku|tsp ...                each domain's own verbs
 
@@ -67,7 +68,31 @@ def _cmd_reproduce(args) -> int:
         if not o.ok:
             failed += 1
             print(f"  {o.error}", file=sys.stderr)
+    if outcomes.scorecard is not None:
+        _print_scorecard(outcomes.scorecard)
     return 1 if failed else 0
+
+
+def _cmd_scorecard(args) -> int:
+    from .core import scorecard
+
+    try:
+        written = scorecard.write(args.out)
+    except FileNotFoundError as exc:
+        print(f"mctslab scorecard: error: {exc}", file=sys.stderr)
+        return 2
+    _print_scorecard(written)
+    return 0
+
+
+def _print_scorecard(written) -> None:
+    from .core.scorecard import VERDICT_ORDER
+
+    totals = written.card.verdict.value_counts()
+    summary = ", ".join(f"{totals.get(v, 0)} {v}" for v in VERDICT_ORDER)
+    print(f"scorecard of {len(written.card)} paper numbers ({summary}); notebooks with a "
+          f"paper_vs_run table: {', '.join(written.ran) or 'none'}")
+    print(f"  -> {written.html} (and .md, .csv)")
 
 
 def _cmd_bench(args) -> int:
@@ -198,6 +223,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("names", nargs="*", metavar="NAME", help="benchmark or domain names (default: all)")
     p.add_argument("--json", action="store_true", help="one JSON object per benchmark")
     p.set_defaults(func=_cmd_bench)
+
+    p = sub.add_parser("scorecard", help="every paper number beside the last run's: "
+                       "figures/scorecard.csv, .md and .html")
+    cliargs.add_out(p)
+    p.set_defaults(func=_cmd_scorecard)
 
     p = sub.add_parser("results", help="list (or remove) stored experiment results")
     p.add_argument("--clean", nargs="+", metavar="EXPERIMENT",

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import paths, reports
+from .core import scorecard
 from .core.executor import check_scheduler, scheduler_address
 from .core.params import SCALES, check_scale, positive_int
 from .core.report import update_manifest
@@ -163,6 +164,13 @@ def check_values(name: str, scale: str, params: dict) -> None:
         raise ValueError(f"notebook {name!r}: {exc}") from exc
 
 
+class Outcomes(list):
+    """The notebooks' :class:`Outcome` in order, and the scorecard written after them
+    (``None`` when it could not be written)."""
+
+    scorecard = None
+
+
 @dataclass
 class Outcome:
     name: str
@@ -174,16 +182,25 @@ class Outcome:
 
 def reproduce(names=(), scale: str = "default", params: dict | None = None,
               workers: int | None = None, scheduler: str | None = None, out=None,
-              progress: bool = True) -> list[Outcome]:
-    """Execute the notebooks (all by default) at ``scale``; never raises for one failure."""
+              progress: bool = True) -> Outcomes:
+    """Execute the notebooks (all by default) at ``scale``; never raises for one failure.
+
+    Then write the scorecard of the output folder (:mod:`mctslab.core.scorecard`: every
+    notebook's ``paper_vs_run`` table found there, this run's and any earlier run's, each
+    labelled with its own scale) and ``reports/index.html``, which links it."""
 
     params = dict(params or {})
     names = validate(names, scale, params, scheduler)
     lock = OutputLock(paths.output_root(out) / "data" / "results" / ".lock",
                       f"the output folder {paths.output_root(out)}").acquire(wait=False)
     try:
-        outcomes = [_reproduce_one(name, scale, params, workers, scheduler, out, progress)
-                    for name in names]
+        outcomes = Outcomes(_reproduce_one(name, scale, params, workers, scheduler, out,
+                                           progress) for name in names)
+        try:
+            outcomes.scorecard = scorecard.write(out)
+        except Exception as exc:  # noqa: BLE001 - the notebooks' outputs stand without it
+            print(f"mctslab reproduce: no scorecard ({type(exc).__name__}: {exc})",
+                  file=sys.stderr)
         reports.write_index(out)
         return outcomes
     finally:

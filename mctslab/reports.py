@@ -7,7 +7,8 @@
   machine, task counts, every artefact with its caption and checksum), so a colleague can read
   a run without Jupyter;
 - ``reports/index.html``: one line per notebook of the output folder, linking its report, with
-  its status, scale, commit and time.
+  its status, scale, commit and time, and a link to the scorecard ``figures/scorecard.html``
+  (:mod:`mctslab.core.scorecard`) when the folder has one.
 
 Nothing here computes: it only formats what the notebook and its manifest hold.
 """
@@ -82,6 +83,16 @@ def notebook_html(executed: Path, manifest_path: Path | None = None) -> Path:
     return target
 
 
+def _scorecard_line(out=None) -> str:
+    """The index's link to ``figures/scorecard.html`` (:mod:`mctslab.core.scorecard`)."""
+    if (paths.output_root(out) / "figures" / "scorecard.html").exists():
+        return ("<p><a href=\"../figures/scorecard.html\">The scorecard</a>: every number of "
+                "the five papers beside this folder's runs, with the verdict and its criterion "
+                "(also <code>../figures/scorecard.md</code> and <code>.csv</code>).</p>")
+    return ("<p>No scorecard in this folder yet (<code>mctslab scorecard</code> writes "
+            "<code>figures/scorecard.html</code>).</p>")
+
+
 def write_index(out=None) -> Path:
     """``reports/index.html``: every report of the output folder with its manifest's status."""
     reports = paths.reports_dir(out)
@@ -108,7 +119,8 @@ def write_index(out=None) -> Path:
             "<h1>mctslab: reports of this output folder</h1>\n"
             "<p>One page per notebook run (code hidden, figures and tables inline, the run's "
             "manifest at the end). Figures, tables and manifests are in <code>../figures/"
-            "</code>.</p>\n<table><tr><th>notebook</th><th>status</th><th>scale</th>"
+            "</code>.</p>\n" + _scorecard_line(out)
+            + "\n<table><tr><th>notebook</th><th>status</th><th>scale</th>"
             "<th>version</th><th>commit</th><th>finished</th><th>figures</th></tr>\n"
             + "\n".join(rows) + "\n</table></body></html>\n")
     target = reports / "index.html"

@@ -1,0 +1,326 @@
+"""The scorecard: every number of the five papers beside this output folder's (issue 23).
+
+``mctslab scorecard`` (and the last step of ``mctslab reproduce``) joins the papers' targets
+(:mod:`mctslab.core.targets`) with the notebooks' ``figures/<notebook>/paper_vs_run.csv``
+(:mod:`mctslab.core.compare`) and writes ``figures/scorecard.csv``, ``.md`` and ``.html``:
+
+- at the top, the counts per paper and per verdict, and each notebook's run (scale, status,
+  version, commit, finished): a smoke or default run is labelled as such;
+- every target as one row: the notebook's comparison when it made one, else ``not compared``
+  (the targets file says why no notebook judges that number) or ``not run at this scale``
+  (the notebook's table has no row for it, or the notebook did not run into this folder);
+  a row of a ``paper_vs_run`` table that matches no target is kept too, flagged in its note;
+- each ``differs`` row links its explanation in ``docs/bench/`` (the link of its note, else
+  the paper's record);
+- a second section: the recorded longer runs of ``docs/bench/*.md`` (:func:`bench_runs`),
+  each heading with its date and commit.
+
+A comparison matches a target when paper, artefact and column are equal and its row is the
+target's row, or the target's row followed by ``", "`` and a qualifier (Othello's
+``"top-rated member, repetition 0"`` is a repetition of the target ``"top-rated member"``).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from .. import paths
+from . import targets as targets_module
+from .compare import COLUMNS as COMPARE_COLUMNS
+from .compare import DIFFERS, NOT_RUN, REPRODUCED
+
+__all__ = ["NOT_COMPARED", "VERDICT_ORDER", "COLUMNS", "BenchRun", "read_tables", "build",
+           "counts", "bench_runs", "write", "Scorecard"]
+
+NOT_COMPARED = "not compared"
+VERDICT_ORDER = (REPRODUCED, DIFFERS, NOT_RUN, NOT_COMPARED)
+COLUMNS = (*COMPARE_COLUMNS, "unit", "criterion", "source", "explanation")
+TABLE = "paper_vs_run.csv"
+_BENCH_LINK = re.compile(r"docs/bench/[\w.-]+\.md(?:#[\w.-]+)?")
+
+
+def read_tables(out=None) -> dict[str, tuple[pd.DataFrame | None, dict]]:
+    """Per notebook: its ``paper_vs_run`` table in the output folder (``None`` when absent)
+    and its manifest (``{}`` when absent)."""
+    found = {}
+    for paper in targets_module.DOMAINS:
+        folder = paths.figures_dir(paper, out)
+        table = folder / TABLE
+        manifest = folder / "manifest.json"
+        frame = pd.read_csv(table, keep_default_na=False, na_values=[""]) if table.exists() \
+            else None
+        found[paper] = (frame, json.loads(manifest.read_text()) if manifest.exists() else {})
+    return found
+
+
+def _matches(target_row: str, compared_row: str) -> bool:
+    return compared_row == target_row or compared_row.startswith(target_row + ", ")
+
+
+def _blank(value) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _explanation(paper: str, verdict: str, note: str) -> str:
+    if verdict != DIFFERS:
+        return ""
+    link = _BENCH_LINK.search(note or "")
+    return link.group(0) if link else f"docs/bench/{targets_module.DOMAINS.get(paper, paper)}.md"
+
+
+def build(tables: dict[str, tuple[pd.DataFrame | None, dict]],
+          targets: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The scorecard rows (:data:`COLUMNS`): every target, joined with the comparisons.
+
+    ``tables`` maps a notebook to its ``paper_vs_run`` table (or ``None``) and manifest, as
+    :func:`read_tables` returns; ``targets`` defaults to every targets file.
+    """
+    targets = targets_module.all_targets() if targets is None else targets
+    rows = []
+    for paper in dict.fromkeys([*targets.paper, *tables]):
+        frame, manifest = tables.get(paper, (None, {}))
+        scale = str(manifest.get("scale") or "")
+        wanted = targets[targets.paper == paper].to_dict("records")
+        compared = [] if frame is None else frame.to_dict("records")
+        used = set()
+        for target in wanted:
+            hits = [i for i, c in enumerate(compared)
+                    if (c["artefact"], c["column"]) == (target["artefact"], target["column"])
+                    and _matches(target["row"], str(c["row"]))]
+            extra = {k: target[k] for k in ("unit", "criterion", "source")}
+            for i in hits:
+                used.add(i)
+                record = {k: compared[i].get(k) for k in COMPARE_COLUMNS}
+                record["paper_value"] = target["value"]  # the paper's number: one place
+                rows.append({**record, **extra})
+            if hits:
+                continue
+            criterion = target["criterion"]
+            if criterion.startswith(targets_module.NOT_COMPARED_PREFIX):
+                verdict, note = NOT_COMPARED, criterion[len(targets_module.NOT_COMPARED_PREFIX):]
+            elif frame is None:
+                verdict, note = NOT_RUN, "the notebook did not run into this output folder"
+            else:
+                verdict, note = NOT_RUN, "this run's paper_vs_run has no row for it (not measured)"
+            rows.append(dict(paper=paper, artefact=target["artefact"], row=target["row"],
+                             column=target["column"], paper_value=target["value"],
+                             our_value=None, low=None, high=None, n=None, scale=scale,
+                             verdict=verdict, note=note, **extra))
+        for i, c in enumerate(compared):
+            if i not in used:
+                record = {k: c.get(k) for k in COMPARE_COLUMNS}
+                record["note"] = ("no target in the targets file matches this row; "
+                                  + str(record.get("note") or "")).rstrip("; ")
+                rows.append(dict(record, unit="", criterion="", source=""))
+    for row in rows:
+        row["note"] = "" if _blank(row.get("note")) else str(row["note"])
+        row["explanation"] = _explanation(row["paper"], row["verdict"], row["note"])
+    return pd.DataFrame.from_records(rows, columns=list(COLUMNS))
+
+
+def counts(card: pd.DataFrame) -> pd.DataFrame:
+    """Rows per paper and verdict (columns in :data:`VERDICT_ORDER`, then ``total``), with a
+    ``total`` row."""
+    table = pd.crosstab(card.paper, card.verdict).reindex(columns=list(VERDICT_ORDER),
+                                                           fill_value=0)
+    table = table.reindex(list(dict.fromkeys(card.paper)))
+    table["total"] = table.sum(axis=1)
+    table.loc["total"] = table.sum(axis=0)
+    table.index.name = "paper"
+    table.columns.name = None
+    return table.astype(int)
+
+
+@dataclass(frozen=True)
+class BenchRun:
+    """One section of ``docs/bench/<file>.md`` recording a run: its heading, date, commit."""
+
+    file: str
+    heading: str
+    anchor: str
+    date: str
+    commit: str
+
+
+_HEADING = re.compile(r"^(#{2,3})\s+(.*\S)\s*$")
+_DATE = re.compile(r"\b(20\d\d-\d\d-\d\d)\b")
+_COMMIT = re.compile(r"\bcommits?\s+`?([0-9a-f]{7,40})\b")
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens."""
+    text = re.sub(r"[^\w\- ]", "", heading.lower())
+    return text.replace(" ", "-")
+
+
+def bench_runs(folder: Path | None = None) -> list[BenchRun]:
+    """The recorded runs of ``docs/bench/*.md``: every ``##`` or ``###`` section that names a
+    date (``YYYY-MM-DD``) or a commit (``commit abc1234``), in its heading or its text (the
+    first of each; the heading's first)."""
+    folder = folder or paths.project_root() / "docs" / "bench"
+    runs = []
+    for path in sorted(folder.glob("*.md")):
+        sections, current = [], None
+        for line in path.read_text(encoding="utf-8").splitlines():
+            heading = _HEADING.match(line)
+            if heading:
+                current = [heading.group(2), []]
+                sections.append(current)
+            elif current is not None:
+                current[1].append(line)
+        for heading, body in sections:
+            text = "\n".join(body)
+            date = _DATE.search(heading) or _DATE.search(text)
+            commit = _COMMIT.search(heading) or _COMMIT.search(text)
+            if date or commit:
+                runs.append(BenchRun(path.name, heading, _anchor(heading),
+                                     date.group(1) if date else "",
+                                     commit.group(1) if commit else ""))
+    return runs
+
+
+@dataclass(frozen=True)
+class Scorecard:
+    """What :func:`write` wrote: the three files and the rows."""
+
+    csv: Path
+    markdown: Path
+    html: Path
+    card: pd.DataFrame
+    ran: tuple[str, ...]
+
+
+def _runs_frame(tables) -> pd.DataFrame:
+    records = []
+    for paper, (frame, manifest) in tables.items():
+        git = manifest.get("git") or {}
+        scale = manifest.get("scale") or ""
+        records.append({
+            "paper": paper,
+            "table": "yes" if frame is not None else "no",
+            "scale": f"{scale} (not the paper's protocol)" if scale and scale != "paper"
+            else scale,
+            "status": manifest.get("status", ""),
+            "version": manifest.get("mctslab_version", ""),
+            "commit": (git.get("commit") or "")[:7] + (" (dirty)" if git.get("dirty") else ""),
+            "finished": manifest.get("finished") or manifest.get("started") or ""})
+    return pd.DataFrame.from_records(records)
+
+
+def _cell(value) -> str:
+    if _blank(value):
+        return ""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)
+
+
+def _md_table(frame: pd.DataFrame, links: dict[str, callable] | None = None) -> str:
+    links = links or {}
+    lines = ["| " + " | ".join(map(str, frame.columns)) + " |",
+             "|" + "---|" * len(frame.columns)]
+    for record in frame.to_dict("records"):
+        cells = []
+        for column, value in record.items():
+            text = _cell(value).replace("|", "\\|").replace("\n", " ")
+            if column in links and text:
+                text = f"[{text}]({links[column](record)})"
+            cells.append(text)
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _html_table(frame: pd.DataFrame, links: dict[str, callable] | None = None) -> str:
+    links = links or {}
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
+    body = []
+    for record in frame.to_dict("records"):
+        cells = []
+        for column, value in record.items():
+            text = html.escape(_cell(value))
+            if column in links and text:
+                text = f"<a href=\"{html.escape(links[column](record))}\">{text}</a>"
+            cls = f" class=\"{record['verdict'].replace(' ', '-')}\"" \
+                if column == "verdict" else ""
+            cells.append(f"<td{cls}>{text}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<table><tr>{head}</tr>\n" + "\n".join(body) + "\n</table>"
+
+
+_SHOWN = ["artefact", "row", "column", "paper_value", "our_value", "low", "high", "n", "scale",
+          "verdict", "note", "explanation"]
+
+
+def write(out=None, bench_folder: Path | None = None) -> Scorecard:
+    """Write ``figures/scorecard.csv``, ``.md`` and ``.html`` of the output folder ``out``.
+
+    ``FileNotFoundError`` when the output folder has no ``figures/`` (nothing ran there)."""
+    figures = paths.output_root(out) / "figures"
+    if not figures.is_dir():
+        raise FileNotFoundError(f"no figures/ folder in {paths.output_root(out)}: run "
+                                "`mctslab reproduce` first, or pass the --out folder it wrote")
+    tables = read_tables(out)
+    card = build(tables)
+    ran = tuple(p for p, (frame, _) in tables.items() if frame is not None)
+    bench_folder = bench_folder or paths.project_root() / "docs" / "bench"
+    runs = bench_runs(bench_folder)
+    docs = Path(os.path.relpath(bench_folder.parent.parent, figures))
+
+    def doc_link(target: str) -> str:
+        return (docs / target).as_posix()
+
+    def bench_link(record) -> str:
+        return doc_link(f"docs/bench/{record['file']}#{record['anchor']}")
+
+    summary = counts(card)
+    run_table = _runs_frame(tables)
+    bench = pd.DataFrame([r.__dict__ for r in runs],
+                         columns=["file", "heading", "anchor", "date", "commit"])
+    intro = (f"Every number of the five papers' targets files (`mctslab/<domain>/targets.csv`) "
+             f"beside this output folder's `figures/<notebook>/paper_vs_run.csv`. Notebooks "
+             f"with a table here: {', '.join(ran) or 'none'}. A run at a scale other than "
+             f"`paper` is not the paper's protocol: most of its rows are `not run at this "
+             f"scale`. `not compared`: no notebook judges that number (the note says why).")
+    csv_path = figures / "scorecard.csv"
+    card.to_csv(csv_path, index=False)
+
+    md = ["# Scorecard: the papers' numbers beside this run's", "", intro, "",
+          "## Verdicts per paper", "", _md_table(summary.reset_index()), "",
+          "## The runs", "", _md_table(run_table), ""]
+    for paper, part in card.groupby("paper", sort=False):
+        md += [f"## {paper}", "",
+               _md_table(part[_SHOWN], {"explanation": lambda r: doc_link(r["explanation"])}),
+               ""]
+    md += ["## Recorded longer runs (docs/bench)", "",
+           _md_table(bench.drop(columns="anchor"), {"heading": lambda r: bench_link(
+               {"file": r["file"], "anchor": _anchor(r["heading"])})}), ""]
+    md_path = figures / "scorecard.md"
+    md_path.write_text("\n".join(md), encoding="utf-8")
+
+    style = ("body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;"
+             "margin-bottom:1.5em}td,th{padding:0.25em 0.6em;border-bottom:1px solid #ddd;"
+             "text-align:left;vertical-align:top}td.reproduced{color:#070}"
+             "td.differs{color:#b00}td.not-run-at-this-scale,td.not-compared{color:#777}")
+    parts = ["<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>mctslab scorecard"
+             f"</title><style>{style}</style></head><body>",
+             "<h1>Scorecard: the papers' numbers beside this run's</h1>",
+             f"<p>{html.escape(intro)}</p>", "<h2>Verdicts per paper</h2>",
+             _html_table(summary.reset_index()), "<h2>The runs</h2>", _html_table(run_table)]
+    for paper, part in card.groupby("paper", sort=False):
+        parts += [f"<h2>{html.escape(paper)}</h2>",
+                  _html_table(part[_SHOWN], {"explanation": lambda r: doc_link(r["explanation"])})]
+    parts += ["<h2>Recorded longer runs (docs/bench)</h2>",
+              _html_table(bench.drop(columns="anchor"), {"heading": lambda r: bench_link(
+                  {"file": r["file"], "anchor": _anchor(r["heading"])})}),
+              "</body></html>\n"]
+    html_path = figures / "scorecard.html"
+    html_path.write_text("\n".join(parts), encoding="utf-8")
+    return Scorecard(csv_path, md_path, html_path, card, ran)

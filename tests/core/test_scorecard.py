@@ -1,0 +1,151 @@
+"""The scorecard (mctslab.core.scorecard) on small fake tables: verdict counts, targets no
+notebook compared kept, the docs/bench runs section, the CLI verb, the reports index link."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from mctslab import reports
+from mctslab.core import scorecard
+from mctslab.core.compare import DIFFERS, NOT_RUN, REPRODUCED, paper_row, paper_table
+
+ROOT = Path(__file__).resolve().parents[2]
+
+TARGETS = pd.DataFrame([
+    dict(paper="p1", artefact="Table 1", row="a", column="x", value=1.0, unit="u",
+         criterion="inside our interval", source="docs/papers/p1.md"),
+    dict(paper="p1", artefact="Table 1", row="b", column="x", value=2.0, unit="u",
+         criterion="inside our interval", source="docs/papers/p1.md"),
+    dict(paper="p1", artefact="Table 1", row="c", column="x", value=3.0, unit="u",
+         criterion="not compared: context only", source="docs/papers/p1.md"),
+    dict(paper="p1", artefact="Table 3", row="top", column="score", value=0.5, unit="u",
+         criterion="inside our interval", source="docs/papers/p1.md"),
+    dict(paper="p2", artefact="Fig. 1", row="r", column="y", value=7, unit="u",
+         criterion="within 10%", source="docs/papers/p2.md"),
+])
+
+
+def _p1_table() -> pd.DataFrame:
+    return paper_table([
+        paper_row("p1", "Table 1", "a", "x", 1.0, 1.1, low=0.9, high=1.2, n=4, scale="smoke"),
+        paper_row("p1", "Table 1", "b", "x", 2.0, 5.0, low=4.0, high=6.0, n=4, scale="smoke",
+                  note="see docs/bench/sudoku.md#the-mean-row"),
+        paper_row("p1", "Table 3", "top, repetition 0", "score", 0.5, 0.45, low=0.4, high=0.6,
+                  n=50, scale="smoke"),
+        paper_row("p1", "Table 3", "top, repetition 1", "score", 0.5, 0.2, low=0.1, high=0.3,
+                  n=50, scale="smoke"),
+        paper_row("p1", "Table 9", "stray", "z", 1.0, 1.0, tolerance=0.1, scale="smoke"),
+    ])
+
+
+def test_every_target_appears_with_a_verdict():
+    card = scorecard.build({"p1": (_p1_table(), {"scale": "smoke"}), "p2": (None, {})},
+                           TARGETS)
+    by_key = {(r.paper, r.artefact, r.row): r for r in card.itertuples()}
+    assert by_key[("p1", "Table 1", "a")].verdict == REPRODUCED
+    assert by_key[("p1", "Table 1", "b")].verdict == DIFFERS
+    assert by_key[("p1", "Table 1", "b")].explanation == "docs/bench/sudoku.md#the-mean-row"
+    missing = by_key[("p1", "Table 1", "c")]
+    assert (missing.verdict, missing.note) == (scorecard.NOT_COMPARED, "context only")
+    # a repetition matches its target's row; the paper's value comes from the target
+    assert by_key[("p1", "Table 3", "top, repetition 0")].verdict == REPRODUCED
+    assert by_key[("p1", "Table 3", "top, repetition 1")].verdict == DIFFERS
+    assert by_key[("p1", "Table 3", "top, repetition 1")].paper_value == 0.5
+    # a notebook that did not run: its targets stay, not run
+    p2 = by_key[("p2", "Fig. 1", "r")]
+    assert p2.verdict == NOT_RUN and "did not run" in p2.note
+    # a comparison with no target is kept and flagged
+    assert "no target" in by_key[("p1", "Table 9", "stray")].note
+    counts = scorecard.counts(card)
+    assert counts.loc["p1"].to_dict() == {REPRODUCED: 3, DIFFERS: 2, NOT_RUN: 0,
+                                          scorecard.NOT_COMPARED: 1, "total": 6}
+    assert counts.loc["p2", NOT_RUN] == 1 and counts.loc["total", "total"] == 7
+
+
+def test_a_differs_row_without_a_link_points_to_its_papers_record():
+    table = paper_table([paper_row("tsp_mcts_vs_sa", "Fig. 8", "MCT_UM", "mean ratio to SA",
+                                   1.08, 2.0, low=1.9, high=2.1, n=3, scale="default")])
+    card = scorecard.build({"tsp_mcts_vs_sa": (table, {"scale": "default"})})
+    row = card[(card.artefact == "Fig. 8") & (card.row == "MCT_UM")].iloc[0]
+    assert (row.verdict, row.explanation) == (DIFFERS, "docs/bench/tsp.md")
+    # every other target of the five papers is still there
+    assert len(card) == len(scorecard.targets_module.all_targets())
+
+
+def test_bench_runs_take_date_and_commit_from_heading_or_text(tmp_path):
+    (tmp_path / "x.md").write_text(
+        "# X\n\n## Default scale, 2026-11-23, commit 50e9da1 (pure engine)\ntext\n"
+        "## Benchmarks\nno date here\n"
+        "### Paper-scale run\nrecorded 2026-11-24 at commit abcdef0 by someone\n"
+        "## Later, 2026-11-25\nwith commits 1234567 and 89abcde\n")
+    runs = scorecard.bench_runs(tmp_path)
+    assert [(r.heading, r.date, r.commit) for r in runs] == [
+        ("Default scale, 2026-11-23, commit 50e9da1 (pure engine)", "2026-11-23", "50e9da1"),
+        ("Paper-scale run", "2026-11-24", "abcdef0"),
+        ("Later, 2026-11-25", "2026-11-25", "1234567")]
+    assert runs[0].anchor == "default-scale-2026-11-23-commit-50e9da1-pure-engine"
+
+
+def test_the_repositorys_bench_records_list_runs():
+    runs = scorecard.bench_runs(ROOT / "docs" / "bench")
+    assert {r.file for r in runs} == {"go.md", "manyfaces.md", "othello.md", "sudoku.md",
+                                      "tsp.md"}
+    assert any(r.commit for r in runs) and all(r.date or r.commit for r in runs)
+
+
+def _fake_output(out: Path) -> None:
+    folder = out / "figures" / "tsp_mcts_vs_sa"
+    folder.mkdir(parents=True)
+    paper_table([paper_row("tsp_mcts_vs_sa", "Fig. 8", "MCT_RM", "mean ratio to SA", 0.632,
+                           0.63, low=0.6, high=0.7, n=3, scale="smoke")]).to_csv(
+        folder / "paper_vs_run.csv", index=False)
+    (folder / "manifest.json").write_text(json.dumps(
+        {"scale": "smoke", "status": "complete", "mctslab_version": "0.7.0",
+         "git": {"commit": "0123456789abcdef", "dirty": False}}))
+
+
+def test_write_makes_the_three_files_with_counts_scale_and_runs(tmp_path):
+    _fake_output(tmp_path)
+    written = scorecard.write(tmp_path)
+    assert written.ran == ("tsp_mcts_vs_sa",)
+    frame = pd.read_csv(tmp_path / "figures" / "scorecard.csv")
+    assert list(frame.columns) == list(scorecard.COLUMNS)
+    assert (frame.verdict == REPRODUCED).sum() == 1
+    md = (tmp_path / "figures" / "scorecard.md").read_text()
+    page = (tmp_path / "figures" / "scorecard.html").read_text()
+    for text, section in ((md, "## tsp_mcts_vs_sa"), (page, "<h2>tsp_mcts_vs_sa")):
+        assert text.index("Verdicts per paper") < text.index(section)
+        assert "smoke (not the paper" in text and "protocol)" in text
+        assert "Recorded longer runs" in text and "7bd00c1" in text  # othello's record
+        assert "0123456" in text
+    assert "docs/bench/othello.md#elo-inflation-in-the-paper-scale-run" in page
+
+
+def test_the_cli_verb_writes_and_fails_clearly_on_a_missing_folder(tmp_path):
+    _fake_output(tmp_path)
+    ok = subprocess.run([sys.executable, "-m", "mctslab.cli", "scorecard", "--out",
+                         str(tmp_path)], capture_output=True, text=True, cwd=ROOT)
+    assert ok.returncode == 0, ok.stderr
+    assert "1 reproduced" in ok.stdout and "scorecard.html" in ok.stdout
+    missing = tmp_path / "nowhere"
+    bad = subprocess.run([sys.executable, "-m", "mctslab.cli", "scorecard", "--out",
+                          str(missing)], capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2
+    assert bad.stderr.strip() == (f"mctslab scorecard: error: no figures/ folder in {missing}: "
+                                  "run `mctslab reproduce` first, or pass the --out folder "
+                                  "it wrote")
+
+
+def test_the_reports_index_links_the_scorecard(tmp_path):
+    (tmp_path / "reports").mkdir()
+    assert "No scorecard" in reports.write_index(tmp_path).read_text()
+    _fake_output(tmp_path)
+    scorecard.write(tmp_path)
+    page = reports.write_index(tmp_path).read_text()
+    assert '<a href="../figures/scorecard.html">' in page
+    assert (tmp_path / "reports" / "../figures/scorecard.html").resolve().is_file()

@@ -1,0 +1,136 @@
+"""The targets files hold every target table of ``docs/papers/*.md`` (issue 23's scorecard).
+
+Each markdown table under a ``**Table N**`` / ``## ... (Table N)`` heading of a paper brief is
+parsed; every row's numbers must be among the targets of that paper and artefact whose row or
+column names the row (its first cell), so a number added to a brief without its target fails.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from mctslab.core import targets
+
+ROOT = Path(__file__).resolve().parents[2]
+PAPERS = ROOT / "docs" / "papers"
+BRIEFS = {"go-state-tabu.md": "go_state_tabu", "sudoku-less-clue.md": "sudoku_less_clue",
+          "tsp-mcts-vs-sa.md": "tsp_mcts_vs_sa", "othello-wpc-de.md": "othello_wpc_de",
+          "many-faces-knowledge.md": "manyfaces_knowledge"}
+# Tables of the briefs that are not results to reproduce, each with its reason.
+NOT_TARGETS = {
+    ("go_state_tabu", "Table 1"): "the configurations the paper compares (inputs: "
+                                  "mctslab/go/tabu.py PAPER_CONFIGS, tested in tests/go)",
+}
+_TABLE_NAME = re.compile(r"\b(Table \d+)\b")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def briefs_tables() -> list[tuple[str, str, list[str], list[list[str]]]]:
+    """(paper, artefact, header, rows) of every markdown table of the briefs; the artefact is
+    the last "Table N" named above the table (in bold text or a heading)."""
+    found = []
+    for name, paper in BRIEFS.items():
+        artefact, lines = None, (PAPERS / name).read_text().splitlines()
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            if not line.startswith("|"):
+                named = _TABLE_NAME.findall(line)
+                if named and (line.startswith("#") or line.startswith("**")):
+                    artefact = named[0]
+                i += 1
+                continue
+            block = []
+            while i < len(lines) and lines[i].startswith("|"):
+                block.append([c.strip() for c in lines[i].strip().strip("|").split("|")])
+                i += 1
+            found.append((paper, artefact, block[0], block[2:]))
+    return found
+
+
+def _numbers(cell: str) -> list[float]:
+    """The numbers of a cell: "9.8 (8.5)" -> 9.8, 8.5; "513/1000" -> 513 (the denominator is
+    the protocol); "0.482-0.544" -> both ends; "53.2%" -> 53.2."""
+    return [float(x) for x in _NUMBER.findall(re.sub(r"/\d+", "", cell))]
+
+
+def _names(label: str, text: str) -> bool:
+    """Whether a target's row or column ``text`` names the table row ``label`` ("gnugo
+    (self)" is "gnugo"; a number such as "1.0" matches "c = 1")."""
+    label = re.sub(r"\s*\(.*\)$", "", label)
+    if _NUMBER.fullmatch(label):
+        return float(label) in {float(x) for x in _NUMBER.findall(text)}
+    return re.search(rf"(^|\W){re.escape(label)}(\W|$)", text) is not None
+
+
+def test_the_briefs_have_target_tables():
+    tables = briefs_tables()
+    assert {(p, a) for p, a, _, _ in tables} >= {
+        ("go_state_tabu", "Table 2"), ("go_state_tabu", "Table 3"), ("go_state_tabu", "Table 4"),
+        ("sudoku_less_clue", "Table 1"), ("sudoku_less_clue", "Table 2")}
+    assert all(artefact for _, artefact, _, _ in tables), "a table with no Table N above it"
+
+
+@pytest.mark.parametrize("paper,artefact,header,rows",
+                         [t for t in briefs_tables() if (t[0], t[1]) not in NOT_TARGETS],
+                         ids=lambda v: v if isinstance(v, str) else None)
+def test_every_target_table_row_is_in_the_targets_file(paper, artefact, header, rows):
+    frame = targets.load(paper)
+    frame = frame[frame.artefact == artefact]
+    assert len(frame), f"{artefact} of {paper} has no targets"
+    for cells in rows:
+        label = cells[0]
+        named = frame[[_names(label, f"{r} | {c}") for r, c in zip(frame.row, frame.column)]]
+        assert len(named), f"{paper} {artefact}: no target names the row {label!r}"
+        values = [v for v in named.value if isinstance(v, int | float)]
+        in_labels = {float(x) for r in named.row for x in _NUMBER.findall(r)}
+        for cell, column in zip(cells[1:], header[1:]):
+            for number in _numbers(cell):
+                found = (number in in_labels
+                         or any(abs(v - number) < 1e-9 or abs(100 * v - number) < 1e-6
+                                for v in values))
+                assert found, (f"{paper} {artefact}, row {label!r}, column {column!r}: "
+                               f"{number:g} is in the brief but not in {targets.targets_path(paper)}")
+
+
+def test_the_exclusions_name_real_tables():
+    present = {(p, a) for p, a, _, _ in briefs_tables()}
+    assert set(NOT_TARGETS) <= present
+
+
+@pytest.mark.parametrize("paper", list(targets.DOMAINS))
+def test_each_targets_file_is_well_formed(paper):
+    frame = targets.load(paper)
+    assert len(frame) and (frame.paper == paper).all()
+    assert frame.criterion.str.len().gt(0).all(), "every target says what reproduced means"
+    assert frame.unit.str.len().gt(0).all()
+    assert frame.source.str.startswith("docs/papers/").all()
+    for source in set(frame.source):
+        assert (ROOT / source.split(" ")[0]).is_file(), source
+
+
+def test_values_keep_the_type_they_are_written_in():
+    assert targets.value("tsp_mcts_vs_sa", "Sec. 4", "MCT_RM",
+                         "speed-up over SA at equal or better length") == 685
+    assert isinstance(targets.value("tsp_mcts_vs_sa", "Sec. 4", "MCT_RM",
+                                    "speed-up over SA at equal or better length"), int)
+    assert isinstance(targets.value("sudoku_less_clue", "Table 1",
+                                    "fully random, mean, rules no", "N=18"), float)
+    assert targets.value("go_state_tabu", "Table 3", "gTabu18-hash-win",
+                         "binomial test against 0.5 at 5%") == "significant"
+    with pytest.raises(KeyError, match="no target Table 9"):
+        targets.value("go_state_tabu", "Table 9", "x", "y")
+
+
+def test_the_domains_read_their_numbers_from_the_targets_files():
+    from mctslab.go import tables as go_tables
+    from mctslab.sudoku import tables as sudoku_tables
+    from mctslab.tsp import tables as tsp_tables
+
+    assert go_tables.PAPER_TABLE2["gTabu18-hash-win"] == (277, 263)
+    assert go_tables.PAPER_TABLE4[8] == 1700
+    assert sudoku_tables.PAPER_TABLE2[(1.0, 40)] == (117.0, 90.5, 7469.8, 78794.0)
+    assert tsp_tables.PAPER_CP[("sd", 4.0)] == 0.634
