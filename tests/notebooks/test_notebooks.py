@@ -7,8 +7,10 @@ import subprocess
 from pathlib import Path
 
 import nbformat
+import pandas as pd
 import pytest
 
+from mctslab.core import scorecard
 from mctslab.core.varying import VARIES, declared
 
 from .conftest import reproduce, table_differences
@@ -138,6 +140,33 @@ def test_notebook_runs_at_smoke_scale(path, smoke_run):
         assert page.count("data:image/png;base64") >= len(figures), "a figure missing from the HTML"
     assert "About this run (from its manifest.json)" in page
     assert f'href="{path.stem}.html"' in (tmp_path / "reports" / "index.html").read_text()
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+def test_the_smoke_runs_scorecard_matches_every_comparison_to_a_target(path, smoke_run):
+    """Every row of the notebook's paper_vs_run table has its target (mctslab/<domain>/
+    targets.csv, same paper value), and the run ended with the scorecard (core.scorecard)."""
+    out, done = smoke_run(path.stem)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "scorecard of" in done.stdout
+    card = pd.read_csv(out / "figures" / "scorecard.csv", keep_default_na=False)
+    mine = card[card.paper == path.stem]
+    assert not mine.note.str.startswith("no target").any(), \
+        mine[mine.note.str.startswith("no target")][["artefact", "row", "column"]]
+    compared = pd.read_csv(out / "figures" / path.stem / "paper_vs_run.csv",
+                           keep_default_na=False)
+    judged = mine[mine.verdict != scorecard.NOT_COMPARED]
+    assert len(judged) >= len(compared)
+    for row in compared.itertuples():
+        target = mine[(mine.artefact == row.artefact) & (mine.row == row.row)
+                      & (mine.column == row.column)]
+        assert len(target) == 1, (row.artefact, row.row, row.column)
+        ours, theirs = str(row.paper_value), str(target.paper_value.iloc[0])
+        try:  # the notebook may round the paper's number (Go's Table 4: total / 8,000)
+            assert abs(float(ours) - float(theirs)) <= 1e-3 * max(1.0, abs(float(theirs)))
+        except ValueError:
+            assert ours == theirs
+    assert 'href="../figures/scorecard.html"' in (out / "reports" / "index.html").read_text()
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
