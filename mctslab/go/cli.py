@@ -312,7 +312,7 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=_match)
 
     p = verbs.add_parser("report", help="Tables 2-3 (binomial and paired McNemar tests), "
-                                        "vetoes and thinking time of recorded matches")
+                                        "vetoes, thinking time and protocol cost of recorded matches")
     p.add_argument("folders", nargs="+", metavar="DIR",
                    help="match folders (mctslab go match --out DIR), one row each; rows built "
                         "with the same --seed pair up game by game")
