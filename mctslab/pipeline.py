@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import paths, reports
-from .core import scorecard
+from .core import scorecard, targets
 from .core.executor import check_scheduler, scheduler_address
 from .core.params import SCALES, check_scale, positive_int
 from .core.report import update_manifest
@@ -46,15 +46,12 @@ __all__ = ["notebooks", "parameters", "validate", "reproduce", "parse_value"]
 STANDARD_PARAMETERS = ("scale", "seed", "workers", "scheduler", "out")
 
 # Notebook -> the domain function its setup cell builds the configuration with
-# (``config(scale, **overrides)``, raising ValueError naming a bad value). The standard
-# parameters go to ``Run`` (checked here by :func:`check_standard`), never to ``config``.
+# (``config(scale, **overrides)``, raising ValueError naming a bad value), one per notebook of
+# core.targets.DOMAINS (the one notebook -> domain map). The standard parameters go to ``Run``
+# (checked here by :func:`check_standard`), never to ``config``.
 CONFIGS: dict[str, str | Callable] = {
-    "go_state_tabu": "mctslab.go.experiments:config",
-    "manyfaces_knowledge": "mctslab.manyfaces.experiments:config",
-    "othello_wpc_de": "mctslab.othello.experiments:config",
-    "sudoku_less_clue": "mctslab.sudoku.experiments:config",
-    "tsp_mcts_vs_sa": "mctslab.tsp.experiments:config",
-}
+    notebook: f"mctslab.{domain}.experiments:config"
+    for notebook, domain in sorted(targets.DOMAINS.items())}
 
 
 def notebooks() -> dict[str, Path]:

@@ -274,34 +274,35 @@ def write(out=None, bench_folder: Path | None = None) -> Scorecard:
     runs = bench_runs(bench_folder)
     docs = Path(os.path.relpath(bench_folder.parent.parent, figures))
 
-    def doc_link(target: str) -> str:
-        return (docs / target).as_posix()
+    def explanation_link(record) -> str:
+        return (docs / record["explanation"]).as_posix()
+
+    anchors = {(r.file, r.heading): r.anchor for r in runs}
 
     def bench_link(record) -> str:
-        return doc_link(f"docs/bench/{record['file']}#{record['anchor']}")
+        anchor = anchors[record["file"], record["heading"]]
+        return (docs / f"docs/bench/{record['file']}#{anchor}").as_posix()
 
-    summary = counts(card)
-    run_table = _runs_frame(tables)
-    bench = pd.DataFrame([r.__dict__ for r in runs],
-                         columns=["file", "heading", "anchor", "date", "commit"])
+    bench = pd.DataFrame([(r.file, r.heading, r.date, r.commit) for r in runs],
+                         columns=["file", "heading", "date", "commit"])
     intro = (f"Every number of the five papers' targets files (`mctslab/<domain>/targets.csv`) "
              f"beside this output folder's `figures/<notebook>/paper_vs_run.csv`. Notebooks "
              f"with a table here: {', '.join(ran) or 'none'}. A run at a scale other than "
              f"`paper` is not the paper's protocol: most of its rows are `not run at this "
              f"scale`. `not compared`: no notebook judges that number (the note says why).")
+    # the page once, as (heading, table, links) sections; written as Markdown and as HTML
+    sections = [("Verdicts per paper", counts(card).reset_index(), None),
+                ("The runs", _runs_frame(tables), None)]
+    sections += [(paper, part[_SHOWN], {"explanation": explanation_link})
+                 for paper, part in card.groupby("paper", sort=False)]
+    sections.append(("Recorded longer runs (docs/bench)", bench, {"heading": bench_link}))
+    title = "Scorecard: the papers' numbers beside this run's"
+
     csv_path = figures / "scorecard.csv"
     card.to_csv(csv_path, index=False)
-
-    md = ["# Scorecard: the papers' numbers beside this run's", "", intro, "",
-          "## Verdicts per paper", "", _md_table(summary.reset_index()), "",
-          "## The runs", "", _md_table(run_table), ""]
-    for paper, part in card.groupby("paper", sort=False):
-        md += [f"## {paper}", "",
-               _md_table(part[_SHOWN], {"explanation": lambda r: doc_link(r["explanation"])}),
-               ""]
-    md += ["## Recorded longer runs (docs/bench)", "",
-           _md_table(bench.drop(columns="anchor"), {"heading": lambda r: bench_link(
-               {"file": r["file"], "anchor": _anchor(r["heading"])})}), ""]
+    md = [f"# {title}", "", intro, ""]
+    for heading, frame, links in sections:
+        md += [f"## {heading}", "", _md_table(frame, links), ""]
     md_path = figures / "scorecard.md"
     md_path.write_text("\n".join(md), encoding="utf-8")
 
@@ -311,16 +312,10 @@ def write(out=None, bench_folder: Path | None = None) -> Scorecard:
              "td.differs{color:#b00}td.not-run-at-this-scale,td.not-compared{color:#777}")
     parts = ["<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>mctslab scorecard"
              f"</title><style>{style}</style></head><body>",
-             "<h1>Scorecard: the papers' numbers beside this run's</h1>",
-             f"<p>{html.escape(intro)}</p>", "<h2>Verdicts per paper</h2>",
-             _html_table(summary.reset_index()), "<h2>The runs</h2>", _html_table(run_table)]
-    for paper, part in card.groupby("paper", sort=False):
-        parts += [f"<h2>{html.escape(paper)}</h2>",
-                  _html_table(part[_SHOWN], {"explanation": lambda r: doc_link(r["explanation"])})]
-    parts += ["<h2>Recorded longer runs (docs/bench)</h2>",
-              _html_table(bench.drop(columns="anchor"), {"heading": lambda r: bench_link(
-                  {"file": r["file"], "anchor": _anchor(r["heading"])})}),
-              "</body></html>\n"]
+             f"<h1>{html.escape(title, quote=False)}</h1>", f"<p>{html.escape(intro)}</p>"]
+    for heading, frame, links in sections:
+        parts += [f"<h2>{html.escape(heading, quote=False)}</h2>", _html_table(frame, links)]
+    parts.append("</body></html>\n")
     html_path = figures / "scorecard.html"
     html_path.write_text("\n".join(parts), encoding="utf-8")
     return Scorecard(csv_path, md_path, html_path, card, ran)

@@ -37,7 +37,7 @@ __all__ = ["COLUMNS", "DOMAINS", "NOT_COMPARED_PREFIX", "targets_path", "load", 
            "value", "values", "rows"]
 
 COLUMNS = ("paper", "artefact", "row", "column", "value", "unit", "criterion", "source")
-# notebook (paper id) -> the domain package holding its targets file
+# notebook (paper id) -> its domain package (its targets file; mctslab.pipeline's CONFIGS)
 DOMAINS = {"othello_wpc_de": "othello", "sudoku_less_clue": "sudoku", "tsp_mcts_vs_sa": "tsp",
            "go_state_tabu": "go", "manyfaces_knowledge": "manyfaces"}
 NOT_COMPARED_PREFIX = "not compared: "

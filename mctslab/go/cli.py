@@ -221,7 +221,7 @@ def _report(args) -> int:
               "table3_tests": tables.table3(played, controls=tuple(args.controls)),
               "host_vetoes": tables.host_table(played),
               "thinking_time": tables.thinking_table(played),
-              "protocol_cost": tables.cost_tables(args.folders, args.names)}
+              "protocol_cost": tables.cost_tables(played)}
     for name, frame in frames.items():
         print(f"## {name}\n{frame.to_string(index=False)}\n")
         if args.csv:

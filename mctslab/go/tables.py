@@ -277,14 +277,16 @@ def cost_table(played: Played, *, rows: int = 6, games_per_row: int = 1000,
         "CPU hours for two such engines": round(2 * needed * cpu / 3600, 1)}])
 
 
-def cost_tables(folders, names=None, **options) -> pd.DataFrame:
-    """:func:`cost_table` for each recorded match folder (a row each, named as in
-    :func:`played_from_stores`): what the paper's Table 2 would cost at each engine's measured
-    CPU seconds per game."""
+def cost_tables(played: Played, **options) -> pd.DataFrame:
+    """:func:`cost_table` for each row of ``played`` (a row per recorded match folder, as
+    :func:`played_from_stores` reads them): what the paper's Table 2 would cost at each
+    engine's measured CPU seconds per game."""
     frames = []
-    for k, folder in enumerate(folders):
-        played = played_from_stores([folder], [names[k]] if names else None)
-        frames.append(cost_table(played, **options).assign(method=played.rows[0]))
+    for name in dict.fromkeys(played.rows):
+        keep = [i for i, row in enumerate(played.rows) if row == name]
+        part = Played([played.tasks[i] for i in keep], [played.results[i] for i in keep],
+                      [name] * len(keep))
+        frames.append(cost_table(part, **options).assign(method=name))
     frame = pd.concat(frames, ignore_index=True)
     return frame[["method", *[c for c in frame.columns if c != "method"]]]
 
