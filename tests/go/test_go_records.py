@@ -44,8 +44,8 @@ def test_every_9x9_row_by_default_and_19x19_rows_by_name(tmp_path):
     (tmp_path / "19").mkdir()
     done, calls = _queue(tmp_path / "19", "19x19", "host-gnugo-uct")
     assert done.returncode == 0, done.stderr
-    assert [(_option(c, "--size"), _option(c, "--games")) for c in calls] == [("19", "10"),
-                                                                              ("19", "20")]
+    assert [(_option(c, "--size"), _option(c, "--games")) for c in calls] == [
+        ("19", str(games)) for games in range(10, 101, 10)]
 
 
 def test_an_unknown_queue_prints_the_usage(tmp_path):
