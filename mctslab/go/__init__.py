@@ -11,6 +11,11 @@ Reading guide, from the board up:
   (Table 1), the Eq. 8 tabu-size schedule and the Eq. 12 bound;
 * ``_search`` - UCT on ``mctslab.core.tree``; ``api`` - :class:`Board`, :func:`search`, GTP
   vertices; ``reference`` - the plain-Python twin the tests compare the kernels with;
+* the strong engine (issue 29): ``_strong`` - MCTS with RAVE on ``mctslab.core.tree``;
+  ``_prior`` - priors of new tree nodes (captures, self-atari, 3x3 patterns, distance to the
+  last move, edge); ``_heavy`` - its playouts (pattern policy with a self-atari filter,
+  recording moves for AMAF); ``strong`` - its Python side (:func:`strong.search`, the pieces'
+  switches and defaults);
 * ``engine`` - ``EngineSettings``, the one settings type of our engine; ``host`` - the paper's
   engines: GNU Go 3.8's classical move generation hosts our search, which may veto its move;
 * ``gnugo`` - the GTP client for GNU Go (or any GTP engine), with failure detection;
@@ -54,7 +59,7 @@ __all__ += ["BORDER", "I_NUM_EMPTY", "OK", "atari_liberty", "check_move", "full_
 
 def warmup() -> None:
     """Compile (or load from numba's cache) every Go kernel on tiny inputs."""
-    from mctslab.go import _board
+    from mctslab.go import _board, strong
 
     board = Board(5, superko=True)
     board.play(BLACK, (2, 2))
@@ -68,3 +73,4 @@ def warmup() -> None:
     _board.atari_liberty(state, board.point((2, 2)))
     search(board, 8, seed=0)
     search(board, 8, seed=0, policy="pattern")
+    strong.warmup()

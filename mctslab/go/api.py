@@ -24,7 +24,7 @@ from mctslab.go._board import BLACK, EMPTY, WHITE
 from mctslab.go.tabu import TabuConfig, parse_config, tabu_size
 
 __all__ = ["EMPTY", "BLACK", "WHITE", "IllegalMove", "Board", "SearchResult", "search",
-           "vertex", "parse_vertex", "POLICIES", "COLUMN_LETTERS"]
+           "vertex", "parse_vertex", "POLICIES", "COLUMN_LETTERS", "choose_root_move"]
 
 COLUMN_LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"  # GTP columns: no "I"
 _COLOR_NAMES = {BLACK: "b", WHITE: "w"}
@@ -285,6 +285,22 @@ def _kernel_prior(board: Board, prior, prior_visits):
     return out.ravel()
 
 
+def choose_root_move(children: list, root_select: str, root_win_rate: float):
+    """``(move, its win rate)`` from the root's ``children`` ((move, visits, win rate), most
+    visits first): the most visits (``"visits"``, ties by win rate) or the best win rate among
+    the children with at least a tenth of the most-visited child's visits (``"winrate"``);
+    ``(None, root_win_rate)`` (a pass) when no child was visited."""
+    if not children:
+        return None, root_win_rate
+    if root_select == "visits":
+        move, _, win_rate = max(children, key=lambda item: (item[1], item[2]))
+    else:
+        floor = max(1, children[0][1] // 10)
+        move, _, win_rate = max((ch for ch in children if ch[1] >= floor),
+                                key=lambda item: (item[2], item[1]))
+    return move, win_rate
+
+
 @dataclass(frozen=True)
 class SearchResult:
     move: tuple | None  # chosen move, None = pass
@@ -386,14 +402,7 @@ def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5
     if board.superko:  # the tree knows simple ko only: drop root moves that repeat a position
         children = [ch for ch in children if ch[0] is None or board.is_legal(board.to_move, ch[0])]
     children.sort(key=lambda item: -item[1])
-    if not children:
-        move, win_rate = None, run.root_win_rate
-    elif root_select == "visits":
-        move, _, win_rate = max(children, key=lambda item: (item[1], item[2]))
-    else:
-        floor = max(1, children[0][1] // 10)
-        move, _, win_rate = max((ch for ch in children if ch[1] >= floor),
-                                key=lambda item: (item[2], item[1]))
+    move, win_rate = choose_root_move(children, root_select, run.root_win_rate)
     return SearchResult(move=move, color=board.to_move, playouts=run.playouts, seconds=seconds,
                         playouts_per_s=run.playouts / seconds if seconds > 0 else float("inf"),
                         children=children, root_win_rate=run.root_win_rate, win_rate=win_rate,

@@ -79,20 +79,30 @@ def _position(args):
 
 def _engine(args, **fixed):
     """The :class:`~mctslab.go.engine.EngineSettings` of the engine options (ValueError names a
-    bad one)."""
-    from mctslab.go.engine import EngineSettings
+    bad one): the verb's defaults for the UCT engine, the strong engine's own otherwise."""
+    from mctslab.go.engine import engine_settings
 
-    values = dict(playouts=args.playouts, policy=args.policy, seed=args.seed, c=args.c,
-                  root_select=args.root_select, config=args.config, classical=args.classical,
-                  gnugo_level=args.gnugo_level, root_order=args.root_order,
-                  tabu_redraw=args.tabu_redraw, expansion_threshold=args.expansion_threshold,
-                  resign=args.resign, timeout=args.timeout)
+    strong = args.engine == "strong"
+    verb = {} if strong else args.uct_defaults
+    values = dict(playouts=args.playouts, seed=args.seed, config=args.config,
+                  classical=args.classical, gnugo_level=args.gnugo_level,
+                  root_order=args.root_order, tabu_redraw=args.tabu_redraw,
+                  resign=args.resign, timeout=args.timeout, rave=args.rave,
+                  rave_equiv=args.rave_equiv, priors=args.priors,
+                  prior_weight=args.prior_weight, seconds=args.seconds)
+    for name in ("policy", "c", "root_select"):
+        value = getattr(args, name)
+        values[name] = verb.get(name) if value is None else value
+    if strong:
+        values["expand_visits"] = args.expansion_threshold
+    else:
+        values["expansion_threshold"] = args.expansion_threshold
     values.update(fixed)
-    return EngineSettings(**values)
+    return engine_settings(args.engine, **values)
 
 
 def _search(args) -> int:
-    from mctslab.go import api, gnugo, gtp
+    from mctslab.go import api, gnugo, gtp, strong
 
     board, to_move, where = _position(args)
     if args.komi is not None and args.komi != board.komi:
@@ -100,7 +110,10 @@ def _search(args) -> int:
     settings = _engine(args, size=board.size, komi=board.komi)
     if settings.classical == "gnugo":
         gnugo.find_gnugo()  # a clear error naming how to install GNU Go, before anything runs
-    api.search(api.Board(5), 8, policy=args.policy, seed=0)  # compile before timing
+    if settings.engine == "strong":  # compile before timing
+        strong.warmup()
+    else:
+        api.search(api.Board(5), 8, policy=settings.policy, seed=0)
     server = gtp.GtpServer(settings, stdin=io.BytesIO(), stdout=io.BytesIO(),
                            stderr=io.StringIO())
     server.board, server.size, server.komi = board, board.size, board.komi
@@ -114,7 +127,7 @@ def _search(args) -> int:
     out = {"position": where, "size": board.size, "komi": board.komi,
            "to_move": "BW"[to_move - 1], "engine": settings.label,
            "move": move if move == "resign" else api.vertex(move, board.size),
-           "policy": args.policy, "seed": args.seed}
+           "policy": settings.policy, "seed": args.seed}
     if decision is not None:
         out["classical"] = api.vertex(decision["classical"], board.size)
         out.update(fuseki=decision["fuseki"], searched=decision["searched"],
@@ -137,7 +150,8 @@ def _search(args) -> int:
               + (" (fuseki, no search)" if decision["fuseki"] else "")
               + (f"; shortlist {decision['shortlist']} moves" if decision["searched"] else ""))
     if result is not None:
-        print(f"search: {result.playouts:,} playouts ({args.policy}), {result.seconds:.3f} s, "
+        print(f"search: {result.playouts:,} playouts ({settings.policy}), "
+              f"{result.seconds:.3f} s, "
               f"{result.playouts_per_s:,.0f} playouts/s, seed {args.seed}")
     print(f"move: {out['move']}" + (f"  (win rate {result.win_rate:.3f}, root "
                                      f"{result.root_win_rate:.3f})" if result else ""))
@@ -233,18 +247,25 @@ def _report(args) -> int:
 def _engine_options(p, *, playouts=None, policy="light", resign=0.1, root_select="visits",
                     config=None) -> None:
     """The options of our engine (one :class:`~mctslab.go.engine.EngineSettings`), shared by
-    ``gtp``, ``search`` and ``match``."""
+    ``gtp``, ``search`` and ``match``; ``policy``, ``root_select`` and C default to these
+    values for the UCT engine and to the strong engine's own for ``--engine strong``."""
+    p.set_defaults(uct_defaults=dict(policy=policy, c=1.5, root_select=root_select))
+    p.add_argument("--engine", default="uct", choices=["uct", "strong"],
+                   help="our search: uct (plain UCT, the state-tabu paper's) or strong (RAVE, "
+                        "priors, heavy playouts: docs/go.md) (default uct)")
     p.add_argument("--playouts", type=cliargs.positive_int, default=playouts,
                    required=playouts is None, help="playouts per move")
-    p.add_argument("--policy", default=policy,
-                   help=f"playout policy: light or pattern (GNU Go's 3x3 Monte-Carlo patterns) "
-                        f"(default {policy})")
+    p.add_argument("--policy", default=None,
+                   help=f"playout policy: light, pattern (GNU Go's 3x3 Monte-Carlo patterns) "
+                        f"or heavy (strong engine: pattern with a self-atari filter) (default "
+                        f"{policy}; strong: heavy)")
     p.add_argument("--seed", type=cliargs.seed, default=0, help="seed (same seed, same moves)")
-    p.add_argument("--c", type=cliargs.non_negative_float, default=1.5,
-                   help="UCT exploration constant C (Eq. 1)")
-    p.add_argument("--root-select", default=root_select, choices=["visits", "winrate"],
+    p.add_argument("--c", type=cliargs.non_negative_float, default=None,
+                   help="UCT exploration constant C (Eq. 1) (default 1.5; strong: 0, RAVE "
+                        "explores)")
+    p.add_argument("--root-select", default=None, choices=["visits", "winrate"],
                    help=f"pure engine's root move: most visits or best win rate "
-                        f"(default {root_select})")
+                        f"(default {root_select}; strong: visits)")
     p.add_argument("--config", default=config or "gnugo-uct",
                    help="a state-tabu paper engine (gnugo-uct, gTabu0, gTabu18, gTabu18-hash, "
                         "gTabu18-hash-win, any gTabuL[-hash[-win]]): its tabu lists and "
@@ -260,12 +281,27 @@ def _engine_options(p, *, playouts=None, policy="light", resign=0.1, root_select
                    help="a playout move rejected by a tabu list is drawn again by the "
                         "playout policy (default) or uniformly")
     p.add_argument("--expansion-threshold", type=cliargs.non_negative_int, default=None,
-                   help="visits before a leaf is expanded (default: the configuration's)")
+                   help="visits before a leaf is expanded (default: the configuration's; "
+                        "strong: 2)")
     p.add_argument("--resign", type=cliargs.probability, default=resign,
                    help=f"pure engine: resign below this root win rate; host engine: > 0 lets "
                         f"GNU Go resign where it would; 0 never resigns (default {resign})")
     p.add_argument("--timeout", type=cliargs.positive_float, default=300.0,
                    help="seconds GNU Go may take per reply before it is restarted")
+    strong = p.add_argument_group("strong engine (--engine strong): each piece on its own")
+    strong.add_argument("--rave", default=None, choices=["silver", "gelly", "none"],
+                        help="RAVE/AMAF schedule: Silver's beta, Gelly & Silver's, or none "
+                             "(default silver)")
+    strong.add_argument("--rave-equiv", type=cliargs.positive_float, default=None,
+                        help="the RAVE schedule's k (default 3000)")
+    strong.add_argument("--priors", default=None,
+                        help="prior pieces at expansion, comma-separated: even, capture, "
+                             "self-atari, pattern, distance, edge; all or none (default all)")
+    strong.add_argument("--prior-weight", type=cliargs.non_negative_float, default=None,
+                        help="scale of every prior's virtual playouts (default 1)")
+    strong.add_argument("--seconds", type=cliargs.non_negative_float, default=None,
+                        help="time limit per move in seconds, --playouts stays the cap "
+                             "(default 0: none)")
 
 
 def add_parser(subparsers) -> None:

@@ -3,9 +3,15 @@ notebooks' matches and the Many Faces players.
 
 Two engine kinds share it, chosen by ``classical``:
 
-* ``"none"``: pure UCT (:func:`mctslab.go.api.search`) chooses every move;
+* ``"none"``: our search chooses every move: ``engine="uct"`` is plain UCT
+  (:func:`mctslab.go.api.search`), ``engine="strong"`` the strong engine of issue 29
+  (:func:`mctslab.go.strong.search`: RAVE, priors, heavy playouts);
 * ``"gnugo"``: the state-tabu paper's engine: GNU Go 3.8's classical move generation hosts the
   search, which may veto GNU Go's move (:mod:`mctslab.go.host`).
+
+:func:`engine_settings` builds the settings of a named engine with its own defaults
+(``engine_settings("strong", playouts=8000)``): the fields shared by both engines default to
+the UCT engine's values in the dataclass.
 
 The move rules themselves are :class:`mctslab.go.gtp.GtpServer`'s ``choose_move`` (pure) and
 ``host_move`` (host), so the GTP engine and a match play the same engine for the same settings.
@@ -16,14 +22,36 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .api import POLICIES
-from .host import ROOT_ORDERS
-from .tabu import REDRAWS, TabuConfig, parse_config
+from mctslab.go import strong
+from mctslab.go.api import POLICIES
+from mctslab.go.host import ROOT_ORDERS
+from mctslab.go.tabu import REDRAWS, TabuConfig, parse_config
 
-__all__ = ["EngineSettings", "CLASSICAL", "ROOT_SELECT"]
+__all__ = ["EngineSettings", "CLASSICAL", "ROOT_SELECT", "ENGINES", "STRONG_FIELDS",
+           "engine_settings"]
 
 CLASSICAL = ("none", "gnugo")
 ROOT_SELECT = ("visits", "winrate")
+ENGINES = ("uct", "strong")
+# Fields added with the strong engine (issue 29): a match's task parameters carry them only
+# when they differ from these defaults, so the task ids of matches recorded before stay.
+STRONG_FIELDS = {"engine": "uct", "rave": strong.DEFAULTS["rave"],
+                 "rave_equiv": strong.DEFAULTS["rave_equiv"],
+                 "priors": strong.DEFAULTS["priors"],
+                 "prior_weight": strong.DEFAULTS["prior_weight"],
+                 "expand_visits": strong.DEFAULTS["expand_visits"], "seconds": 0.0}
+# The strong engine's values of the shared fields (engine_settings("strong")).
+_ENGINE_DEFAULTS = {"uct": {}, "strong": {k: v for k, v in strong.DEFAULTS.items()
+                                          if k in ("policy", "c", "root_select")}}
+
+
+def engine_settings(engine: str = "uct", **values) -> EngineSettings:
+    """The settings of ``engine`` ("uct" or "strong") with its defaults, ``values`` (None:
+    the default) over them."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
+    given = {k: v for k, v in values.items() if v is not None}
+    return EngineSettings(**{**_ENGINE_DEFAULTS[engine], **given, "engine": engine})
 
 
 @dataclass(frozen=True)
@@ -48,6 +76,13 @@ class EngineSettings:
     GNU Go may take per reply; ``host_argv``: another command line for the host (tests).
 
     ``size``, ``komi``: the board a GTP session starts with; ``superko``: positional superko.
+
+    ``engine``: ``uct`` or ``strong`` (pure engine only). The strong engine's pieces
+    (:mod:`mctslab.go.strong`): ``rave`` (silver | gelly | none) with ``rave_equiv`` (k),
+    ``priors`` (comma-separated pieces, or none) scaled by ``prior_weight``, ``expand_visits``,
+    ``seconds`` (a time limit per move, 0: none; ``playouts`` stays the cap); it reads
+    ``policy`` (light | pattern | heavy), ``c`` (a UCB term on top of RAVE) and ``root_select``
+    as well. Use :func:`engine_settings` for its defaults.
     """
 
     size: int = 19
@@ -70,9 +105,24 @@ class EngineSettings:
     root_order: str = "value"
     timeout: float = 300.0
     host_argv: tuple | None = None
+    engine: str = "uct"
+    rave: str = STRONG_FIELDS["rave"]
+    rave_equiv: float = STRONG_FIELDS["rave_equiv"]
+    priors: str = STRONG_FIELDS["priors"]
+    prior_weight: float = STRONG_FIELDS["prior_weight"]
+    expand_visits: int = STRONG_FIELDS["expand_visits"]
+    seconds: float = STRONG_FIELDS["seconds"]
 
     def __post_init__(self):
-        if self.policy not in POLICIES:
+        if self.engine not in ENGINES:
+            raise ValueError(f"unknown engine {self.engine!r}; known: {', '.join(ENGINES)}")
+        if self.engine == "strong":
+            if self.classical != "none":
+                raise ValueError("the strong engine is a pure engine: classical must be none")
+            strong.check_settings(self.policy, self.rave, self.rave_equiv, self.c,
+                                  self.expand_visits, self.prior_weight, self.seconds)
+            strong.parse_priors(self.priors)
+        elif self.policy not in POLICIES:
             raise ValueError(f"unknown policy {self.policy!r}; known: {', '.join(POLICIES)}")
         if self.classical not in CLASSICAL:
             raise ValueError(f"classical must be one of {', '.join(CLASSICAL)}, got "
@@ -109,5 +159,8 @@ class EngineSettings:
 
     @property
     def label(self) -> str:
-        """A short name for tables: the configuration, ``+gnugo`` for the host engine."""
+        """A short name for tables: the configuration, ``+gnugo`` for the host engine,
+        ``strong`` (``strong-`` and the tabu configuration when it has tabu lists)."""
+        if self.engine == "strong":
+            return "strong" if self.config == "gnugo-uct" else f"strong-{self.config}"
         return self.config + ("" if self.classical == "none" else f"+gnugo{self.gnugo_level}")

@@ -46,7 +46,7 @@ from mctslab import __version__
 from mctslab.rng import seed_state
 
 from . import _board as kb
-from . import _playout, sgf
+from . import _playout, sgf, strong
 from . import api as go_api
 from .engine import EngineSettings
 from .host import ClassicalHost, root_moves, shortlist_move
@@ -381,10 +381,19 @@ class GtpServer:
 
     def _search_for_move(self, board, color: int, **extra):
         s = self.settings
-        tabu = s.tabu()
-        result = self.search(board, s.playouts, policy=s.policy, c=s.c, seed=self._next_seed(),
-                             komi=self.komi, root_select=s.root_select,
-                             expansion_threshold=tabu.expansion_threshold, tabu=tabu, **extra)
+        if s.engine == "strong":
+            result = strong.search(board, s.playouts, policy=s.policy, rave=s.rave,
+                                   rave_equiv=s.rave_equiv, priors=s.priors,
+                                   prior_weight=s.prior_weight, expand_visits=s.expand_visits,
+                                   c=s.c, root_select=s.root_select, seconds=s.seconds,
+                                   seed=self._next_seed(), komi=self.komi)
+        else:
+            tabu = s.tabu()
+            result = self.search(board, s.playouts, policy=s.policy, c=s.c,
+                                 seed=self._next_seed(), komi=self.komi,
+                                 root_select=s.root_select,
+                                 expansion_threshold=tabu.expansion_threshold, tabu=tabu,
+                                 **extra)
         self.tabu_candidates += result.tabu_candidates
         self.last_search = result
         self.log(f"genmove {'BW'[color - 1]}: {self.api.vertex(result.move, self.size)} "

@@ -48,9 +48,9 @@ import numpy as np
 from mctslab.core.stats import binomial_test
 from mctslab.core.tasks import make_tasks, resolve
 
-from . import gnugo, sgf
+from . import gnugo, sgf, strong
 from .api import BLACK, WHITE, Board, search
-from .engine import EngineSettings
+from .engine import STRONG_FIELDS, EngineSettings
 from .gtp import GtpServer
 
 __all__ = ["KINDS", "Player", "InProcessEngine", "MatchError", "game_task", "match_tasks",
@@ -109,6 +109,9 @@ class Player:
                       if f.name not in _GAME_FIELDS}
             if engine["host_argv"] is None:
                 del engine["host_argv"]
+            for name, default in STRONG_FIELDS.items():  # recorded task ids stay
+                if engine[name] == default:
+                    del engine[name]
             return {"kind": "mcts", "engine": engine}
         if self.kind == "gnugo":
             return {"kind": "gnugo", "level": self.level}
@@ -200,6 +203,9 @@ def _warm(player: Player) -> None:
     if player.kind != "mcts":
         return
     engine = player.engine
+    if engine.engine == "strong":
+        strong.warmup()
+        return
     search(Board(5), 8, policy=engine.policy, tabu=engine.tabu(), seed=0,
            expansion_threshold=engine.tabu().expansion_threshold)
 
@@ -382,6 +388,9 @@ def _sgf_name(player: Player, version: str) -> str:
         return f"GTP engine {player.argv[0]}"
     if player.kind == "mcts":
         e = player.engine
+        if e.engine == "strong":
+            return (f"mctslab strong {e.playouts} {e.policy} playouts, rave {e.rave}, priors "
+                    f"{e.priors or 'none'}")
         host = f", hosted by GNU Go level {e.gnugo_level}" if e.classical == "gnugo" else ""
         return f"mctslab {e.config} {e.playouts} {e.policy} playouts, C {e.c:g}{host}"
     return f"mctslab {player.kind}"

@@ -133,3 +133,94 @@ class ReferenceBoard:
                     elif reach == {WHITE}:
                         score -= len(region)
         return score - komi
+
+
+# --- the strong engine's kernels (issue 29): plain-Python twins ------------------------------
+
+def self_atari_stones(ref: ReferenceBoard, color: int, point) -> int:
+    """Stones of ``color``'s string through ``point`` after playing there when it is left with
+    exactly one liberty (captures made first), else 0 (``_heavy.self_atari_stones``)."""
+    trial = ref.copy()
+    trial.grid[point] = color
+    trial._remove_dead_around(point, 3 - color)
+    stones, liberties = trial.string(point)
+    return len(stones) if len(liberties) == 1 else 0
+
+
+def tactical_stones(ref: ReferenceBoard, color: int, point) -> int:
+    """Stones ``point`` captures; when none, stones of own strings in atari next to it that
+    playing there leaves with two liberties or more (``_prior.tactical_stones``)."""
+    enemy, own = set(), set()
+    for q in ref.neighbours(point):
+        cq = ref.get(q)
+        if cq == EMPTY:
+            continue
+        stones, liberties = ref.string(q)
+        if len(liberties) == 1:
+            (enemy if cq != color else own).update(stones)
+    if enemy:
+        return len(enemy)
+    if own:
+        trial = ref.copy()
+        trial.grid[point] = color
+        trial._remove_dead_around(point, 3 - color)
+        if len(trial.string(point)[1]) >= 2:
+            return len(own)
+    return 0
+
+
+def cfg_distances(ref: ReferenceBoard, last, max_distance: int = 3) -> dict:
+    """Common-fate-graph distance from ``last`` to every point within ``max_distance``: a step
+    to a neighbour costs 1, except between two stones of the same colour (0); Dijkstra."""
+    dist = {last: 0}
+    todo = [(0, last)]
+    while todo:
+        todo.sort()
+        d, p = todo.pop(0)
+        if d > dist.get(p, 10**9):
+            continue
+        for q in ref.neighbours(p):
+            same = ref.get(q) != EMPTY and ref.get(q) == ref.get(p)
+            nd = d + (0 if same else 1)
+            if nd < dist.get(q, 10**9):
+                dist[q] = nd
+                todo.append((nd, q))
+    return {p: d for p, d in dist.items() if d <= max_distance}
+
+
+def move_prior(ref: ReferenceBoard, color: int, point, last, weights, pattern_value) -> tuple:
+    """``(virtual visits, virtual wins)`` of ``color`` at ``point`` (None: pass) after the
+    move ``last`` (None: a pass), read from the rules in ``mctslab.go._prior``'s docstring;
+    ``pattern_value(point)`` is the prior pattern file's value there."""
+    visits, wins = weights.even, weights.even / 2
+    if point is None:
+        return visits, wins
+    n = tactical_stones(ref, color, point)
+    bonus = weights.capture_many if n >= 2 else (weights.capture_one if n == 1 else 0.0)
+    visits, wins = visits + bonus, wins + bonus
+    if self_atari_stones(ref, color, point) >= 2:
+        visits += weights.self_atari
+    if pattern_value(point) >= 100.0:
+        visits, wins = visits + weights.pattern, wins + weights.pattern
+    d = cfg_distances(ref, last).get(point) if last is not None else None
+    bonus = {1: weights.distance1, 2: weights.distance2, 3: weights.distance3}.get(d, 0.0)
+    visits, wins = visits + bonus, wins + bonus
+    r, c = point
+    height = min(r, c, ref.size - 1 - r, ref.size - 1 - c)
+    near = [(r + dr, c + dc) for dr in range(-3, 4) for dc in range(-3, 4)
+            if abs(dr) + abs(dc) <= 3 and ref.on_board((r + dr, c + dc))]
+    if height <= 2 and all(ref.get(q) == EMPTY for q in near):
+        visits += weights.edge
+        wins += weights.edge if height == 2 else 0.0
+    return visits, wins
+
+
+def amaf_credits(moves: list, depth: int, child_moves: list) -> list:
+    """Which of ``child_moves`` (moves from the node at ``depth`` of a simulation playing
+    ``moves``, tree moves first) get an AMAF update: the first play of that point in
+    ``moves[depth:]`` exists and is by the node's player to move (an even distance)."""
+    out = []
+    for p in child_moves:
+        later = [j for j in range(depth, len(moves)) if moves[j] == p]
+        out.append(p != 0 and bool(later) and (later[0] - depth) % 2 == 0)
+    return out

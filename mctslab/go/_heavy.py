@@ -1,0 +1,136 @@
+"""The strong engine's playouts (issue 29): a move chooser per policy, and a playout that
+records its moves for AMAF.
+
+Reading guide.
+
+* **Policies** (:data:`mctslab.go.strong.PLAYOUT_POLICIES`, by code): ``LIGHT`` (0) is the
+  light policy of :mod:`mctslab.go._playout` (a random legal point that does not fill an own
+  one-point eye); ``PATTERN`` (1) is the pattern policy of :mod:`mctslab.go._patterns`
+  (captures and atari escapes near the last move, then GNU Go's 3x3 Monte-Carlo pattern weights
+  around it, then light); ``HEAVY`` (2) is ``PATTERN`` with a self-atari filter
+  (:func:`heavy_move`): a move that leaves a string of two or more stones with a single liberty
+  is refused with probability ``reject_suggested`` when the tactics or patterns proposed it, and
+  ``reject_random`` when the light policy drew it; a refused move is drawn again uniformly, at
+  most ``random_tries`` times, then the last draw is played. A lone stone may still be played
+  into atari (throw-ins, nakade), as in michi's and Pachi's playouts.
+* **Playout** (:func:`playout_recorded`): plays the position out to two passes or
+  ``max_moves`` moves and appends every move (points, ``PASS = 0``) to ``seq`` from index
+  ``start``, so the search can credit the first play of each point to the AMAF statistics of
+  every tree node above (:mod:`mctslab.go._strong`).
+* Kernels run with ``_nrt=False`` and allocate nothing (the pattern policy's scratch comes in
+  its ``policy_data`` tuple, see :func:`mctslab.go.patterns.policy_data`).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from numba import njit
+
+from mctslab.go._board import (
+    I_PASSES,
+    I_TO_MOVE,
+    I_WIDTH,
+    PASS,
+    _u,
+    area_score,
+    play_arrays,
+)
+from mctslab.go._patterns import choose_pattern_move, liberties_after
+from mctslab.go._playout import choose_light_move
+from mctslab.rng import rng_random
+
+LIGHT, PATTERN, HEAVY = 0, 1, 2  # playout policy codes (strong.PLAYOUT_POLICIES)
+
+
+class PlayoutPolicy(NamedTuple):
+    """What a strong-engine playout plays with (a bundle of typed flags and tables)."""
+
+    policy: int              # LIGHT, PATTERN or HEAVY
+    patterns: tuple          # the pattern policy's ``policy_data`` (patterns.policy_data)
+    reject_suggested: float  # HEAVY: probability of refusing a proposed bad self-atari
+    reject_random: float     # HEAVY: the same for a uniformly drawn move
+    random_tries: int        # HEAVY: uniform redraws after refusals before playing the last
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def self_atari_stones(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, w, color, p):
+    """Stones of ``color``'s string through empty ``p`` after ``color`` plays there, when that
+    string is left with exactly one liberty (captures counted); 0 when it keeps two or more
+    (or is a suicide)."""
+    if liberties_after(col, group, next_stone, libs, lib_sum, lib_sumsq, w, color, p) != 1:
+        return 0
+    total = 1
+    nb = (p - 1, p + 1, p - w, p + w)
+    for k in range(4):
+        q = nb[k]
+        if col[_u(q)] != color:
+            continue
+        g = group[_u(q)]
+        seen = False
+        for j in range(k):
+            if col[_u(nb[j])] == color and group[_u(nb[j])] == g:
+                seen = True
+        if not seen:
+            total += stones[_u(g)]
+    return total
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _bad_self_atari(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, w, color, p):
+    return p != PASS and self_atari_stones(col, group, next_stone, stones, libs, lib_sum,
+                                           lib_sumsq, w, color, p) >= 2
+
+
+@njit(cache=True, _nrt=False)
+def heavy_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, info, rng,
+               color, policy):
+    """The move of ``policy`` (a :class:`PlayoutPolicy`) for ``color``: a point or PASS."""
+    code = policy.policy
+    w = info[I_WIDTH]
+    if code != LIGHT:
+        p = choose_pattern_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info,
+                                rng, color, policy.patterns)
+        if p >= 0:
+            if code == PATTERN or not _bad_self_atari(
+                    col, group, next_stone, stones, libs, lib_sum, lib_sumsq, w, color, p) or \
+                    rng_random(rng) >= policy.reject_suggested:
+                return p
+    p = choose_light_move(col, group, libs, lib_sum, lib_sumsq, empty, info, rng, color)
+    if code != HEAVY:
+        return p
+    for _ in range(policy.random_tries):
+        if not _bad_self_atari(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, w,
+                               color, p) or rng_random(rng) >= policy.reject_random:
+            return p
+        p = choose_light_move(col, group, libs, lib_sum, lib_sumsq, empty, info, rng, color)
+    return p
+
+
+@njit(cache=True, _nrt=False)
+def playout_recorded(st, rng, policy, komi, max_moves, seq, start):
+    """Play ``st`` out in place with ``policy``; every move goes to ``seq[start:]``. Returns
+    ``(area score minus komi, index after the last recorded move)``."""
+    col, group, next_stone, stones = st.color, st.group, st.next_stone, st.stones
+    libs, lib_sum, lib_sumsq, info = st.libs, st.lib_sum, st.lib_sumsq, st.info
+    empty, empty_index, captured, hash_, zobrist = st.empty, st.empty_index, st.captured, \
+        st.hash, st.zobrist
+    n = start
+    moves = 0
+    while info[I_PASSES] < 2 and moves < max_moves:
+        color = info[I_TO_MOVE]
+        p = heavy_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, info,
+                       rng, color, policy)
+        play_arrays(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty,
+                    empty_index, captured, info, hash_, zobrist, color, p)
+        seq[n] = p
+        n += 1
+        moves += 1
+    return area_score(st, komi), n
+
+
+@njit(cache=True, _nrt=False)
+def self_atari_size(st, color, p):
+    """:func:`self_atari_stones` on a state (tests, Python callers)."""
+    return self_atari_stones(st.color, st.group, st.next_stone, st.stones, st.libs, st.lib_sum,
+                             st.lib_sumsq, st.info[I_WIDTH], color, p)

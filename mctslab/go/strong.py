@@ -1,0 +1,205 @@
+"""The strong engine (issue 29): MCTS in the state of the art before neural networks, built on
+our board kernels and tree arrays. Named ``strong`` (``EngineSettings(engine="strong")``,
+``mctslab go gtp --engine strong``); the kernels are :mod:`mctslab.go._strong` (search, RAVE),
+:mod:`mctslab.go._prior` (priors at expansion) and :mod:`mctslab.go._heavy` (playouts).
+
+Every piece can be switched on its own (:func:`search`'s arguments, ``EngineSettings`` fields
+and ``mctslab go`` flags of the same names):
+
+* ``rave``: ``silver`` (Silver's beta, the default), ``gelly`` (Gelly & Silver's hand-picked
+  schedule) or ``none``, with ``rave_equiv`` (the schedules' k);
+* ``priors``: the prior pieces switched on (:data:`PRIOR_PIECES`, comma-separated, or
+  ``none``), each adding the virtual playouts of :data:`PRIOR_WEIGHTS` times ``prior_weight``;
+* ``policy``: the playouts, ``heavy`` (captures and escapes near the last move, GNU Go's 3x3
+  patterns, self-atari filter), ``pattern`` (the same without the filter) or ``light``;
+* ``expand_visits``: real visits before a node is expanded;
+* ``c``: a UCB exploration term on top of RAVE (0: none, as michi and Pachi);
+* ``seconds``: an optional time limit per move (``playouts`` stays the cap).
+
+Resignation is the GTP engine's (``EngineSettings.resign``). The engine's defaults are
+:data:`DEFAULTS`; what each piece adds is measured in ``docs/bench/go.md``.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from mctslab.core.params import positive_int
+from mctslab.core.tree import make_tree, tree_grow, tree_new_node
+from mctslab.go import _board as kb
+from mctslab.go import _heavy, _prior, _strong
+from mctslab.go import patterns as pattern_files
+from mctslab.go.api import Board, SearchResult, choose_root_move
+from mctslab.rng import seed_state
+
+__all__ = ["PLAYOUT_POLICIES", "RAVE_SCHEDULES", "PRIOR_PIECES", "PRIOR_WEIGHTS", "DEFAULTS",
+           "parse_priors", "prior_weights", "check_settings", "search", "warmup"]
+
+PLAYOUT_POLICIES = {"light": _heavy.LIGHT, "pattern": _heavy.PATTERN, "heavy": _heavy.HEAVY}
+RAVE_SCHEDULES = {"none": _strong.RAVE_NONE, "silver": _strong.RAVE_SILVER,
+                  "gelly": _strong.RAVE_GELLY}
+PRIOR_PIECES = ("even", "capture", "self-atari", "pattern", "distance", "edge")
+
+# Virtual playouts per prior piece (``_prior`` describes each): the magnitudes michi and Pachi
+# use on 9x9 (an "equivalent experience" of 10 to 30 playouts per piece).
+PRIOR_WEIGHTS = _prior.PriorWeights(even=10.0, capture_one=15.0, capture_many=30.0,
+                                    self_atari=10.0, pattern=10.0, distance1=24.0,
+                                    distance2=22.0, distance3=8.0, edge=10.0)
+PRIOR_PATTERN_FILE = "mc_mogo_classic"  # MoGo's 3x3 patterns (value 100) for the prior
+PRIOR_PATTERN_MIN = 100.0
+
+# The strong engine's defaults (``EngineSettings`` fields); everything on.
+DEFAULTS = dict(policy="heavy", c=0.0, rave="silver", rave_equiv=3000.0,
+                priors=",".join(PRIOR_PIECES), prior_weight=1.0, expand_visits=2,
+                root_select="visits")
+HEAVY_REJECT_SUGGESTED = 0.9  # self-atari filter: refuse a proposed bad self-atari
+HEAVY_REJECT_RANDOM = 0.5     # ... and a uniformly drawn one (lower: nakade shapes need them)
+HEAVY_RANDOM_TRIES = 5
+
+
+def parse_priors(text: str) -> tuple[str, ...]:
+    """``"even,capture"`` -> ``("even", "capture")``; ``"none"`` or ``""`` -> ``()``;
+    ``"all"`` -> every piece. ValueError names an unknown piece."""
+    words = [w.strip() for w in str(text).replace(";", ",").split(",") if w.strip()]
+    if words in (["none"], []):
+        return ()
+    if words == ["all"]:
+        return PRIOR_PIECES
+    unknown = [w for w in words if w not in PRIOR_PIECES]
+    if unknown:
+        raise ValueError(f"unknown prior piece(s) {', '.join(unknown)}; known: "
+                         f"{', '.join(PRIOR_PIECES)} (or none, all)")
+    return tuple(p for p in PRIOR_PIECES if p in words)
+
+
+def prior_weights(pieces, scale: float = 1.0) -> _prior.PriorWeights:
+    """:data:`PRIOR_WEIGHTS` times ``scale`` with the pieces not in ``pieces`` set to 0."""
+    on = set(parse_priors(pieces) if isinstance(pieces, str) else pieces)
+    w = {name: value * scale for name, value in PRIOR_WEIGHTS._asdict().items()}
+    groups = {"even": ("even",), "capture": ("capture_one", "capture_many"),
+              "self-atari": ("self_atari",), "pattern": ("pattern",),
+              "distance": ("distance1", "distance2", "distance3"), "edge": ("edge",)}
+    for piece, names in groups.items():
+        if piece not in on:
+            for name in names:
+                w[name] = 0.0
+    return _prior.PriorWeights(**w)
+
+
+def _policy(policy: str, patterns) -> _heavy.PlayoutPolicy:
+    table = pattern_files.load_patterns(pattern_files.DEFAULT_PATTERN_FILE if patterns is None
+                                        else patterns)
+    return _heavy.PlayoutPolicy(PLAYOUT_POLICIES[policy], pattern_files.policy_data(table),
+                                HEAVY_REJECT_SUGGESTED, HEAVY_REJECT_RANDOM, HEAVY_RANDOM_TRIES)
+
+
+def _prior_data(points: int) -> _prior.PriorData:
+    table = pattern_files.load_patterns(PRIOR_PATTERN_FILE)
+    return _prior.PriorData(table.pattern_class, table.class_weight, table.class_need,
+                            PRIOR_PATTERN_MIN, np.full(points, _prior.FAR, np.int8),
+                            np.zeros(points, np.int16))
+
+
+def _stats(nodes: int) -> _strong.Stats:
+    return _strong.Stats(*(np.zeros(nodes, np.float64) for _ in range(4)))
+
+
+def _grow(tree, stats):
+    nodes, edges = 2 * tree.node_visits.shape[0], 2 * tree.edge_child.shape[0]
+    grown = _stats(nodes)
+    for old, new in zip(stats, grown):
+        new[: old.shape[0]] = old
+    return tree_grow(tree, nodes, edges), grown
+
+
+def check_settings(policy, rave, rave_equiv, c, expand_visits, prior_weight, seconds):
+    if policy not in PLAYOUT_POLICIES:
+        raise ValueError(f"unknown playout policy {policy!r} for the strong engine; known: "
+                         f"{', '.join(PLAYOUT_POLICIES)}")
+    if rave not in RAVE_SCHEDULES:
+        raise ValueError(f"unknown rave schedule {rave!r}; known: {', '.join(RAVE_SCHEDULES)}")
+    positive_int("expand_visits", expand_visits)
+    for name, value in (("rave_equiv", rave_equiv), ("c", c), ("prior_weight", prior_weight),
+                        ("seconds", seconds)):
+        if not (np.isfinite(value) and value >= 0):
+            raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+    if rave_equiv <= 0:
+        raise ValueError(f"rave_equiv must be > 0, got {rave_equiv!r}")
+
+
+def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],
+           rave: str = DEFAULTS["rave"], rave_equiv: float = DEFAULTS["rave_equiv"],
+           priors=DEFAULTS["priors"], prior_weight: float = DEFAULTS["prior_weight"],
+           expand_visits: int = DEFAULTS["expand_visits"], c: float = DEFAULTS["c"],
+           root_select: str = DEFAULTS["root_select"], seconds: float = 0.0, seed=None,
+           komi: float | None = None, patterns=None) -> SearchResult:
+    """One search of the strong engine from ``board`` for the side to move: at most
+    ``playouts`` playouts (fewer when ``seconds`` > 0 runs out first); the pieces as in the
+    module docstring. Same seed, same result (without ``seconds``). Win rates are for
+    ``board.to_move``; ``children`` and the move use the real playouts only (priors and AMAF
+    steer the search, they are not reported)."""
+    positive_int("playouts", playouts)
+    check_settings(policy, rave, rave_equiv, c, expand_visits, prior_weight, seconds)
+    weights = prior_weights(priors, prior_weight)
+    komi = board.komi if komi is None else float(komi)
+    root = board.state
+    points = root.color.shape[0]
+    size = board.size
+    max_moves = 3 * size * size
+    params = _strong.Params(RAVE_SCHEDULES[rave], float(rave_equiv), float(c),
+                            int(expand_visits), any(v > 0 for v in weights), komi, max_moves)
+    depth = playouts + 2
+    buffers = _strong.Buffers(np.zeros(depth, np.int64),
+                              np.zeros(depth + max_moves + 1, np.int32),
+                              np.zeros(points, np.int64), np.zeros(points + 1, np.int32))
+    nodes = 64 * (points + 1)
+    tree, stats = make_tree(nodes, nodes), _stats(nodes)
+    tree_new_node(tree)
+    rng = seed_state(seed)
+    scratch = kb.clone_state(root)
+    policy_bundle, prior_data = _policy(policy, patterns), _prior_data(points)
+    start = time.perf_counter()
+    chunk = playouts if seconds <= 0 else 256
+    done = 0
+    while done < playouts:
+        wanted = min(chunk, playouts - done)
+        step = _strong.strong_run(tree, stats, root, scratch, rng, wanted, params, weights,
+                                  prior_data, policy_bundle, buffers)
+        done += step
+        if seconds > 0 and time.perf_counter() - start >= seconds:
+            break
+        if step < wanted:  # the node or edge budget ran out: double the arrays
+            tree, stats = _grow(tree, stats)
+    seconds_used = time.perf_counter() - start
+    return _result(board, tree, done, seconds_used, root_select)
+
+
+def _result(board: Board, tree, done: int, seconds: float, root_select: str) -> SearchResult:
+    children = []
+    first, count = int(tree.node_first_edge[0]), int(tree.node_num_edges[0])
+    for e in range(first, first + count if first >= 0 else first):
+        child = int(tree.edge_child[e])
+        visits = int(tree.node_visits[child])
+        if visits > 0:
+            children.append((board.move_of(int(tree.edge_move[e])), visits,
+                             float(tree.node_value_sum[child]) / visits))
+    if board.superko:  # the tree knows simple ko only: drop root moves that repeat a position
+        children = [ch for ch in children if ch[0] is None or board.is_legal(board.to_move, ch[0])]
+    children.sort(key=lambda item: -item[1])
+    root_visits = int(tree.node_visits[0])
+    root_win_rate = float(tree.node_value_sum[0]) / root_visits if root_visits else 0.5
+    move, win_rate = choose_root_move(children, root_select, root_win_rate)
+    return SearchResult(move=move, color=board.to_move, playouts=done, seconds=seconds,
+                        playouts_per_s=done / seconds if seconds > 0 else float("inf"),
+                        children=children, root_win_rate=root_win_rate, win_rate=win_rate,
+                        nodes=int(tree.sizes[0]))
+
+
+def warmup() -> None:
+    """Compile (or load from numba's cache) the strong engine's kernels."""
+    board = Board(5)
+    board.play(kb.BLACK, (2, 2))
+    for policy in PLAYOUT_POLICIES:
+        search(board, 16, policy=policy, seed=0)
