@@ -8,6 +8,9 @@
   escapes and GNU Go's ``mc_montegnu_classic`` 3x3 weights near the last move, see
   ``_patterns``), 10,000 playouts. Goal 5,000 (Pachi's moggy playouts: 4,700, quoted from the
   issue; no same-run reference: OpenSpiel has no pattern rollouts).
+* ``go.strong_speed_ratio`` (and ``_9x9``): the strong engine's playouts per second with
+  RAVE, priors and heavy playouts on, as a share of the UCT engine's pattern playouts per
+  second measured alternately in the same run (issue 29's goal: at least 0.6).
 * ``go.tree_memory_mb``: peak memory (tracemalloc: every NumPy array the search allocates,
   tree with its grown edge arrays, scratch board, buffers) of a search that builds a
   100,000-node tree on 19x19. Goal <= 200 MB.
@@ -225,3 +228,50 @@ def host_move_s_9x9() -> dict:
 def host_move_s_19x19() -> dict:
     """The same on 19x19 (real games after move 60)."""
     return _host_vs_gnugo_mc(19, 4)
+
+
+def _strong_vs_pattern(size: int, playouts: int, repeats: int) -> dict:
+    """The strong engine's playouts per second (RAVE, priors and heavy playouts on: its
+    defaults) against the UCT engine's with pattern playouts, measured alternately in the same
+    run from the empty board; best of ``repeats`` each, by CPU time (the machine is shared)."""
+    from mctslab.go import strong
+    from mctslab.go.api import Board, search
+
+    search(Board(size), 50, seed=0, policy="pattern")  # compile / load from the cache
+    strong.search(Board(size), 50, seed=0)
+    best = {"pattern": 0.0, "strong": 0.0}
+    wall = {"pattern": 0.0, "strong": 0.0}
+    nodes = 0
+    for seed in range(repeats):
+        for name in best:
+            cpu = time.process_time()
+            if name == "pattern":
+                result = search(Board(size), playouts, seed=seed, policy="pattern")
+            else:
+                result = strong.search(Board(size), playouts, seed=seed)
+                nodes = result.nodes
+            cpu = time.process_time() - cpu
+            best[name] = max(best[name], result.playouts / cpu) if cpu > 0 else best[name]
+            wall[name] = max(wall[name], result.playouts_per_s)
+    ratio = best["strong"] / best["pattern"]
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return {"value": ratio, "reference": best["pattern"], "strong_playouts_per_s": best["strong"],
+            "detail": f"{size}x{size} from the empty board, {playouts:,} playouts, best of "
+                      f"{repeats} by CPU time: strong engine (RAVE, all priors, heavy playouts, "
+                      f"expansion after 2 visits; tree {nodes:,} nodes) {best['strong']:,.0f}/s, "
+                      f"UCT with pattern playouts {best['pattern']:,.0f}/s (by wall clock "
+                      f"{wall['strong']:,.0f} and {wall['pattern']:,.0f}; load average "
+                      f"{load:.1f} on {os.cpu_count()} cores)"}
+
+
+@benchmark("go.strong_speed_ratio", unit="x pattern playouts/s", goal=0.6)
+def strong_speed_ratio() -> dict:
+    """19x19: the strong engine's playouts/s with RAVE and priors on, as a share of the UCT
+    engine's pattern playouts/s measured in the same run (issue 29: at least 0.6)."""
+    return _strong_vs_pattern(19, 10_000, 3)
+
+
+@benchmark("go.strong_speed_ratio_9x9", unit="x pattern playouts/s", goal=0.6)
+def strong_speed_ratio_9x9() -> dict:
+    """The same on 9x9, 20,000 playouts."""
+    return _strong_vs_pattern(9, 20_000, 3)
