@@ -39,7 +39,7 @@ from mctslab.core.tasks import keyed_tasks, make_tasks, task_key
 
 from . import gnugo, sgf
 from .api import Board, search
-from .engine import EngineSettings
+from .engine import ENGINES, EngineSettings, engine_settings
 from .gtp import GtpServer
 from .match import Player, match_tasks
 from .tabu import PAPER_CONFIGS, parse_config
@@ -111,11 +111,18 @@ class Config:
     policy: str = "pattern"    # our playout policy: GNU Go's 3x3 Monte-Carlo patterns, or light
     timeout: float = 300.0     # seconds GNU Go may take for one reply before it is restarted
     referee_level: int = 10    # the GNU Go that scores every game
+    pure_engine: str = "uct"   # beyond the paper: the pure rows' engine, uct or strong
 
     def engine(self, name: str, *, classical: str | None = None, c: float | None = None,
-               size: int | None = None) -> EngineSettings:
-        """Our engine for the Table 1 configuration ``name`` (the root move by best win rate,
-        as the paper)."""
+               size: int | None = None, kind: str = "uct") -> EngineSettings:
+        """Our engine for the Table 1 configuration ``name``: ``kind="uct"`` the paper's UCT
+        (the root move by best win rate, as the paper), ``"strong"`` the strong engine with
+        its own defaults and that configuration's tabu lists (a pure engine)."""
+        if kind == "strong":
+            return engine_settings(
+                "strong", size=size or self.board_size, komi=self.komi,
+                playouts=self.playouts, resign=self.resign, config=name,
+                tabu_moves=self.tabu_moves, tabu_redraw=self.tabu_redraw, timeout=self.timeout)
         return EngineSettings(
             size=size or self.board_size, komi=self.komi, playouts=self.playouts,
             policy=self.policy, resign=self.resign, c=self.c if c is None else c,
@@ -149,6 +156,11 @@ def config(scale: str = "default", **overrides) -> Config:
     for name in tuple(n for n in cfg.configs if n != GNUGO_SELF) + cfg.pure_configs + \
             cfg.histogram_configs:
         cfg.engine(name)  # an unknown configuration or a bad setting fails here
+    if cfg.pure_engine not in ENGINES:
+        raise ValueError(f"pure_engine must be one of {', '.join(ENGINES)}, got "
+                         f"{cfg.pure_engine!r}")
+    for name in cfg.pure_configs:
+        cfg.engine(name, classical="none", kind=cfg.pure_engine)
     for c in cfg.veto_cs:
         cfg.engine("gnugo-uct", c=c)
     for level in cfg.mc_levels:
@@ -180,9 +192,11 @@ def anchor_rows(cfg: Config) -> list[Row]:
 
 
 def pure_rows(cfg: Config) -> list[Row]:
-    """Beyond the paper: our pure UCT engines (no GNU Go around the search)."""
-    return [Row(f"{name} (pure)", Player("mcts", engine=cfg.engine(name, classical="none")))
-            for name in cfg.pure_configs]
+    """Beyond the paper: our pure engines (no GNU Go around the search), UCT or the strong
+    engine (``cfg.pure_engine``)."""
+    tag = "pure" if cfg.pure_engine == "uct" else cfg.pure_engine
+    return [Row(f"{name} ({tag})", Player("mcts", engine=cfg.engine(
+        name, classical="none", kind=cfg.pure_engine))) for name in cfg.pure_configs]
 
 
 class Played(NamedTuple):

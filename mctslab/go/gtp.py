@@ -17,7 +17,8 @@ Our choices where GTP leaves them open:
 - ``genmove``, pure engine (``classical="none"``): one :func:`mctslab.go.api.search` with the
   configured playouts, policy, C, configuration (tabu lists, expansion threshold) and seed (the
   seed advances per call, so a game is reproducible and moves differ); the root move by most
-  visits unless ``root_select="winrate"``. It resigns when the root win rate is below
+  visits unless ``root_select="winrate"``; with ``engine="strong"`` the search is
+  :func:`mctslab.go.strong.search` (RAVE, priors, heavy playouts). It resigns when the root win rate is below
   ``resign`` (never in cleanup), and passes when the search returns no move, or when the
   opponent just passed and we win the area count after removing the stones our playouts find
   dead (so games against GNU Go end with two passes).
