@@ -16,7 +16,8 @@ Reading guide.
 * **Playout** (:func:`playout_recorded`): plays the position out to two passes or
   ``max_moves`` moves and appends every move (points, ``PASS = 0``) to ``seq`` from index
   ``start``, so the search can credit the first play of each point to the AMAF statistics of
-  every tree node above (:mod:`mctslab.go._strong`).
+  every tree node above (:mod:`mctslab.go._strong`). The state-tabu paper's lists
+  (:mod:`mctslab.go._tabu`) may check its first moves, as in the UCT engine's playouts.
 * Kernels run with ``_nrt=False`` and allocate nothing (the pattern policy's scratch comes in
   its ``policy_data`` tuple, see :func:`mctslab.go.patterns.policy_data`).
 """
@@ -34,10 +35,12 @@ from mctslab.go._board import (
     PASS,
     _u,
     area_score,
+    hash_after,
     play_arrays,
 )
 from mctslab.go._patterns import choose_pattern_move, liberties_after
-from mctslab.go._playout import choose_light_move
+from mctslab.go._playout import TABU_NONE, TABU_STATE, choose_light_move
+from mctslab.go._tabu import tabu_check, tabu_key
 from mctslab.rng import rng_random
 
 LIGHT, PATTERN, HEAVY = 0, 1, 2  # playout policy codes (strong.PLAYOUT_POLICIES)
@@ -108,19 +111,43 @@ def heavy_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, 
 
 
 @njit(cache=True, _nrt=False)
-def playout_recorded(st, rng, policy, komi, max_moves, seq, start):
+def playout_recorded(st, rng, policy, komi, max_moves, seq, start, tabu, slot):
     """Play ``st`` out in place with ``policy``; every move goes to ``seq[start:]``. Returns
-    ``(area score minus komi, index after the last recorded move)``."""
+    ``(area score minus komi, index after the last recorded move)``.
+
+    ``tabu`` (a :class:`mctslab.go._playout.Tabu`) checks the first ``M`` moves against queue
+    set ``slot`` (-1: no tabu), as ``_playout.playout`` does: a rejected candidate is drawn
+    again by the policy, up to ``tabu.config[4]`` times, then uniformly."""
     col, group, next_stone, stones = st.color, st.group, st.next_stone, st.stones
     libs, lib_sum, lib_sumsq, info = st.libs, st.lib_sum, st.lib_sumsq, st.info
     empty, empty_index, captured, hash_, zobrist = st.empty, st.empty_index, st.captured, \
         st.hash, st.zobrist
     n = start
     moves = 0
+    tabu_moves = tabu.config[2] if slot >= 0 and tabu.config[0] != TABU_NONE and \
+        tabu.config[1] > 0 else 0
     while info[I_PASSES] < 2 and moves < max_moves:
         color = info[I_TO_MOVE]
         p = heavy_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, info,
                        rng, color, policy)
+        rejected = 0
+        while moves < tabu_moves:
+            if tabu.config[3] == TABU_STATE:
+                key = tabu_key(hash_after(col, group, next_stone, libs, lib_sum, lib_sumsq,
+                                          info, hash_, zobrist, color, p))
+            else:
+                key = tabu_key(p + 1)
+            if tabu_check(tabu.queues, tabu.heads, slot, moves, key, tabu.config[1],
+                          tabu.config[0], tabu.buf):
+                break
+            tabu.stats[0] += 1  # a tabu candidate: draw again from the same position
+            rejected += 1
+            if rejected <= tabu.config[4]:
+                p = heavy_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty,
+                               info, rng, color, policy)
+            else:
+                p = choose_light_move(col, group, libs, lib_sum, lib_sumsq, empty, info, rng,
+                                      color)
         play_arrays(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty,
                     empty_index, captured, info, hash_, zobrist, color, p)
         seq[n] = p

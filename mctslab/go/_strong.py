@@ -17,6 +17,9 @@ playouts, on the shared tree arrays (``mctslab.core.tree``), in numba.
             (in the rest of the simulation) by the player to move at that node gets one AMAF
             visit and that player's result (all moves as first)
 
+With a state-tabu configuration (``mctslab.go.tabu``) the leaf that runs the playout owns the
+paper's queues, as in the UCT engine (:func:`strong_run`).
+
 Urgency of a child (Gelly & Silver 2007; michi; Pachi's ``ucb1amaf``): with ``n``/``w`` its
 real plus virtual visits and wins, ``na``/``wa`` its AMAF visits and wins, ``N`` the parent's
 visits,
@@ -53,8 +56,10 @@ from mctslab.go._board import (
     play_unchecked,
 )
 from mctslab.go._heavy import playout_recorded
+from mctslab.go._playout import TABU_NONE
 from mctslab.go._prior import cfg_distances, move_prior
 from mctslab.go._search import tree_moves
+from mctslab.go._tabu import BATCH_ON_LOSS, tabu_flush
 
 RAVE_NONE, RAVE_SILVER, RAVE_GELLY = 0, 1, 2  # rave schedules (strong.RAVE_SCHEDULES)
 UNPLAYED = np.int64(1) << 40  # first[p] of a point the rest of the simulation never played
@@ -67,6 +72,7 @@ class Stats(NamedTuple):
     amaf_wins: np.ndarray    # float64[N] AMAF wins, for the player who moves into the node
     prior_visits: np.ndarray  # float64[N] virtual visits from the prior
     prior_wins: np.ndarray   # float64[N] virtual wins from the prior
+    tabu_slot: np.ndarray    # int64[N] 1 + the node's tabu queue set (0: none yet)
 
 
 class Params(NamedTuple):
@@ -221,10 +227,27 @@ def backup(tree, stats, path, length, seq, seq_end, first, root_color, black_res
 
 
 @njit(cache=True, _nrt=False)
+def leaf_tabu_slot(stats, tabu, leaf):
+    """The tabu queue set of ``leaf`` (given one at its first playout), or -1 without tabu
+    lists (``tabu.stats[1]`` counts the sets given out)."""
+    if tabu.config[0] == TABU_NONE or tabu.config[1] <= 0:
+        return -1
+    if stats.tabu_slot[leaf] == 0:
+        if tabu.stats[1] >= tabu.queues.shape[0]:
+            return -1  # no free set (the caller sizes them for one per playout)
+        tabu.stats[1] += 1
+        stats.tabu_slot[leaf] = tabu.stats[1]
+    return stats.tabu_slot[leaf] - 1
+
+
+@njit(cache=True, _nrt=False)
 def strong_run(tree, stats, root, scratch, rng, n_playouts, params, weights, prior_data,
-               policy, buffers):
+               policy, buffers, tabu):
     """Up to ``n_playouts`` iterations from ``root`` (node 0 of ``tree``, created by the
-    caller); returns the number done (fewer when the tree budget runs out)."""
+    caller); returns the number done (fewer when the tree budget runs out). ``tabu``: the
+    leaves' tabu lists (:class:`mctslab.go._playout.Tabu`, one queue set per leaf that runs a
+    playout; the batch-on-loss update flushes the leaf's buffer when the player of playout
+    move 1 lost)."""
     points = root.color.shape[0]
     root_color = root.info[I_TO_MOVE]
     done = 0
@@ -236,9 +259,15 @@ def strong_run(tree, stats, root, scratch, rng, n_playouts, params, weights, pri
         length = descend(tree, stats, scratch, rng, params, weights, prior_data, buffers)
         if length < 0:
             break
+        slot = leaf_tabu_slot(stats, tabu, buffers.path[length - 1])
+        leaf_color = scratch.info[I_TO_MOVE]  # makes playout move 1
         score, seq_end = playout_recorded(scratch, rng, policy, params.komi, params.max_moves,
-                                          buffers.seq, length - 1)
+                                          buffers.seq, length - 1, tabu, slot)
         result = 1.0 if score > 0 else (0.0 if score < 0 else 0.5)
+        if slot >= 0 and tabu.config[0] == BATCH_ON_LOSS:
+            lost = result < 0.5 if leaf_color == BLACK else result > 0.5
+            tabu_flush(tabu.queues, tabu.heads, slot, tabu.buf,
+                       min(seq_end - length + 1, tabu.config[2]), tabu.config[1], lost)
         backup(tree, stats, buffers.path, length, buffers.seq, seq_end, buffers.first,
                root_color, result, params.rave)
         done += 1

@@ -387,7 +387,7 @@ class GtpServer:
                                    rave_equiv=s.rave_equiv, priors=s.priors,
                                    prior_weight=s.prior_weight, expand_visits=s.expand_visits,
                                    c=s.c, root_select=s.root_select, seconds=s.seconds,
-                                   seed=self._next_seed(), komi=self.komi)
+                                   seed=self._next_seed(), komi=self.komi, tabu=s.tabu())
         else:
             tabu = s.tabu()
             result = self.search(board, s.playouts, policy=s.policy, c=s.c,

@@ -14,7 +14,9 @@ and ``mctslab go`` flags of the same names):
   patterns, self-atari filter), ``pattern`` (the same without the filter) or ``light``;
 * ``expand_visits``: real visits before a node is expanded;
 * ``c``: a UCB exploration term on top of RAVE (0: none, as michi and Pachi);
-* ``seconds``: an optional time limit per move (``playouts`` stays the cap).
+* ``seconds``: an optional time limit per move (``playouts`` stays the cap);
+* ``tabu``: the state-tabu paper's move or state tabu lists on the playouts' first moves
+  (issue 29, item 2), one queue set per leaf, as in the UCT engine.
 
 Resignation is the GTP engine's (``EngineSettings.resign``). The engine's defaults are
 :data:`DEFAULTS`; what each piece adds is measured in ``docs/bench/go.md``.
@@ -22,6 +24,7 @@ Resignation is the GTP engine's (``EngineSettings.resign``). The engine's defaul
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import numpy as np
@@ -29,9 +32,11 @@ import numpy as np
 from mctslab.core.params import positive_int
 from mctslab.core.tree import make_tree, tree_grow, tree_new_node
 from mctslab.go import _board as kb
-from mctslab.go import _heavy, _prior, _strong
+from mctslab.go import _heavy, _playout, _prior, _strong
 from mctslab.go import patterns as pattern_files
+from mctslab.go._tabu import make_queues
 from mctslab.go.api import Board, SearchResult, choose_root_move
+from mctslab.go.tabu import TabuConfig, parse_config, tabu_size
 from mctslab.rng import seed_state
 
 __all__ = ["PLAYOUT_POLICIES", "RAVE_SCHEDULES", "PRIOR_PIECES", "PRIOR_WEIGHTS", "DEFAULTS",
@@ -103,7 +108,25 @@ def _prior_data(points: int) -> _prior.PriorData:
 
 
 def _stats(nodes: int) -> _strong.Stats:
-    return _strong.Stats(*(np.zeros(nodes, np.float64) for _ in range(4)))
+    return _strong.Stats(*(np.zeros(nodes, np.float64) for _ in range(4)),
+                         np.zeros(nodes, np.int64))
+
+
+def _tabu(tabu, board: Board, playouts: int):
+    """The kernels' tabu lists for ``tabu`` (a TabuConfig, a name or None): one queue set per
+    playout at most, sized ``L_k`` by Eq. 8 for the move being searched; and ``L_k``."""
+    if isinstance(tabu, str):
+        tabu = parse_config(tabu)
+    if tabu is not None and not isinstance(tabu, TabuConfig):
+        raise ValueError(f"tabu must be a TabuConfig or a configuration name, got {tabu!r}")
+    if tabu is None or tabu.mode == 0:
+        return _playout.Tabu(*_playout.no_tabu()[:4], np.zeros(2, np.int64)), 0
+    size = tabu_size(tabu.size, board.move_number + 1, board.size)
+    queues, heads = make_queues(playouts + 1, tabu.moves, size)
+    kind = _playout.TABU_MOVE if tabu.kind == "move" else _playout.TABU_STATE
+    config = np.array([tabu.mode, size, tabu.moves, kind, tabu.policy_redraws], np.int64)
+    return _playout.Tabu(queues, heads, np.zeros(tabu.moves, np.uint64), config,
+                         np.zeros(2, np.int64)), size
 
 
 def _grow(tree, stats):
@@ -134,12 +157,14 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],
            priors=DEFAULTS["priors"], prior_weight: float = DEFAULTS["prior_weight"],
            expand_visits: int = DEFAULTS["expand_visits"], c: float = DEFAULTS["c"],
            root_select: str = DEFAULTS["root_select"], seconds: float = 0.0, seed=None,
-           komi: float | None = None, patterns=None) -> SearchResult:
+           komi: float | None = None, patterns=None, tabu=None) -> SearchResult:
     """One search of the strong engine from ``board`` for the side to move: at most
     ``playouts`` playouts (fewer when ``seconds`` > 0 runs out first); the pieces as in the
     module docstring. Same seed, same result (without ``seconds``). Win rates are for
     ``board.to_move``; ``children`` and the move use the real playouts only (priors and AMAF
-    steer the search, they are not reported)."""
+    steer the search, they are not reported). ``tabu``: the state-tabu paper's lists (a
+    :class:`~mctslab.go.tabu.TabuConfig` or a configuration name such as
+    ``"gTabu18-hash-win"``; its queues only: the expansion stays ``expand_visits``)."""
     positive_int("playouts", playouts)
     check_settings(policy, rave, rave_equiv, c, expand_visits, prior_weight, seconds)
     weights = prior_weights(priors, prior_weight)
@@ -160,20 +185,23 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],
     rng = seed_state(seed)
     scratch = kb.clone_state(root)
     policy_bundle, prior_data = _policy(policy, patterns), _prior_data(points)
+    tabu_lists, size_k = _tabu(tabu, board, playouts)
     start = time.perf_counter()
     chunk = playouts if seconds <= 0 else 256
     done = 0
     while done < playouts:
         wanted = min(chunk, playouts - done)
         step = _strong.strong_run(tree, stats, root, scratch, rng, wanted, params, weights,
-                                  prior_data, policy_bundle, buffers)
+                                  prior_data, policy_bundle, buffers, tabu_lists)
         done += step
         if seconds > 0 and time.perf_counter() - start >= seconds:
             break
         if step < wanted:  # the node or edge budget ran out: double the arrays
             tree, stats = _grow(tree, stats)
     seconds_used = time.perf_counter() - start
-    return _result(board, tree, done, seconds_used, root_select)
+    result = _result(board, tree, done, seconds_used, root_select)
+    return dataclasses.replace(result, tabu_size=size_k,
+                               tabu_candidates=int(tabu_lists.stats[0]))
 
 
 def _result(board: Board, tree, done: int, seconds: float, root_select: str) -> SearchResult:
@@ -203,3 +231,4 @@ def warmup() -> None:
     board.play(kb.BLACK, (2, 2))
     for policy in PLAYOUT_POLICIES:
         search(board, 16, policy=policy, seed=0)
+    search(board, 16, seed=0, tabu="gTabu2-hash-win")

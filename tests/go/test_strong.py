@@ -19,6 +19,7 @@ from mctslab.rng import seed_state
 from tests.go.test_patterns import random_position, ref_weight
 
 ALL = strong.prior_weights("all")
+NO_TABU = strong._tabu(None, Board(9), 1)[0]
 
 
 def empty_points(board):
@@ -189,7 +190,8 @@ def _tree(board, playouts, expand_visits):
                               np.zeros(points + 1, np.int32))
     done = _strong.strong_run(tree, stats, board.state, kb.clone_state(board.state),
                               seed_state(1), playouts, params, ALL, strong._prior_data(points),
-                              strong._policy("heavy", None), buffers)
+                              strong._policy("heavy", None), buffers,
+                              strong._tabu(None, board, playouts)[0])
     assert done == playouts
     return tree, stats
 
@@ -205,7 +207,7 @@ def test_playouts_record_legal_games():
     for _ in range(5):
         scratch = kb.clone_state(board.state)
         seq = np.zeros(400, np.int32)
-        score, end = _heavy.playout_recorded(scratch, rng, policy, 6.5, 243, seq, 0)
+        score, end = _heavy.playout_recorded(scratch, rng, policy, 6.5, 243, seq, 0, NO_TABU, -1)
         replay = board.copy()
         for p in seq[:end]:
             replay.play(replay.to_move, replay.move_of(int(p)))
@@ -226,7 +228,7 @@ def test_heavy_playouts_avoid_bad_self_ataris():
         for _ in range(20):
             scratch = kb.clone_state(board.state)
             seq = np.zeros(400, np.int32)
-            _, end = _heavy.playout_recorded(scratch, rng, policy, 6.5, 243, seq, 0)
+            _, end = _heavy.playout_recorded(scratch, rng, policy, 6.5, 243, seq, 0, NO_TABU, -1)
             replay = board.copy()
             for p in seq[:end]:
                 if p and _heavy.self_atari_size(replay.state, replay.to_move, int(p)) >= 2:
@@ -310,3 +312,19 @@ def test_the_gtp_command_line_starts_and_answers_genmove():
 def test_golden_searches(pieces, expected):
     r = strong.search(Board.from_moves(9, POSITION), 1000, seed=7, **pieces)
     assert (r.move, r.nodes, r.root_win_rate, [(m, v) for m, v, _ in r.children[:4]]) == expected
+
+
+@pytest.mark.parametrize("config", ["gTabu18", "gTabu18-hash", "gTabu18-hash-win"])
+def test_tabu_lists_on_the_strong_engine(config):
+    """The state-tabu paper's lists on the strong engine's playouts: candidates are rejected,
+    the size is Eq. 8's for the move, the same seed gives the same search, and no list leaves
+    the search as it was."""
+    board = Board.from_moves(9, POSITION)
+    a, b = (strong.search(board, 500, seed=4, tabu=config, expand_visits=30) for _ in range(2))
+    assert (a.move, a.children, a.tabu_candidates) == (b.move, b.children, b.tabu_candidates)
+    assert a.tabu_size == 18 and a.tabu_candidates > 0
+    plain = strong.search(board, 500, seed=4, expand_visits=30)
+    assert plain.tabu_candidates == 0 and plain.tabu_size == 0
+    assert sum(v for _, v, _ in a.children) == 500
+    gtabu0 = strong.search(board, 500, seed=4, tabu="gTabu0", expand_visits=30)
+    assert (gtabu0.move, gtabu0.children) == (plain.move, plain.children)
