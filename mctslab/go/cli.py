@@ -3,7 +3,7 @@
     mctslab go gtp [ENGINE OPTIONS] [--size N] [--komi K] [--superko]
     mctslab go search POSITION --playouts P [ENGINE OPTIONS] [--move N] [--json]
     mctslab go match --games N --out DIR [ENGINE OPTIONS] [--candidate mcts|gnugo|gnugo-mc]
-                     [--opponent gnugo|gnugo-mc] [--opponent-level L] [--size N]
+                     [--opponent gnugo|gnugo-mc|mcts] [--opponent-level L] [--size N]
     mctslab go report DIR [DIR ...] [--names NAME ...] [--controls NAME ...] [--csv DIR]
 
 ENGINE OPTIONS are one :class:`~mctslab.go.engine.EngineSettings` everywhere: ``--config``
@@ -183,6 +183,7 @@ def _player(kind: str, level: int, simulations: int, engine=None):
 
 
 def _match(args) -> int:
+    import dataclasses
     from pathlib import Path
 
     from mctslab.core.executor import run_tasks
@@ -196,7 +197,14 @@ def _match(args) -> int:
     opponent_level = args.gnugo_level if args.opponent_level is None else args.opponent_level
     candidate_level = args.gnugo_level if args.candidate_level is None else args.candidate_level
     candidate = _player(candidate_kind, candidate_level, args.mc_simulations, engine)
-    opponent = _player(args.opponent, opponent_level, args.mc_simulations)
+    if args.opponent == "mcts":  # head to head: our engine with another configuration
+        if engine is None:
+            raise ValueError("--opponent mcts plays our engine against itself: the candidate "
+                             "must be our engine (--candidate mcts)")
+        opponent = _player("mcts", opponent_level, args.mc_simulations, dataclasses.replace(
+            engine, config=args.opponent_config or engine.config))
+    else:
+        opponent = _player(args.opponent, opponent_level, args.mc_simulations)
     gnugo.find_gnugo()  # a clear error naming how to install GNU Go, before anything runs
     tasks = match.match_tasks(candidate, opponent, args.games, size=args.size, komi=args.komi,
                               referee_level=args.referee_level, timeout=args.timeout,
@@ -326,8 +334,12 @@ def add_parser(subparsers) -> None:
                         "--candidate gnugo (the paper's first row of Table 2)")
     p.add_argument("--candidate-level", type=LEVEL, default=None,
                    help="GNU Go --level of a gnugo / gnugo-mc candidate (default --gnugo-level)")
-    p.add_argument("--opponent", default="gnugo", choices=["gnugo", "gnugo-mc"],
-                   help="the opponent: classical GNU Go (default) or gnugo-mc")
+    p.add_argument("--opponent", default="gnugo", choices=["gnugo", "gnugo-mc", "mcts"],
+                   help="the opponent: classical GNU Go (default), gnugo-mc, or our engine "
+                        "with the same options and --opponent-config (head to head)")
+    p.add_argument("--opponent-config", default=None,
+                   help="--opponent mcts: the opponent's configuration (default --config), "
+                        "e.g. gnugo-uct against --config gTabu18-hash-win")
     p.add_argument("--opponent-level", type=LEVEL, default=None,
                    help="the opponent's GNU Go --level (default --gnugo-level)")
     p.add_argument("--mc-simulations", type=cliargs.positive_int, default=8000,

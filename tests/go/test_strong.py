@@ -2,6 +2,7 @@
 ``mctslab.go.reference`` on random positions, the search's invariants, and the engine's
 settings, GTP command line and match parameters."""
 
+import json
 import subprocess
 import sys
 
@@ -328,3 +329,26 @@ def test_tabu_lists_on_the_strong_engine(config):
     assert sum(v for _, v, _ in a.children) == 500
     gtabu0 = strong.search(board, 500, seed=4, tabu="gTabu0", expand_visits=30)
     assert (gtabu0.move, gtabu0.children) == (plain.move, plain.children)
+
+
+def test_match_command_plays_the_strong_engine_head_to_head(tmp_path):
+    """``go match --engine strong --opponent mcts``: the strong engine with a tabu
+    configuration against itself without, refereed by GNU Go."""
+    from mctslab import cli
+    from tests.go.test_match import _gnugo_or_skip
+
+    _gnugo_or_skip()
+    argv = ["go", "match", "--engine", "strong", "--config", "gTabu18-hash-win", "--opponent",
+            "mcts", "--opponent-config", "gnugo-uct", "--games", "2", "--playouts", "40",
+            "--size", "7", "--workers", "1", "--referee-level", "0", "--json", "--out",
+            str(tmp_path)]
+    assert cli.main(argv) == 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert (summary["candidate"], summary["opponent"], summary["games"]) == \
+        ("strong-gTabu18-hash-win", "strong", 2)
+    assert summary["candidate_params"]["engine"]["config"] == "gTabu18-hash-win"
+    assert summary["opponent_params"]["engine"]["config"] == "gnugo-uct"
+    assert summary["tabu_candidates"] > 0
+    with pytest.raises(SystemExit):
+        cli.main(["go", "match", "--opponent", "strong", "--games", "1", "--out",
+                  str(tmp_path)])
