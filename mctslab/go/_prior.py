@@ -165,7 +165,7 @@ def tactical_stones(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, w,
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # once per new child: no call overhead
 def move_prior(st, color, p, weights, data):
     """``(virtual visits, virtual wins)`` of ``color`` playing the legal move ``p`` (PASS: the
     even prior only); ``data.dist`` must hold the CFG distances from the last move."""

@@ -96,7 +96,9 @@ class Buffers(NamedTuple):
     moves: np.ndarray     # int32[P + 1] a new node's moves
 
 
-@njit(cache=True, _nrt=False)
+# inline="always" (numba IR inlining): a call that passes the Params bundle costs ~100 ns,
+# once per child of every node on the path (measured: the 19x19 search ran 20% slower)
+@njit(cache=True, _nrt=False, inline="always")
 def rave_urgency(visits, wins, amaf_visits, amaf_wins, parent_beta, params, explore):
     """The urgency of one child (module docstring); ``parent_beta`` is Gelly & Silver's beta
     of the parent, ``explore`` is ``c sqrt(ln N)`` (0 without the UCB term)."""
