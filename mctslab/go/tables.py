@@ -19,14 +19,14 @@ import pandas as pd
 
 from mctslab.core import targets
 from mctslab.core.compare import NOT_RUN, paper_row, paper_table
-from mctslab.core.stats import binomial_test, games_for_power, mcnemar_exact
+from mctslab.core.stats import binomial_test, clopper_pearson, games_for_power, mcnemar_exact
 
 from .experiments import GNUGO_SELF, Played
 from .match import Player
 from .tabu import candidate_bound
 
 __all__ = ["PAPER_TABLE2", "PAPER_TABLE3", "PAPER_TABLE4", "PAPER_FIG6", "games_frame",
-           "table2", "table3", "host_table", "validation_table", "veto_table",
+           "ablation_table", "table2", "table3", "host_table", "validation_table", "veto_table",
            "thinking_table", "table4", "duplicates_table", "cost_table", "played_from_stores",
            "paper_vs_run"]
 
@@ -115,6 +115,32 @@ def _paired(games: pd.DataFrame, name: str, control: str):
     a, b = a[common], b[common]
     only_a, only_b = int((a & ~b).sum()), int((~a & b).sum())
     return only_a, only_b, mcnemar_exact(only_a, only_b)
+
+
+def ablation_table(played: Played, control: str) -> pd.DataFrame:
+    """Each row of ``played`` against ``control`` over their common games (same seeds): its
+    wins, rate and 95% interval, the control's wins on the same games, what the row's change
+    costs in games (b - c: games only the row won minus games only the control won), the
+    exact McNemar p and a 95% interval of the difference in rates (conditional on the
+    b + c games the two split: Clopper-Pearson for b of them, times (b + c) / n)."""
+    games = games_frame(played)
+    base = games[games.method == control].set_index("game").won
+    rows = []
+    for name in dict.fromkeys(played.rows):
+        won = games[games.method == name].set_index("game").won
+        common = won.index.intersection(base.index)
+        a, b = won[common], base[common]
+        only_a, only_b = int((a & ~b).sum()), int((~a & b).sum())
+        n, split = len(common), only_a + only_b
+        low, high = clopper_pearson(only_a, split) if split else (0.5, 0.5)
+        test = binomial_test(int(a.sum()), n)
+        rows.append({"row": name, "games": n, "wins": int(a.sum()), "rate": round(test.rate, 3),
+                     "95% CI": _ci(test), f"{control} wins": int(b.sum()),
+                     "difference (games)": only_a - only_b, "b/c": f"{only_a}/{only_b}",
+                     "McNemar p": round(mcnemar_exact(only_a, only_b), 3) if split else 1.0,
+                     "difference 95% CI": f"{split / n * (2 * low - 1):+.3f} to "
+                                          f"{split / n * (2 * high - 1):+.3f}"})
+    return pd.DataFrame(rows)
 
 
 def table3(played: Played, controls=("gTabu0", "gnugo-uct")) -> pd.DataFrame:

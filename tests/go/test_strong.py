@@ -352,3 +352,30 @@ def test_match_command_plays_the_strong_engine_head_to_head(tmp_path):
     with pytest.raises(SystemExit):
         cli.main(["go", "match", "--opponent", "strong", "--games", "1", "--out",
                   str(tmp_path)])
+
+
+def test_the_ablation_table_pairs_rows_game_by_game():
+    """Row "off" loses games 0-3 that the control won and wins game 9 that it lost, over the
+    first 10 games of a 12-game control: b/c = 1/4, difference -3 games."""
+    from types import SimpleNamespace
+
+    from mctslab.go import tables
+
+    def result(won):
+        return dict(candidate_won=won, moves=50, end="passes", area_agrees=True,
+                    think_candidate=1.0, think_opponent=1.0, cpu_candidate=1.0,
+                    cpu_opponent=1.0, restarts=0)
+
+    control = [True] * 8 + [False, False, True, True]
+    off = [False] * 4 + [True] * 4 + [False, True]
+    tasks = [SimpleNamespace(params={"color": "BW"[i % 2]}) for i in range(22)]
+    played = tables.Played(tasks, [result(w) for w in control + off],
+                           ["full"] * 12 + ["off"] * 10)
+    frame = tables.ablation_table(played, "full").set_index("row")
+    assert frame.loc["full", "wins"] == 10 and frame.loc["full", "difference (games)"] == 0
+    row = frame.loc["off"]
+    assert (row["games"], row["wins"], row["full wins"], row["b/c"], row["difference (games)"]) \
+        == (10, 5, 8, "1/4", -3)
+    assert row["McNemar p"] == 0.375  # exact two-sided, 1 of 5
+    low, high = (float(x) for x in row["difference 95% CI"].split(" to "))
+    assert (round(low, 3), round(high, 3)) == (-0.495, 0.216)  # 0.5 (2 CP(1 of 5) - 1)
