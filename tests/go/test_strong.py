@@ -379,3 +379,18 @@ def test_the_ablation_table_pairs_rows_game_by_game():
     assert row["McNemar p"] == 0.375  # exact two-sided, 1 of 5
     low, high = (float(x) for x in row["difference 95% CI"].split(" to "))
     assert (round(low, 3), round(high, 3)) == (-0.495, 0.216)  # 0.5 (2 CP(1 of 5) - 1)
+
+
+def test_the_notebooks_pure_rows_can_play_the_strong_engine():
+    from mctslab.go import experiments
+
+    cfg = experiments.config("smoke", pure_engine="strong", pure_configs=("gTabu18-hash-win",))
+    (row,) = experiments.pure_rows(cfg)
+    assert row.name == "gTabu18-hash-win (strong)"
+    assert (row.candidate.engine.engine, row.candidate.engine.config) == \
+        ("strong", "gTabu18-hash-win")
+    assert row.candidate.label == "strong-gTabu18-hash-win"
+    uct = experiments.pure_rows(experiments.config("smoke"))[0].candidate
+    assert "engine" not in uct.params()["engine"]  # the default: task ids as recorded
+    with pytest.raises(ValueError, match="pure_engine"):
+        experiments.config("smoke", pure_engine="fast")
