@@ -12,8 +12,9 @@
 - :func:`reproduce` — executes each notebook into ``<out>/reports/<name>.ipynb`` (and a readable
   ``<name>.html`` beside it, with ``reports/index.html``: :mod:`mctslab.reports`); the notebook
   itself writes ``<out>/figures/<name>/`` through :class:`mctslab.core.report.Run`; the manifest
-  gets the end time and status here. The kernel's stderr (the executor's tqdm bar, warnings) is
-  passed on to the terminal; its stdout and cell results stay in the executed notebook.
+  gets the end time and status here. The kernel runs over IPC with its own output in
+  ``reports/<name>.kernel.log`` and its progress bars on the terminal (:mod:`mctslab.kernel`);
+  the cells' stdout and results stay in the executed notebook.
 
 One ``reproduce`` at a time writes an output root: a second one stops at once, naming the first
 (:class:`~mctslab.core.stopping.OutputLock` on ``<out>/data/results/.lock``). A stop signal ends
@@ -39,6 +40,7 @@ from .core.params import SCALES, check_scale, positive_int
 from .core.report import update_manifest
 from .core.stopping import Interrupted, OutputLock, signal_number
 from .core.store import utc_now
+from .kernel import HeadlessKernel
 
 __all__ = ["notebooks", "parameters", "validate", "reproduce", "parse_value"]
 
@@ -221,12 +223,15 @@ def _reproduce_one(name, scale, params, workers, scheduler, out, progress) -> Ou
     start = time.perf_counter()
     error = ""
     try:
-        # stderr carries the executor's task bar (tqdm in the kernel): pass it on, but
-        # leave stdout and cell results in the executed notebook
-        papermill.execute_notebook(str(_path(name)), str(report), parameters=injected,
-                                   kernel_name="python3", cwd=str(paths.notebooks_dir()),
-                                   progress_bar=progress, log_output=False,
-                                   stderr_file=sys.stderr if progress else None)
+        # the kernel's own output goes to <name>.kernel.log, its progress bars to our stderr
+        # (mctslab.kernel); what its cells print to stderr (a warning) is passed on too, while
+        # stdout and cell results stay in the executed notebook
+        with HeadlessKernel(folder / f"{name}.kernel.log", progress=progress) as kernel:
+            papermill.execute_notebook(str(_path(name)), str(report), parameters=injected,
+                                       kernel_name="python3", cwd=str(paths.notebooks_dir()),
+                                       progress_bar=False, log_output=False,
+                                       stderr_file=sys.stderr if progress else None,
+                                       kernel_manager_class=kernel.kernel_manager_class)
     except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM, SIGHUP: the kernel exits with us
         update_manifest(name, out, since=started, finished=utc_now(), status="interrupted",
                         wall_seconds=round(time.perf_counter() - start, 1))
