@@ -1,7 +1,9 @@
 # Two commands do everything (see README.md):
 #   make reproduce   set up, then regenerate every notebook, table and figure at scale=default
-#   make test        set up, lint (ruff, notebooks stripped), then run the whole test suite
-#                    (unit tests + every notebook at scale=smoke); .ci/run is `make test`
+#   make test        set up, lint (ruff, notebooks stripped), then the test suite: unit tests and
+#                    one run of every notebook at scale=smoke (about 10 minutes on 2 cores)
+#   make test-reruns the slower second runs (same seed twice, stop signals, Dask); .ci/run runs
+#                    `make test`, then this
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -9,7 +11,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.mctslab-installed
 SCALE  ?= default
 
-.PHONY: setup reproduce test bench lint clean-results
+.PHONY: setup reproduce test test-reruns bench lint clean-results
 
 setup: $(STAMP)
 	@scripts/ensure-gnugo
@@ -25,7 +27,10 @@ reproduce: setup
 	$(BIN)/mctslab reproduce --scale $(SCALE)
 
 test: setup lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not reruns"
+
+test-reruns: setup
+	$(BIN)/python -m pytest -m reruns
 
 bench: setup
 	$(BIN)/mctslab bench

@@ -206,6 +206,7 @@ def test_the_smoke_runs_scorecard_matches_every_comparison_to_a_target(path, smo
     assert 'href="../figures/scorecard.html"' in (out / "reports" / "index.html").read_text()
 
 
+@pytest.mark.reruns
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
 def test_same_seed_same_tables(path, smoke_run, tmp_path):
     """The README's claim: a second run from an empty store writes the same tables, except the
