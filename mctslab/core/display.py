@@ -39,7 +39,7 @@ class ShownTable(pd.DataFrame):
         """The data, with ``None`` in text columns shown blank like NaN."""
         frame = pd.DataFrame(self).copy()
         for position, dtype in enumerate(frame.dtypes):
-            if dtype == object:
+            if pd.api.types.is_object_dtype(dtype):
                 column = frame.iloc[:, position]
                 frame.iloc[:, position] = column.where(column.notna(), "")
         return frame

@@ -14,6 +14,7 @@ import nbformat  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
+import mctslab  # noqa: E402
 from mctslab import cli, pipeline  # noqa: E402
 from mctslab.core.params import positive_int  # noqa: E402
 from mctslab.core.report import Run  # noqa: E402
@@ -390,3 +391,18 @@ def test_no_project_found_is_one_clear_line(tmp_path, monkeypatch, capsys):
     assert len(err.splitlines()) == 1 and "no notebooks/ folder in" in err
     assert "MCTSLAB_HOME" in err and "pip install -e ." in err
     assert cli.main(["list"]) == 2
+
+
+def test_the_kernels_are_compiled_first_once_per_domain(monkeypatch):
+    """mctslab reproduce compiles the notebooks' kernels before running them, manyfaces with go
+    (it runs on go's board), the largest group first; one worker compiles them in-process."""
+    assert pipeline.warm_up_groups(["manyfaces_knowledge", "othello_wpc_de", "go_state_tabu"]) \
+        == [("go", "manyfaces"), ("othello",)]
+    assert pipeline.warm_up_groups(["manyfaces_knowledge"]) == [("manyfaces",)]
+    assert pipeline.warm_up_groups(["toy"]) == []
+    calls = []
+    monkeypatch.setattr(mctslab, "warmup", lambda domains: calls.append(domains))
+    pipeline.warm_up(["tsp_mcts_vs_sa", "sudoku_less_clue", "toy"], workers=1)
+    assert calls == [("sudoku", "tsp")]
+    pipeline.warm_up(["toy"], workers=2)
+    assert calls == [("sudoku", "tsp")]
