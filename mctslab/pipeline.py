@@ -317,8 +317,8 @@ def _running_experiment(out, since: str) -> dict:
             progress = json.loads(path.read_text())
         except (OSError, ValueError):
             continue
-        if progress.get("updated", "") >= since and progress.get("updated", "") >= newest.get(
-                "updated", ""):
+        order = (progress.get("updated", ""), progress.get("updated_ns", 0))
+        if order[0] >= since and order >= (newest.get("updated", ""), newest.get("updated_ns", 0)):
             newest = progress
     return newest
 

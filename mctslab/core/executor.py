@@ -148,7 +148,8 @@ def _run_locked(experiment, tasks, store, address, n_workers, progress) -> Exper
         if pending:
             write_json(store.directory / "progress.json",
                        {"experiment": experiment, "stored": outcome.cached + outcome.ran,
-                        "total": len(unique), "pid": os.getpid(), "updated": utc_now()})
+                        "total": len(unique), "pid": os.getpid(), "updated": utc_now(),
+                        "updated_ns": time.time_ns()})  # orders updates within a second
 
     def finish(task: Task, result: dict, seconds: float) -> None:
         record = task.describe()

@@ -406,3 +406,17 @@ def test_the_kernels_are_compiled_first_once_per_domain(monkeypatch):
     assert calls == [("sudoku", "tsp")]
     pipeline.warm_up(["toy"], workers=2)
     assert calls == [("sudoku", "tsp")]
+
+
+def test_a_stop_names_the_experiment_updated_last_even_within_one_second(tmp_path):
+    """The one line a stopped run prints names the running experiment: the store whose
+    progress.json was written last, by its nanosecond stamp when two share a second."""
+    stores = tmp_path / "data" / "results"
+    for name, ns in (("finished_first", 2), ("running", 3), ("earlier", 1)):
+        (stores / name).mkdir(parents=True)
+        (stores / name / "progress.json").write_text(json.dumps(
+            {"experiment": name, "stored": 0, "total": 1, "updated": "2026-11-26T18:28:11+00:00",
+             "updated_ns": ns}))
+    found = pipeline._running_experiment(tmp_path, since="2026-11-26T18:00:00+00:00")
+    assert found["experiment"] == "running"
+    assert pipeline._running_experiment(tmp_path, since="2026-11-26T19:00:00+00:00") == {}
