@@ -1,6 +1,7 @@
 # Two commands do everything (see README.md):
 #   make reproduce   set up, then regenerate every notebook, table and figure at scale=default
-#   make test        set up, lint (ruff, notebooks stripped), then run the whole test suite
+#   make test        set up, lint (ruff, notebooks stripped), check the committed records
+#                    (mctslab records check: seconds), then run the whole test suite
 #                    (unit tests + every notebook at scale=smoke); .ci/run is `make test`
 
 PYTHON ?= python3
@@ -25,6 +26,7 @@ reproduce: setup
 	$(BIN)/mctslab reproduce --scale $(SCALE)
 
 test: setup lint
+	$(BIN)/mctslab records check
 	$(BIN)/python -m pytest
 
 bench: setup
