@@ -198,12 +198,13 @@ def judge(kind: str, paper_value, our_value, *, margin: str = "", low=None, high
                   "ours sits on the edge: no sample settles it")
         return Judgement(INCONCLUSIVE, f"{interval} straddles an edge of {band}; {reason}")
     more = settle - n
+    # the cost is a column of its own (settle_cpu_h): a measured time varies from run to run,
+    # and the reason stays the same text for the same numbers (core.varying)
     cost = None if _missing(unit_cpu_s) else more * float(unit_cpu_s) / 3600
-    why = (f"{interval} straddles an edge of {band}; about {settle:,} {sample} in all settle "
-           f"it ({POWER:.0%} power): {more:,} more")
-    why += (f", ~{cost:.3g} CPU h at this run's {float(unit_cpu_s):.3g} CPU s each"
-            if cost is not None else ", cost unknown (no CPU time per unit in this run)")
-    return Judgement(INCONCLUSIVE, why, settle, cost)
+    return Judgement(INCONCLUSIVE, f"{interval} straddles an edge of {band}; about {settle:,} "
+                                   f"{sample} in all settle it ({POWER:.0%} power): {more:,} "
+                                   "more (settle_cpu_h: their CPU hours at this run's CPU time "
+                                   "per unit)", settle, cost)
 
 
 def paper_row(paper: str, artefact: str, row: str, column: str, our_value, *, scale: str,

@@ -70,11 +70,19 @@ def _blank(value) -> bool:
     return bool(pd.api.types.is_scalar(value) and pd.isna(value))
 
 
-def _explanation(paper: str, verdict: str, note: str) -> str:
+def _explanation(paper: str, verdict: str, note: str, kind: str = "", source: str = "") -> str:
+    """Where a ``differs`` row is explained: the ``docs/bench`` link of its note; for a
+    departure of our configuration (``config``) or a check of the paper's own arithmetic
+    (``exact``), the paper's brief (its criterion says why, the brief's deviations section
+    more); else the paper's record in ``docs/bench``."""
     if verdict != DIFFERS:
         return ""
     link = _BENCH_LINK.search(note or "")
-    return link.group(0) if link else f"docs/bench/{targets_module.DOMAINS.get(paper, paper)}.md"
+    if link:
+        return link.group(0)
+    if kind in ("config", "exact") and source:
+        return source.split(" ")[0]
+    return f"docs/bench/{targets_module.DOMAINS.get(paper, paper)}.md"
 
 
 def _key(record) -> tuple:
@@ -133,7 +141,8 @@ def build(tables: dict[str, tuple[list[dict] | pd.DataFrame | None, dict]],
     for row in rows:
         for key in ("note", "why", "departure", "margin"):
             row[key] = "" if _blank(row.get(key)) else str(row[key])
-        row["explanation"] = _explanation(row["paper"], row["verdict"], row["note"])
+        row["explanation"] = _explanation(row["paper"], row["verdict"], row["note"],
+                                          row.get("kind") or "", row.get("source") or "")
     card = pd.DataFrame.from_records(rows, columns=list(COLUMNS))
     for key in ("n", "min_n", "settle_n"):
         card[key] = card[key].astype("Int64")
@@ -279,7 +288,8 @@ def _html_table(frame: pd.DataFrame, links: dict[str, callable] | None = None) -
 
 
 _SHOWN = ["artefact", "row", "column", "kind", "paper_value", "margin", "our_value", "low",
-          "high", "n", "scale", "verdict", "why", "note", "explanation"]
+          "high", "n", "scale", "verdict", "why", "settle_n", "settle_cpu_h", "note",
+          "explanation"]
 
 
 def write(out=None, bench_folder: Path | None = None) -> Scorecard:

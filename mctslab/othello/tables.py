@@ -281,7 +281,8 @@ def claims(learned, evaluated) -> pd.DataFrame:
          "best lower 95% bound of a final WPC's score vs standard: "
          + ", ".join(f"{k} {v:.3f}" for k, v in best_ci.items()),
          "lower bound > 0.5 for both modes",
-         bool(len(best_ci) == 2 and (best_ci > 0.5).all()), len(best_rows)),
+         bool(len(best_ci) == 2 and (best_ci > 0.5).all()) if len(best_rows) else None,
+         len(best_rows)),
     ]
     frame = pd.DataFrame(rows, columns=["statement", "ours", "criterion", "holds", "n"])
     frame.insert(1, "paper", frame.statement.map(_PAPER_SAYS))  # the targets file's wording
@@ -462,8 +463,9 @@ def paper_vs_run(learned, evaluated, scale: str) -> pd.DataFrame:
                               dtype=np.float64)).dropna(), per_replacement)))
     for place, claim in zip(_CLAIM_PLACES, claims(learned, evaluated).itertuples()):
         state = {True: "holds", False: "fails"}.get(claim.holds, "undecided")
-        rows.append(paper_row(name, place, claim.statement, "holds", f"{state}: {claim.ours}",
-                              n=claim.n, scale=scale, note=f"criterion: {claim.criterion}"))
+        ours = f"{state}: {claim.ours}" if claim.n else None  # no data: not run, not "fails"
+        rows.append(paper_row(name, place, claim.statement, "holds", ours, n=claim.n,
+                              scale=scale, note=f"criterion: {claim.criterion}"))
     top = top_rated_vs_paper(evaluated)
     top = top[~top.repetition.isin(["mean", "sd over repetitions"])]
     group = learned.mode("group")
