@@ -34,6 +34,7 @@ import hashlib
 import json
 import math
 import shutil
+import tarfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -52,6 +53,8 @@ __all__ = ["MAX_FILE_BYTES", "MAX_RECORD_BYTES", "RECORD", "SUMS", "records_root
 
 MAX_FILE_BYTES = 2_000_000    # a text artefact larger than this is left out (record.json says so)
 MAX_RECORD_BYTES = 5_000_000  # a record larger than this is refused ("a few MB per notebook")
+MAX_RAW_BYTES = 3_000_000     # raw files a text artefact lists (Go's games): kept up to this,
+                              # as they are or as one .tar.gz, else left out (record.json says)
 RECORD = "record.json"
 SUMS = "SHA256SUMS"
 PAPER_VS_RUN = "paper_vs_run.csv"
@@ -126,11 +129,13 @@ def save(notebook: str, out, *, root=None, label: str = "", date: str | None = N
                                                    f"{MAX_FILE_BYTES:,}"})
             else:
                 kept.append(source)
+    raw = _listed_files(figures, [p for p in kept if p.suffix != ".csv"])
     folder.mkdir(parents=True)
     try:
         shutil.copyfile(manifest_path, folder / "manifest.json")
         for source in kept:
             shutil.copyfile(source, folder / source.name)
+        raw_kept = _keep_raw(figures, raw, folder, skipped)
         git = manifest.get("git") or {}
         experiments = manifest.get("experiments") or {}
         write_json(folder / RECORD, {
@@ -141,7 +146,7 @@ def save(notebook: str, out, *, root=None, label: str = "", date: str | None = N
                                      for e in experiments.values()), 3),
             "wall_seconds": manifest.get("wall_seconds"),
             "cpu_model": (manifest.get("platform") or {}).get("cpu_model"),
-            "files": sorted(p.name for p in kept), "skipped": skipped,
+            "files": sorted(p.name for p in kept), "raw": raw_kept, "skipped": skipped,
             "saved": utc_now(), "source": str(Path(out).resolve())})
         _write_sums(folder)
         size = sum(p.stat().st_size for p in _files(folder))
@@ -152,6 +157,50 @@ def save(notebook: str, out, *, root=None, label: str = "", date: str | None = N
         shutil.rmtree(folder, ignore_errors=True)
         raise
     return folder
+
+
+def _listed_files(figures: Path, texts: list[Path]) -> list[Path]:
+    """The files under ``figures`` that the text artefacts name, one per line (Go's
+    ``games_index.txt``: ``games/<row>-<game>-<colour>.sgf``)."""
+    found = []
+    base = figures.resolve()
+    for text in texts:
+        for line in text.read_text(encoding="utf-8", errors="replace").splitlines():
+            name = line.strip()
+            if not name or name.startswith("/") or ".." in Path(name).parts:
+                continue
+            path = (figures / name)
+            if path.is_file() and path.resolve().is_relative_to(base):
+                found.append(path)
+    return sorted(set(found))
+
+
+def _keep_raw(figures: Path, raw: list[Path], folder: Path, skipped: list) -> list[str]:
+    """Copy the raw files into the record (their paths kept) when they fit in
+    :data:`MAX_RAW_BYTES`, else as one ``.tar.gz`` when that fits, else leave them out (said
+    in ``skipped``). Returns what the record holds of them."""
+    if not raw:
+        return []
+    size = sum(p.stat().st_size for p in raw)
+    names = [p.relative_to(figures).as_posix() for p in raw]
+    if size <= MAX_RAW_BYTES:
+        for path, name in zip(raw, names):
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, folder / name)
+        return names
+    archive = folder / "raw.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for path, name in zip(raw, names):
+            info = tar.gettarinfo(str(path), arcname=name)
+            info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""
+            with path.open("rb") as handle:
+                tar.addfile(info, handle)
+    if archive.stat().st_size <= MAX_RAW_BYTES:
+        return [archive.name]
+    archive.unlink()
+    skipped.append({"file": f"{len(raw)} files listed by text artefacts ({names[0]} ...)",
+                    "why": f"{size:,} bytes, over {MAX_RAW_BYTES:,} even compressed"})
+    return []
 
 
 @dataclass

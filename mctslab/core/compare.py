@@ -251,7 +251,10 @@ def paper_table(rows: Iterable[PaperRow]) -> pd.DataFrame:
     twice = {k for k in keys if keys.count(k) > 1}
     if twice:
         raise ValueError(f"a target compared twice (pool its repetitions): {sorted(twice)}")
-    return pd.DataFrame.from_records(records, columns=list(COLUMNS))
+    frame = pd.DataFrame.from_records(records, columns=list(COLUMNS))
+    for key in _INTS:  # counts stay integers beside missing values (written 4, not 4.0)
+        frame[key] = frame[key].astype("Int64")
+    return frame
 
 
 # -- reading and judging again -------------------------------------------------------------

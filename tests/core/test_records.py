@@ -39,11 +39,16 @@ def _run_output(out: Path, scale: str = "paper") -> Path:
     ]).to_csv(folder / "paper_vs_run.csv", index=False)
     (folder / "fig8_mean_ratio_to_sa.csv").write_text("method,ratio\nMCT_RM,0.641\n")
     (folder / "summary.md").write_text("# summary\n")
+    (folder / "games").mkdir()
+    for i in range(3):
+        (folder / "games" / f"g{i}.sgf").write_text(f"(;GM[1]C[{i}])")
+    (folder / "games_index.txt").write_text("games/g0.sgf\ngames/g1.sgf\ngames/g2.sgf\n")
     (folder / "fig8.png").write_bytes(b"\x89PNG not kept")
     artefacts = {}
     for stem, kind, files in (("paper_vs_run", "table", ["paper_vs_run.csv"]),
                               ("fig8_mean_ratio_to_sa", "table", ["fig8_mean_ratio_to_sa.csv"]),
                               ("summary", "text", ["summary.md"]),
+                              ("games_index", "text", ["games_index.txt"]),
                               ("fig8", "figure", ["fig8.png"])):
         artefacts[stem] = {"kind": kind, "files": files, "caption": stem,
                            "sha256": {f: _sha(folder / f) for f in files}}
@@ -61,9 +66,12 @@ def test_a_saved_record_keeps_tables_manifest_and_checksums_and_checks(tmp_path)
     folder = records.save(NOTEBOOK, tmp_path / "run", root=tmp_path / "records")
     assert folder == tmp_path / "records" / NOTEBOOK / "paper-2026-11-27"
     assert sorted(p.name for p in folder.iterdir()) == [
-        "SHA256SUMS", "fig8_mean_ratio_to_sa.csv", "manifest.json", "paper_vs_run.csv",
-        "record.json", "summary.md"]
+        "SHA256SUMS", "fig8_mean_ratio_to_sa.csv", "games", "games_index.txt", "manifest.json",
+        "paper_vs_run.csv", "record.json", "summary.md"]
     info = json.loads((folder / "record.json").read_text())
+    # the raw files a text artefact lists (Go's games) are kept, under their paths
+    assert info["raw"] == ["games/g0.sgf", "games/g1.sgf", "games/g2.sgf"]
+    assert (folder / "games" / "g2.sgf").read_text() == "(;GM[1]C[2])"
     assert (info["scale"], info["commit"], info["cpu_seconds"]) == ("paper", "ab" * 20, 90.5)
     [report] = records.check(tmp_path / "records")
     assert report.ok and report.kind == "notebook", report.problems
@@ -73,6 +81,21 @@ def test_a_saved_record_keeps_tables_manifest_and_checksums_and_checks(tmp_path)
         records.save(NOTEBOOK, tmp_path / "run", root=tmp_path / "records")
     labelled = records.save(NOTEBOOK, tmp_path / "run", root=tmp_path / "records", label="x")
     assert labelled.name == "paper-x-2026-11-27"
+
+
+def test_raw_files_too_large_go_compressed_or_are_left_out(tmp_path, monkeypatch):
+    games = _run_output(tmp_path / "run") / "games"
+    for i in range(3):  # 6,000 bytes of games that compress well
+        (games / f"g{i}.sgf").write_text("(;GM[1]" + ";B[aa];W[bb]" * 166 + ")")
+    monkeypatch.setattr(records, "MAX_RAW_BYTES", 5_000)
+    folder = records.save(NOTEBOOK, tmp_path / "run", root=tmp_path / "records")
+    info = json.loads((folder / "record.json").read_text())
+    assert info["raw"] == ["raw.tar.gz"] and not (folder / "games").exists()
+    monkeypatch.setattr(records, "MAX_RAW_BYTES", 50)
+    folder = records.save(NOTEBOOK, tmp_path / "run", root=tmp_path / "records", label="b")
+    info = json.loads((folder / "record.json").read_text())
+    assert info["raw"] == [] and "over 50 even compressed" in info["skipped"][0]["why"]
+    assert all(r.ok for r in records.check(tmp_path / "records"))
 
 
 def _saved(tmp_path) -> Path:
