@@ -282,7 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
     verbs = p.add_subparsers(dest="records_verb", metavar="VERB", required=True)
     v = verbs.add_parser("save", help="record a run of mctslab reproduce --out DIR under "
                                       "records/<notebook>/<scale>[-<label>]-<date>/")
-    v.add_argument("notebook", metavar="NOTEBOOK")
+    v.add_argument("notebook", metavar="NOTEBOOK", help="the notebook whose run is recorded")
     cliargs.add_out(v, required=True, help="the output folder of the run")
     v.add_argument("--label", default="", help="a word for the folder name (e.g. 9x9)")
     v.add_argument("--date", default=None, help="YYYY-MM-DD (default: the run's end)")
