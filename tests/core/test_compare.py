@@ -55,6 +55,18 @@ def test_the_recorded_sudoku_row_that_passed_by_overlap_is_open_now():
     assert judged.settle_cpu_h == pytest.approx(judged.settle_n - 4)  # an hour per seed
 
 
+def test_a_zero_of_the_paper_no_longer_passes_by_a_clipped_interval():
+    # Sudoku Table 1 "fully random, mean, rules no" N=20: the paper's 0.0, margin +-1 puzzle
+    target = targets.target("sudoku_less_clue", "Table 1", "fully random, mean, rules no",
+                            "N=20")
+    assert (target["value"], target["margin"]) == (0.0, "1")
+    args = dict(margin="1", n=4, min_n=4, scale="paper")
+    assert judge("sampled", 0.0, 1.5, low=0.0, high=3.2, **args).verdict == INCONCLUSIVE
+    assert judge("sampled", 0.0, 0.25, low=0.0, high=0.8, **args).verdict == REPRODUCED
+    assert judge("sampled", 0.0, 4109.0, low=0.0, high=10327.0, **args).verdict == INCONCLUSIVE
+    assert judge("sampled", 0.0, 4109.0, low=3000.0, high=5200.0, **args).verdict == DIFFERS
+
+
 @pytest.mark.parametrize("kwargs, expected, words", [
     (dict(scale="default"), NOT_RUN, "scale default"),
     (dict(departure="9x9 against level 10"), NOT_RUN, "9x9"),
