@@ -186,7 +186,9 @@ def paper_vs_run(cost, joseki, shares, enclosed, scale: str) -> pd.DataFrame:
                               float(stage.loc[label, "ours_ops"]),
                               n=int(stage.loc[label, "measured_over"]), scale=scale,
                               note=f"mean over {int(stage.loc[label, 'measured_over'])} "
-                                   "positions or updates"))
+                                   "positions or updates; the recorded chain: docs/bench/"
+                                   "manyfaces.md#pattern-matcher-cost-chain-20-positions-at-"
+                                   "move-100-385-incremental-updates"))
     rows.append(paper_row(name, "Pattern matcher", "naive match, per board", "comparisons",
                           1000 * 361 * 16, scale=scale,
                           note="the paper's factors: 1,000 patterns x 361 points x 16 "
