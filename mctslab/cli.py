@@ -7,7 +7,7 @@
     mctslab results [--clean EXPERIMENT ...]      stored task results (the resumable store)
     mctslab scorecard [--out DIR]                 every paper number beside the last run's
     mctslab scorecard --records [DIR] [--scale S] the same from the committed records
-    mctslab records save NOTEBOOK --out DIR       record a run under records/<notebook>/
+    mctslab records save NOTEBOOK [--out DIR]     record a run under records/<notebook>/
     mctslab records check [RECORD ...]            re-judge and verify every record (exit 1)
     mctslab records table RECORD [TABLE]          a record's table as Markdown (docs/bench)
     mctslab data [verify|fetch NAME]              data sets: list, check checksums, fetch
@@ -283,7 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
     v = verbs.add_parser("save", help="record a run of mctslab reproduce --out DIR under "
                                       "records/<notebook>/<scale>[-<label>]-<date>/")
     v.add_argument("notebook", metavar="NOTEBOOK", help="the notebook whose run is recorded")
-    cliargs.add_out(v, required=True, help="the output folder of the run")
+    cliargs.add_out(v, help="the output folder of the run (default: the project root)")
     v.add_argument("--label", default="", help="a word for the folder name (e.g. 9x9)")
     v.add_argument("--date", default=None, help="YYYY-MM-DD (default: the run's end)")
     v.add_argument("--root", default=None, help="the records folder (default: records/)")

@@ -87,9 +87,9 @@ def _write_sums(folder: Path) -> None:
     (folder / SUMS).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def save(notebook: str, out, *, root=None, label: str = "", date: str | None = None) -> Path:
+def save(notebook: str, out=None, *, root=None, label: str = "", date: str | None = None) -> Path:
     """Write the record of ``notebook``'s run in the output folder ``out`` (as ``mctslab
-    reproduce --out`` left it) to ``<root>/<notebook>/<scale>[-<label>]-<date>/`` and return
+    reproduce --out`` left it; ``None``: the project root) to ``<root>/<notebook>/<scale>[-<label>]-<date>/`` and return
     that folder. ``date``: the run's (its manifest's end), else today.
 
     ``FileNotFoundError`` when the run's manifest or ``paper_vs_run.csv`` is missing,
@@ -102,8 +102,8 @@ def save(notebook: str, out, *, root=None, label: str = "", date: str | None = N
     figures = paths.figures_dir(notebook, out)
     manifest_path = figures / "manifest.json"
     if not manifest_path.is_file():
-        raise FileNotFoundError(f"no {manifest_path}: run `mctslab reproduce {notebook} --out "
-                                f"{out}` first")
+        raise FileNotFoundError(f"no {manifest_path}: run `mctslab reproduce {notebook}"
+                                + (f" --out {out}` first" if out is not None else "` first"))
     manifest = json.loads(manifest_path.read_text())
     if manifest.get("status") != "complete":
         raise ValueError(f"{manifest_path}: status {manifest.get('status')!r}, not complete: "
@@ -147,7 +147,7 @@ def save(notebook: str, out, *, root=None, label: str = "", date: str | None = N
             "wall_seconds": manifest.get("wall_seconds"),
             "cpu_model": (manifest.get("platform") or {}).get("cpu_model"),
             "files": sorted(p.name for p in kept), "raw": raw_kept, "skipped": skipped,
-            "saved": utc_now(), "source": str(Path(out).resolve())})
+            "saved": utc_now(), "source": str(paths.output_root(out))})
         _write_sums(folder)
         size = sum(p.stat().st_size for p in _files(folder))
         if size > MAX_RECORD_BYTES:
