@@ -55,7 +55,7 @@ SCALES = {
                   census_every=25, influence_positions=2, strength_games=2, strength_size=7,
                   strength_playouts=200),
     "default": dict(census_games=40, cost_positions=20, incremental_moves=20, replay_games=3,
-                    census_every=10, influence_positions=3, strength_games=10, strength_size=9,
+                    census_every=10, influence_positions=3, strength_games=4, strength_size=9,
                     strength_playouts=1000),
     "paper": dict(census_games=2000, cost_positions=100, incremental_moves=50, replay_games=10,
                   census_every=10, influence_positions=3, strength_games=100, strength_size=9,

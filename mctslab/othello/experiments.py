@@ -69,7 +69,7 @@ SCALES = {
                   reference_population=6, reference_generations=4),
     "default": dict(population_size=10, max_generations=20, iterations=60, n_matches=5,
                     games_per_match=20, games_per_member=20, max_group=10, eval_games=200,
-                    final_games=10_000, round_robin_games=200, repetitions=4,
+                    final_games=10_000, round_robin_games=200, repetitions=2,
                     compared_weights=(10, 64), compared_elo_readings=("keep", "rederive"),
                     reference_sets=(("standard",), ("standard", "random")),
                     reference_weights=(10, 64), reference_population=20,

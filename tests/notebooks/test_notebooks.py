@@ -60,6 +60,43 @@ def test_notebook_is_thin_parameterised_and_stripped(path):
                 f"{cell.source[:80]!r}")
 
 
+def _unshown_tables(source: str) -> list[str]:
+    """The ``run.table(...)`` calls of a cell whose table is not the cell's value (the cell
+    neither ends in the call nor in the name it was assigned to), so no reader sees it."""
+    tree = ast.parse(source)
+    last = tree.body[-1] if tree.body else None
+    shown_value = last.value if isinstance(last, ast.Expr) else None
+    unshown = []
+    for statement in tree.body:
+        for node in ast.walk(statement):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "table" and getattr(node.func.value, "id", "") == "run"):
+                continue
+            names = {t.id for t in getattr(statement, "targets", []) if isinstance(t, ast.Name)}
+            if node is shown_value or (isinstance(shown_value, ast.Name)
+                                       and shown_value.id in names):
+                continue
+            unshown.append(ast.unparse(node)[:80])
+    return unshown
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+def test_every_saved_table_is_shown_in_the_report(path):
+    """A table is saved and shown in one cell (the reader of reports/<notebook>.html sees every
+    CSV the notebook writes; tests/notebooks/test_report_pages.py checks the rendered page)."""
+    nb = nbformat.read(path, as_version=4)
+    unshown = [call for cell in nb.cells if cell.cell_type == "code"
+               for call in _unshown_tables(cell.source)]
+    assert unshown == [], f"{path.name}: end the cell with each saved table: {unshown}"
+
+
+def test_the_shown_table_rule_can_fail():
+    assert _unshown_tables("t = run.table(df, 'a')\nrun.figure(f(t), 'a')") != []
+    assert _unshown_tables("run.table(df, 'a')\nrun.table(df, 'b')") != []
+    assert _unshown_tables("t = run.table(df, 'a')\nt") == []
+    assert _unshown_tables("run.table(df, 'a')") == []
+
+
 _BENCH_LINK = re.compile(r"\[[^\]]*\]\((\.\./docs/bench/[^)#\s]+\.md)(?:#([^)\s]+))?\)")
 _RECORDED = re.compile(r"recorded (\d{4}-\d{2}-\d{2}), commit ([0-9a-f]{7,40})")
 
@@ -170,6 +207,7 @@ def test_the_smoke_runs_scorecard_matches_every_comparison_to_a_target(path, smo
     assert 'href="../figures/scorecard.html"' in (out / "reports" / "index.html").read_text()
 
 
+@pytest.mark.reruns
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
 def test_same_seed_same_tables(path, smoke_run, tmp_path):
     """The README's claim: a second run from an empty store writes the same tables, except the
