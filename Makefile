@@ -1,7 +1,8 @@
 # Two commands do everything (see README.md):
 #   make reproduce   set up, then regenerate every notebook, table and figure at scale=default
-#   make test        set up, lint (ruff, notebooks stripped), then the test suite: unit tests and
-#                    one run of every notebook at scale=smoke (about 10 minutes on 2 cores)
+#   make test        set up, lint (ruff, notebooks stripped), check the committed records
+#                    (mctslab records check: seconds), then the test suite: unit tests and one
+#                    run of every notebook at scale=smoke (about 10 minutes on 2 cores)
 #   make test-reruns the slower second runs (same seed twice, stop signals, Dask); .ci/run runs
 #                    `make test`, then this
 
@@ -31,6 +32,7 @@ reproduce: setup
 	$(BIN)/mctslab reproduce --scale $(SCALE)
 
 test: setup lint
+	$(BIN)/mctslab records check
 	$(BIN)/python -m pytest -m "not reruns"
 
 test-reruns: setup

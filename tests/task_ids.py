@@ -9,7 +9,10 @@ every Go match on one game loop and one game task (``mctslab.go.match.game_task`
 parameters: those stored games are played again once). The default scale's entries of
 Sudoku, TSP, Othello and Many Faces were re-recorded on 2026-11-26 when issue 26 made the default
 scale cheaper (fewer playouts, a shorter speed-up horizon, fewer repetitions and strength games:
-the other experiments' ids, and the first tasks of a shortened list, are unchanged). A stored result
+the other experiments' ids, and the first tasks of a shortened list, are unchanged); Othello's
+learning ids (and the learning results of ``othello_smoke_store``) when ``learning_task`` became
+version 2 (issue 27: fresh games against the replaced opponent; the learning itself is
+unchanged). A stored result
 is found by its id, so equal ids mean a recorded result store reads back with nothing re-run.
 
 Stages that need results (Othello's evaluations of the learned WPCs) read them from
