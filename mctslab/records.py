@@ -45,11 +45,13 @@ from . import paths
 from .core import compare
 from .core import scorecard as scorecard_module
 from .core import targets as targets_module
+from .core.display import shown
 from .core.store import utc_now, write_json
 from .go import match as go_match
 
 __all__ = ["MAX_FILE_BYTES", "MAX_RECORD_BYTES", "RECORD", "SUMS", "records_root", "save",
-           "Report", "check", "check_record", "find_records", "scorecard", "markdown_table"]
+           "Report", "check", "check_record", "find_records", "scorecard", "markdown_table",
+           "recorded_table"]
 
 MAX_FILE_BYTES = 2_000_000    # a text artefact larger than this is left out (record.json says so)
 MAX_RECORD_BYTES = 5_000_000  # a record larger than this is refused ("a few MB per notebook")
@@ -500,3 +502,26 @@ def markdown_table(record, stem: str = "paper_vs_run") -> str:
     cite = (f"From `{path.as_posix()}` (scale {record_info.get('scale')}, run "
             f"{record_info.get('date')}, commit {str(record_info.get('commit') or '')[:7]}):")
     return cite + "\n\n" + scorecard_module._md_table(frame)
+
+
+def recorded_table(notebook: str, stem: str, scale: str = "paper", root=None):
+    """Table ``stem`` of the newest committed record of ``notebook`` at ``scale``, to show beside
+    a smaller run's (a notebook cell ending in it displays it, captioned with the record's path,
+    date, commit and label). Without such a record, a one-row table says so and how to make
+    one."""
+    folder = _newest(records_root(root), notebook, scale)
+    if folder is None or not (folder / f"{stem}.csv").is_file():
+        where = f"records/{notebook}/" if folder is None else folder.as_posix()
+        return shown(pd.DataFrame({"record": [f"no {scale}-scale record with {stem}.csv in "
+                                              f"{where}"],
+                                   "to make one": [f"mctslab reproduce {notebook} --scale "
+                                                   f"{scale}, then mctslab records save "
+                                                   f"{notebook}"]}),
+                     f"{stem}.csv at {scale} scale: not recorded yet")
+    info = json.loads((folder / RECORD).read_text())
+    frame = pd.read_csv(folder / f"{stem}.csv")
+    label = f", {info['label']}" if info.get("label") else ""
+    caption = (f"{stem}.csv of the committed record records/{notebook}/{folder.name} (scale "
+               f"{info.get('scale')}{label}; run {info.get('date')}, commit "
+               f"{str(info.get('commit') or '')[:7]}), not of this run")
+    return shown(frame, caption)

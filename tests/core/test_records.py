@@ -246,3 +246,18 @@ def test_rejudging_a_read_table_is_the_verdict_code(tmp_path):
     folder = _saved(tmp_path)
     for row in compare.read_table(folder / "paper_vs_run.csv"):
         assert compare.rejudge(row).verdict == row["verdict"]
+
+
+def test_a_notebook_shows_a_records_table_beside_its_own(tmp_path):
+    """records.recorded_table: the newest record's table, captioned as the record's (not this
+    run's); without a record, one row saying how to make one."""
+    missing = records.recorded_table(NOTEBOOK, "fig8_mean_ratio_to_sa", root=tmp_path / "records")
+    assert len(missing) == 1 and "no paper-scale record" in missing.iloc[0, 0]
+    folder = _saved(tmp_path)
+    table = records.recorded_table(NOTEBOOK, "fig8_mean_ratio_to_sa", root=tmp_path / "records")
+    assert list(table.columns) == ["method", "ratio"] and table.iloc[0, 1] == 0.641
+    assert f"records/{NOTEBOOK}/{folder.name}" in table.caption and "abababa" in table.caption
+    assert "not of this run" in table.caption
+    assert "<th>method</th>" in table._repr_html_()
+    assert len(records.recorded_table(NOTEBOOK, "fig8_mean_ratio_to_sa", scale="default",
+                                      root=tmp_path / "records")) == 1
