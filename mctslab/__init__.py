@@ -9,7 +9,7 @@ notebooks' pipeline in :mod:`mctslab.pipeline`. See README.md and docs/ARCHITECT
 bumped: the minor version whenever an output changes.
 """
 
-__version__ = "0.8.1"
+__version__ = "0.9.0"
 
 __all__ = ["__version__", "warmup"]
 

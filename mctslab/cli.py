@@ -6,6 +6,10 @@
     mctslab bench [NAME ...] [--json]             performance figures (see BENCHMARKS.md)
     mctslab results [--clean EXPERIMENT ...]      stored task results (the resumable store)
     mctslab scorecard [--out DIR]                 every paper number beside the last run's
+    mctslab scorecard --records [DIR] [--scale S] the same from the committed records
+    mctslab records save NOTEBOOK [--out DIR]     record a run under records/<notebook>/
+    mctslab records check [RECORD ...]            re-judge and verify every record (exit 1)
+    mctslab records table RECORD [TABLE]          a record's table as Markdown (docs/bench)
     mctslab data [verify|fetch NAME]              data sets: list, check checksums, fetch
     mctslab othello|sudoku|tsp ...                each domain's own verbs
 
@@ -76,6 +80,15 @@ def _cmd_reproduce(args) -> int:
 def _cmd_scorecard(args) -> int:
     from .core import scorecard
 
+    if args.records is not None:
+        from . import records
+
+        root = records.records_root(args.records or None)
+        if not root.is_dir():
+            print(f"mctslab scorecard: error: no records folder {root}", file=sys.stderr)
+            return 2
+        _print_scorecard(records.scorecard(root, scale=args.scale))
+        return 0
     try:
         written = scorecard.write(args.out)
     except FileNotFoundError as exc:
@@ -90,9 +103,40 @@ def _print_scorecard(written) -> None:
 
     totals = written.card.verdict.value_counts()
     summary = ", ".join(f"{totals.get(v, 0)} {v}" for v in VERDICT_ORDER)
-    print(f"scorecard of {len(written.card)} paper numbers ({summary}); notebooks with a "
-          f"paper_vs_run table: {', '.join(written.ran) or 'none'}")
+    print(f"scorecard of {len(written.card)} paper numbers, one per target ({summary}); "
+          f"notebooks with a paper_vs_run table: {', '.join(written.ran) or 'none'}")
     print(f"  -> {written.html} (and .md, .csv)")
+
+
+def _cmd_records(args) -> int:
+    from . import records
+
+    if args.records_verb == "save":
+        folder = records.save(args.notebook, args.out, root=args.root, label=args.label,
+                              date=args.date)
+        size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+        print(f"{folder}: {size:,} bytes")
+        return 0
+    if args.records_verb == "table":
+        print(records.markdown_table(args.record, args.table))
+        return 0
+    reports = ([records.check_record(folder) for folder in args.records] if args.records
+               else records.check(args.root))
+    if not reports:
+        print(f"no records under {records.records_root(args.root)}")
+    for report in reports:
+        judged = ", ".join(f"{len(keys)} {verdict}" for verdict, keys in
+                           sorted(report.verdicts.items(), key=lambda kv: -len(kv[1])))
+        print(f"{report.folder}: {'ok' if report.ok else 'FAILED'} ({report.kind} record"
+              + (f"; today's verdicts: {judged}" if judged else "") + ")")
+        for problem in report.problems:
+            print(f"  error: {problem}")
+        if args.verbose:
+            for note in report.notes:
+                print(f"  {note}")
+        elif report.notes:
+            print(f"  {len(report.notes)} notes (--verbose shows them)")
+    return 0 if all(r.ok for r in reports) else 1
 
 
 def _cmd_bench(args) -> int:
@@ -227,7 +271,35 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("scorecard", help="every paper number beside the last run's: "
                        "figures/scorecard.csv, .md and .html")
     cliargs.add_out(p)
+    p.add_argument("--records", nargs="?", const="", default=None, metavar="DIR",
+                   help="build it from the committed records instead (DIR, default records/): "
+                        "<DIR>/scorecard-<scale>.csv, .md and .html")
+    p.add_argument("--scale", default="paper",
+                   help="with --records: the records of this scale (default: paper)")
     p.set_defaults(func=_cmd_scorecard)
+
+    p = sub.add_parser("records", help="committed records of runs: save, check, table")
+    verbs = p.add_subparsers(dest="records_verb", metavar="VERB", required=True)
+    v = verbs.add_parser("save", help="record a run of mctslab reproduce --out DIR under "
+                                      "records/<notebook>/<scale>[-<label>]-<date>/")
+    v.add_argument("notebook", metavar="NOTEBOOK", help="the notebook whose run is recorded")
+    cliargs.add_out(v, help="the output folder of the run (default: the project root)")
+    v.add_argument("--label", default="", help="a word for the folder name (e.g. 9x9)")
+    v.add_argument("--date", default=None, help="YYYY-MM-DD (default: the run's end)")
+    v.add_argument("--root", default=None, help="the records folder (default: records/)")
+    v.set_defaults(func=_cmd_records)
+    v = verbs.add_parser("check", help="verify every record (checksums, manifest, tables) and "
+                                       "judge its paper_vs_run again; exit 1 naming each bad file")
+    v.add_argument("records", nargs="*", metavar="RECORD", help="record folders (default: all)")
+    v.add_argument("--root", default=None, help="the records folder (default: records/)")
+    v.add_argument("--verbose", action="store_true", help="also the notes (verdict changes, "
+                                                          "matches in progress)")
+    v.set_defaults(func=_cmd_records)
+    v = verbs.add_parser("table", help="a record's table as Markdown, citing the record")
+    v.add_argument("record", metavar="RECORD", help="a record folder")
+    v.add_argument("table", nargs="?", default="paper_vs_run",
+                   help="the table's stem (default: paper_vs_run)")
+    v.set_defaults(func=_cmd_records)
 
     p = sub.add_parser("results", help="list (or remove) stored experiment results")
     p.add_argument("--clean", nargs="+", metavar="EXPERIMENT",

@@ -12,8 +12,9 @@
 - :func:`reproduce` — executes each notebook into ``<out>/reports/<name>.ipynb`` (and a readable
   ``<name>.html`` beside it, with ``reports/index.html``: :mod:`mctslab.reports`); the notebook
   itself writes ``<out>/figures/<name>/`` through :class:`mctslab.core.report.Run`; the manifest
-  gets the end time and status here. The kernel's stderr (the executor's tqdm bar, warnings) is
-  passed on to the terminal; its stdout and cell results stay in the executed notebook.
+  gets the end time and status here. The kernel runs over IPC with its own output in
+  ``reports/<name>.kernel.log`` and its progress bars on the terminal (:mod:`mctslab.kernel`);
+  the cells' stdout and results stay in the executed notebook.
 
 One ``reproduce`` at a time writes an output root: a second one stops at once, naming the first
 (:class:`~mctslab.core.stopping.OutputLock` on ``<out>/data/results/.lock``). A stop signal ends
@@ -24,21 +25,33 @@ with the counts of the experiment that was running (from its store's ``progress.
 from __future__ import annotations
 
 import ast
+import concurrent.futures as cf
 import importlib
 import json
+import multiprocessing
+import os
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import mctslab
+
 from . import paths, reports
 from .core import scorecard, targets
-from .core.executor import check_scheduler, scheduler_address
+from .core.executor import check_scheduler, default_workers, scheduler_address
 from .core.params import SCALES, check_scale, positive_int
 from .core.report import update_manifest
-from .core.stopping import Interrupted, OutputLock, signal_number
+from .core.stopping import (
+    Interrupted,
+    OutputLock,
+    children_ignore_sigint,
+    die_with_parent,
+    signal_number,
+)
 from .core.store import utc_now
+from .kernel import HeadlessKernel
 
 __all__ = ["notebooks", "parameters", "validate", "reproduce", "parse_value"]
 
@@ -191,6 +204,7 @@ def reproduce(names=(), scale: str = "default", params: dict | None = None,
     lock = OutputLock(paths.output_root(out) / "data" / "results" / ".lock",
                       f"the output folder {paths.output_root(out)}").acquire(wait=False)
     try:
+        warm_up(names, workers)
         outcomes = Outcomes(_reproduce_one(name, scale, params, workers, scheduler, out,
                                            progress) for name in names)
         try:
@@ -202,6 +216,50 @@ def reproduce(names=(), scale: str = "default", params: dict | None = None,
         return outcomes
     finally:
         lock.release()
+
+
+# The notebooks' kernels compiled first, in parallel, largest first (compile CPU seconds on a
+# fresh clone, 2026-11-26: go + manyfaces 58, sudoku 46, tsp 18, othello 9); manyfaces runs on
+# go's board, so the two share a process (go's kernels are compiled once, then loaded).
+WARM_UP_GROUPS = (("go", "manyfaces"), ("sudoku",), ("tsp",), ("othello",))
+
+
+def warm_up_groups(names) -> list[tuple[str, ...]]:
+    """The domains of notebooks ``names`` in :data:`WARM_UP_GROUPS`' groups and order."""
+    wanted = {targets.DOMAINS[name] for name in names if name in targets.DOMAINS}
+    groups = [tuple(d for d in group if d in wanted) for group in WARM_UP_GROUPS]
+    return [g for g in groups if g]
+
+
+def warm_up(names, workers: int | None = None) -> None:
+    """Compile (or load from numba's cache) the kernels of notebooks ``names`` before they run,
+    one process per group of :data:`WARM_UP_GROUPS`, ``workers`` at a time (default: every
+    core).
+
+    On a fresh clone the kernels are not in numba's cache yet: without this step each notebook's
+    pool workers compiled the same kernels side by side (the second core idle in effect) and the
+    notebooks' kernels compiled them once more. Here each kernel is compiled once, the cores
+    sharing the work; the notebooks then load them from the cache in a second or two."""
+    groups = warm_up_groups(names)
+    if not groups:
+        return
+    processes = min(len(groups), workers or default_workers())
+    if processes <= 1:
+        mctslab.warmup(tuple(d for g in groups for d in g))
+        return
+    context = multiprocessing.get_context("spawn")
+    with children_ignore_sigint():
+        pool = cf.ProcessPoolExecutor(max_workers=processes, mp_context=context,
+                                      initializer=die_with_parent, initargs=(os.getpid(),))
+    try:
+        for done in [pool.submit(mctslab.warmup, group) for group in groups]:
+            done.result()
+    except BaseException:
+        for process in list((pool._processes or {}).values()):
+            process.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
 
 
 def _reproduce_one(name, scale, params, workers, scheduler, out, progress) -> Outcome:
@@ -221,12 +279,15 @@ def _reproduce_one(name, scale, params, workers, scheduler, out, progress) -> Ou
     start = time.perf_counter()
     error = ""
     try:
-        # stderr carries the executor's task bar (tqdm in the kernel): pass it on, but
-        # leave stdout and cell results in the executed notebook
-        papermill.execute_notebook(str(_path(name)), str(report), parameters=injected,
-                                   kernel_name="python3", cwd=str(paths.notebooks_dir()),
-                                   progress_bar=progress, log_output=False,
-                                   stderr_file=sys.stderr if progress else None)
+        # the kernel's own output goes to <name>.kernel.log, its progress bars to our stderr
+        # (mctslab.kernel); what its cells print to stderr (a warning) is passed on too, while
+        # stdout and cell results stay in the executed notebook
+        with HeadlessKernel(folder / f"{name}.kernel.log", progress=progress) as kernel:
+            papermill.execute_notebook(str(_path(name)), str(report), parameters=injected,
+                                       kernel_name="python3", cwd=str(paths.notebooks_dir()),
+                                       progress_bar=False, log_output=False,
+                                       stderr_file=sys.stderr if progress else None,
+                                       kernel_manager_class=kernel.kernel_manager_class)
     except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM, SIGHUP: the kernel exits with us
         update_manifest(name, out, since=started, finished=utc_now(), status="interrupted",
                         wall_seconds=round(time.perf_counter() - start, 1))
@@ -256,8 +317,8 @@ def _running_experiment(out, since: str) -> dict:
             progress = json.loads(path.read_text())
         except (OSError, ValueError):
             continue
-        if progress.get("updated", "") >= since and progress.get("updated", "") >= newest.get(
-                "updated", ""):
+        order = (progress.get("updated", ""), progress.get("updated_ns", 0))
+        if order[0] >= since and order >= (newest.get("updated", ""), newest.get("updated_ns", 0)):
             newest = progress
     return newest
 

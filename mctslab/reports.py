@@ -38,7 +38,7 @@ def manifest_markdown(manifest: dict) -> str:
     lines = [
         "## About this run (from its manifest.json)",
         "",
-        "| | |",
+        "| about | this run |",
         "|---|---|",
         f"| notebook | `{manifest.get('notebook')}` |",
         f"| scale, seed | {manifest.get('scale')}, {manifest.get('seed')} |",

@@ -1,8 +1,9 @@
 """Test-suite settings shared by every folder.
 
-In CI (``CI`` set, as ``.ci/run`` does) a test that would skip because GNU Go is not installed
-fails instead: the Go tests that need GNU Go must run there, never skip silently
-(``scripts/ensure-gnugo`` installs GNU Go first, and fails in CI when it cannot).
+In CI (``CI`` set, as ``.ci/run`` does) a test that would skip because GNU Go or Chromium is not
+installed fails instead: the Go tests that need GNU Go and the report pages' browser test must
+run there, never skip silently (``scripts/ensure-gnugo`` and ``scripts/ensure-chromium`` install
+them first, and fail in CI when they cannot).
 """
 
 import os
@@ -10,32 +11,37 @@ import os
 import pytest
 
 GNUGO_MISSING = "GNU Go is not installed"
+CHROMIUM_MISSING = "Chromium is not installed"
+REQUIRED_IN_CI = (GNUGO_MISSING, CHROMIUM_MISSING)
 
 
 def _in_ci() -> bool:
     return bool(os.environ.get("CI"))
 
 
-def _gnugo_skip(report) -> bool:
+def _required_skip(report) -> str | None:
+    """The missing tool's message when ``report`` is a skip for want of a tool CI must have."""
     if not report.skipped:
-        return False
+        return None
     reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
-    return GNUGO_MISSING in str(reason)
+    return next((missing for missing in REQUIRED_IN_CI if missing in str(reason)), None)
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
     report = outcome.get_result()
-    if _in_ci() and _gnugo_skip(report):
+    missing = _in_ci() and _required_skip(report)
+    if missing:
         report.outcome = "failed"
-        report.longrepr = f"{GNUGO_MISSING}, and CI is set: this test must run in CI"
+        report.longrepr = f"{missing}, and CI is set: this test must run in CI"
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_make_collect_report(collector):
     outcome = yield
     report = outcome.get_result()
-    if _in_ci() and _gnugo_skip(report):
+    missing = _in_ci() and _required_skip(report)
+    if missing:
         report.outcome = "failed"
-        report.longrepr = f"{GNUGO_MISSING}, and CI is set: {collector.nodeid} must run in CI"
+        report.longrepr = f"{missing}, and CI is set: {collector.nodeid} must run in CI"

@@ -6,7 +6,13 @@ list; every scale: count and SHA-256 of the ordered list) of the task lists each
 calls build at the notebook's seed, computed by the code of main at 0a042bf; the Many Faces
 strength matches (``manyfaces_strength_*``) were re-recorded when the Go paper-engine work put
 every Go match on one game loop and one game task (``mctslab.go.match.game_task``, other
-parameters: those stored games are played again once). A stored result
+parameters: those stored games are played again once). The default scale's entries of
+Sudoku, TSP, Othello and Many Faces were re-recorded on 2026-11-26 when issue 26 made the default
+scale cheaper (fewer playouts, a shorter speed-up horizon, fewer repetitions and strength games:
+the other experiments' ids, and the first tasks of a shortened list, are unchanged); Othello's
+learning ids (and the learning results of ``othello_smoke_store``) when ``learning_task`` became
+version 2 (issue 27: fresh games against the replaced opponent; the learning itself is
+unchanged). A stored result
 is found by its id, so equal ids mean a recorded result store reads back with nothing re-run.
 
 Stages that need results (Othello's evaluations of the learned WPCs) read them from

@@ -1,32 +1,49 @@
-"""One shape for "the paper's number next to this run's": every domain fills it.
+"""One shape for "the paper's number next to this run's", and the one verdict function.
 
 Each paper notebook ends with a table comparing what the paper reports with what this run
-measured. Every domain builds it from :class:`PaperRow` rows and :func:`paper_table`, so the
-tables of the five papers stack into one scorecard (``pandas.concat``) with the same columns:
+measured. Every domain builds it from :func:`paper_row` rows and :func:`paper_table`, so the
+tables of the five papers stack into one scorecard with the same columns (:data:`COLUMNS`):
 
-=================  ==========================================================================
-column             meaning
-=================  ==========================================================================
-``paper``          which paper (the notebook's name, e.g. ``"tsp_mcts_vs_sa"``)
-``artefact``       the paper's table, figure or section (``"Table 2"``, ``"Fig. 8"``, ``"Sec. 4"``)
-``row``            the row (or curve) of that artefact, as the paper labels it
-``column``         the column (or quantity) of that artefact
-``paper_value``    the paper's number (or statement, as text)
-``our_value``      this run's number (``None``/NaN: not measured in this run)
-``low``/``high``   this run's interval around ``our_value`` (e.g. 95%), when it has one
-``n``              how many runs, games or instances ``our_value`` is over
-``scale``          the scale of this run (``smoke``, ``default``, ``paper``)
-``verdict``        ``reproduced``, ``differs`` or ``not run at this scale``
-``note``           how it was judged, or a link to the record (``docs/bench/...``)
-=================  ==========================================================================
+================  =========================================================================
+column            meaning
+================  =========================================================================
+``paper``         which paper (the notebook's name, e.g. ``"tsp_mcts_vs_sa"``)
+``artefact``      the paper's table, figure or section (``"Table 2"``, ``"Fig. 8"``)
+``row``           the row (or curve) of that artefact, as the targets file labels it
+``column``        the column (or quantity) of that artefact
+``kind``          the target's kind (:data:`mctslab.core.targets.KINDS`)
+``paper_value``   the paper's number (or statement), from the targets file
+``our_value``     this run's number (``None``/NaN: not measured in this run); a claim's is
+                  ``holds: ...``, ``fails: ...`` or ``undecided: ...``
+``low``/``high``  this run's 95% interval around ``our_value``, when it has one
+``n``             how many units (games, seeds, instances) ``our_value`` is over
+``min_n``         the target's minimum sample; ``margin`` its equivalence margin
+``scale``         the scale of this run (``smoke``, ``default``, ``paper``)
+``departure``     where this run departs from the paper's protocol in what the number
+                  depends on (empty: it does not)
+``unit_cpu_s``    this run's CPU seconds per unit (game, seed, instance), when measured
+``verdict``       :data:`VERDICTS`
+``why``           what decided the verdict (recomputed by :func:`judge` from the row)
+``settle_n``      ``inconclusive``: the units in all that would settle it (80% power);
+                  ``settle_cpu_h`` what the missing ones cost at ``unit_cpu_s``
+``note``          the domain's note (what was measured, a link to ``docs/bench/...``)
+================  =========================================================================
 
-The verdict is decided by a stated criterion, never written by hand without one
-(:func:`judge`): the paper's value inside our interval, or within a stated tolerance of our
-value, or equal (text); the note names the criterion. ``not run at this scale`` is for a row
-this run cannot judge: its value was not measured, the run is smaller than the paper's
-protocol in what the number depends on (fewer playouts per run, say), or a single run leaves
-no interval. A domain may pass ``verdict=`` itself for a qualitative claim, and must then say
-in ``note`` what decided it.
+The verdict is :func:`judge`'s, by equivalence rather than overlap (issue 27), from the
+target's kind and margin (:mod:`mctslab.core.targets`):
+
+- ``reproduced``: our 95% interval lies inside the paper's value +- margin; ``differs``: it
+  lies wholly outside; ``inconclusive``: anything else, with the sample that would settle it
+  (:func:`mctslab.core.stats.sample_to_settle`) and its cost. A sampled quantity measured once
+  (no interval, or ``n < 2``) is ``inconclusive``, never ``reproduced``.
+- ``not run at this scale``: not measured, or the run is not at the paper's scale, departs from
+  its protocol, or has fewer units than the target's minimum.
+- an ``exact`` or ``config`` quantity is judged by its margin (or equality), no interval;
+  a ``claim`` by the domain's criterion (``holds`` / ``fails`` / ``undecided``).
+- ``derived`` and ``not compared`` (the target's kind says so; a row may still show ours).
+
+A row carries everything its verdict needs, so a recorded table is judged again from its own
+fields (:func:`rejudge`, ``mctslab records check``), or with today's targets.
 """
 
 from __future__ import annotations
@@ -37,13 +54,22 @@ from dataclasses import asdict, dataclass
 
 import pandas as pd
 
-__all__ = ["REPRODUCED", "DIFFERS", "NOT_RUN", "VERDICTS", "COLUMNS", "PaperRow", "judge",
-           "paper_row", "paper_table"]
+from . import targets as targets_module
+from .stats import sample_to_settle, sd_from_interval
+
+__all__ = ["REPRODUCED", "DIFFERS", "INCONCLUSIVE", "NOT_RUN", "DERIVED", "NOT_COMPARED",
+           "VERDICTS", "CLAIM_STATES", "COLUMNS", "PaperRow", "Judgement", "judge",
+           "paper_row", "paper_table", "rejudge", "read_table", "config_rows"]
 
 REPRODUCED = "reproduced"
 DIFFERS = "differs"
+INCONCLUSIVE = "inconclusive"
 NOT_RUN = "not run at this scale"
-VERDICTS = (REPRODUCED, DIFFERS, NOT_RUN)
+DERIVED = "derived"
+NOT_COMPARED = "not compared"
+VERDICTS = (REPRODUCED, DIFFERS, INCONCLUSIVE, NOT_RUN, DERIVED, NOT_COMPARED)
+CLAIM_STATES = {"holds": REPRODUCED, "fails": DIFFERS, "undecided": INCONCLUSIVE}
+POWER = 0.8  # the power a settling sample is sized for (as core.stats.games_for_power)
 
 
 @dataclass(frozen=True)
@@ -54,13 +80,21 @@ class PaperRow:
     artefact: str
     row: str
     column: str
+    kind: str
     paper_value: float | str | None
     our_value: float | str | None
     low: float | None
     high: float | None
     n: int | None
+    min_n: int | None
+    margin: str
     scale: str
+    departure: str
+    unit_cpu_s: float | None
     verdict: str
+    why: str
+    settle_n: int | None
+    settle_cpu_h: float | None
     note: str = ""
 
     def __post_init__(self):
@@ -72,39 +106,18 @@ class PaperRow:
 COLUMNS = tuple(PaperRow.__dataclass_fields__)
 
 
+@dataclass(frozen=True)
+class Judgement:
+    """A verdict, what decided it and (inconclusive) what would settle it."""
+
+    verdict: str
+    why: str
+    settle_n: int | None = None
+    settle_cpu_h: float | None = None
+
+
 def _missing(value) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
-
-
-def judge(paper_value, our_value, *, low=None, high=None, tolerance=None,
-          relative=None) -> str:
-    """The verdict of one comparison by the first criterion that applies.
-
-    - ``our_value`` missing (``None`` or NaN): :data:`NOT_RUN`;
-    - ``low`` and ``high`` given: :data:`REPRODUCED` when ``low <= paper_value <= high``;
-    - ``tolerance`` (absolute) or ``relative`` (a fraction of the paper's value) given:
-      :data:`REPRODUCED` when ``|our_value - paper_value|`` is within it;
-    - two texts: :data:`REPRODUCED` when equal;
-
-    otherwise :data:`DIFFERS`. Numbers with no criterion are a ``ValueError``: say how they
-    are judged.
-    """
-    if _missing(our_value):
-        return NOT_RUN
-    if isinstance(paper_value, str) or isinstance(our_value, str):
-        if low is not None or tolerance is not None or relative is not None:
-            raise ValueError("a text value is judged by equality, not by an interval or tolerance")
-        return REPRODUCED if str(paper_value) == str(our_value) else DIFFERS
-    if _missing(paper_value):
-        raise ValueError("no paper value to judge against: pass verdict= with a note")
-    if low is not None and high is not None and not (_missing(low) or _missing(high)):
-        return REPRODUCED if low <= paper_value <= high else DIFFERS
-    if tolerance is not None:
-        return REPRODUCED if abs(our_value - paper_value) <= tolerance else DIFFERS
-    if relative is not None:
-        return REPRODUCED if abs(our_value - paper_value) <= relative * abs(paper_value) else DIFFERS
-    raise ValueError("numbers need a criterion: an interval (low, high), a tolerance or a "
-                     "relative tolerance (or pass verdict= with a note)")
 
 
 def _number(value):
@@ -114,46 +127,176 @@ def _number(value):
     return value
 
 
-def paper_row(paper: str, artefact: str, row: str, column: str, paper_value, our_value, *,
-              scale: str, low=None, high=None, n=None, tolerance=None, relative=None,
-              verdict: str | None = None, note: str = "") -> PaperRow:
-    """A :class:`PaperRow` whose verdict is :func:`judge`'s (or ``verdict``, with a ``note``).
+def _g(x) -> str:
+    return f"{x:.4g}"
 
-    A row whose ``our_value`` is missing is :data:`NOT_RUN` whatever ``verdict`` says; so is a
-    row to be judged by an interval that is NaN (a single run or instance has no spread).
+
+def _equal(paper_value, our_value, margin: str) -> tuple[bool, str]:
+    """Whether a deterministic value matches: numbers within the margin, texts equal."""
+    if isinstance(paper_value, str) or isinstance(our_value, str):
+        same = str(paper_value) == str(our_value)
+        return same, f"ours {our_value!s} {'equals' if same else 'is not'} the paper's"
+    lower, upper = targets_module.margin_bounds(paper_value, margin or "0")
+    inside = lower <= float(our_value) <= upper
+    return inside, (f"ours {_g(our_value)} {'inside' if inside else 'outside'} "
+                    f"{_g(lower)}..{_g(upper)} (the paper's {_g(paper_value)} +- {margin})")
+
+
+def judge(kind: str, paper_value, our_value, *, margin: str = "", low=None, high=None,
+          n=None, min_n=None, scale: str = "paper", departure: str = "", unit_cpu_s=None,
+          sample: str = "units") -> Judgement:
+    """The verdict of one comparison (the rules of the module docstring).
+
+    ``kind``, ``paper_value``, ``margin``, ``min_n`` and ``sample`` are the target's
+    (:mod:`mctslab.core.targets`); the rest this run's. ``ValueError`` for a sampled target
+    whose value is not a number, or a claim whose value is not ``holds``/``fails``/
+    ``undecided`` followed by ``:`` or nothing.
     """
-    paper_value, our_value = _number(paper_value), _number(our_value)
-    low, high = _number(low), _number(high)
-    no_interval = (low is not None or high is not None) and (_missing(low) or _missing(high))
+    if kind == "derived":
+        return Judgement(DERIVED, "derived: the target it follows from is the one judged")
+    if kind == "uncompared":
+        return Judgement(NOT_COMPARED, "not compared (the target says why)")
     if _missing(our_value):
-        verdict = NOT_RUN
-    elif verdict is None and no_interval and tolerance is None and relative is None:
-        verdict = NOT_RUN  # one run or instance: no spread to judge by
-        note = note or "a single run: no interval to judge by"
-    elif verdict is None:
-        verdict = judge(paper_value, our_value, low=low, high=high, tolerance=tolerance,
-                        relative=relative)
-        if not note:
-            note = _criterion(low, high, tolerance, relative)
-    elif not note:
-        raise ValueError(f"{artefact} {row} / {column}: a verdict given by hand needs a note "
-                         "saying what decided it")
-    return PaperRow(paper, artefact, row, column, paper_value, our_value, low, high,
-                    None if n is None else int(n), scale, verdict, note)
+        return Judgement(NOT_RUN, "not measured in this run")
+    if kind in ("exact", "config"):
+        same, why = _equal(paper_value, our_value, margin)
+        if kind == "config":
+            why += " (our configuration at paper scale)"
+        return Judgement(REPRODUCED if same else DIFFERS, why)
+    if kind not in ("sampled", "claim"):
+        raise ValueError(f"unknown kind {kind!r}")
+    if departure:
+        return Judgement(NOT_RUN, f"not the paper's protocol: {departure}")
+    if scale != "paper":
+        return Judgement(NOT_RUN, f"scale {scale}: not the paper's protocol")
+    if min_n is not None and (n is None or n < min_n):
+        return Judgement(NOT_RUN, f"{n or 0} {sample}, below the {min_n} this target needs")
+    if kind == "claim":
+        state = str(our_value).split(":", 1)[0].strip()
+        if state not in CLAIM_STATES:
+            raise ValueError(f"a claim's value is holds, fails or undecided (then ': ...'), "
+                             f"got {our_value!r}")
+        return Judgement(CLAIM_STATES[state], f"the claim {state} by its criterion")
+    if isinstance(our_value, str) or isinstance(paper_value, str):
+        raise ValueError(f"a sampled target compares numbers, got {paper_value!r} and "
+                         f"{our_value!r}")
+    if n is None or n < 2 or _missing(low) or _missing(high):
+        return Judgement(INCONCLUSIVE, f"measured once ({n or 1} {sample}): no interval; a "
+                         "spread needs two or more")
+    lower, upper = targets_module.margin_bounds(paper_value, margin)
+    band = f"{_g(lower)}..{_g(upper)} (the paper's {_g(paper_value)} +- {margin})"
+    interval = f"our 95% interval [{_g(low)}, {_g(high)}] over {n} {sample}"
+    if lower <= low and high <= upper:
+        return Judgement(REPRODUCED, f"{interval} lies inside {band}")
+    if high < lower or low > upper:
+        return Judgement(DIFFERS, f"{interval} lies wholly outside {band}")
+    settle = sample_to_settle(float(our_value), sd_from_interval(low, high, n), lower, upper,
+                              n=n, power=POWER)
+    if settle is None:
+        reason = ("the interval is open, so no sample can be sized from it"
+                  if not (math.isfinite(low) and math.isfinite(high)) else
+                  "ours sits on the edge: no sample settles it")
+        return Judgement(INCONCLUSIVE, f"{interval} straddles an edge of {band}; {reason}")
+    more = settle - n
+    # the cost is a column of its own (settle_cpu_h): a measured time varies from run to run,
+    # and the reason stays the same text for the same numbers (core.varying)
+    cost = None if _missing(unit_cpu_s) else more * float(unit_cpu_s) / 3600
+    return Judgement(INCONCLUSIVE, f"{interval} straddles an edge of {band}; about {settle:,} "
+                                   f"{sample} in all settle it ({POWER:.0%} power): {more:,} "
+                                   "more (settle_cpu_h: their CPU hours at this run's CPU time "
+                                   "per unit)", settle, cost)
 
 
-def _criterion(low, high, tolerance, relative) -> str:
-    """The criterion :func:`judge` applied, as the row's note."""
-    if low is not None and high is not None and not (_missing(low) or _missing(high)):
-        return "criterion: the paper's value inside our interval"
-    if tolerance is not None:
-        return f"criterion: within {tolerance:g} of the paper's value"
-    if relative is not None:
-        return f"criterion: within {100 * relative:g}% of the paper's value"
-    return "criterion: equal"
+def paper_row(paper: str, artefact: str, row: str, column: str, our_value, *, scale: str,
+              low=None, high=None, n=None, departure: str = "", unit_cpu_s=None,
+              note: str = "") -> PaperRow:
+    """A :class:`PaperRow` for the target ``(paper, artefact, row, column)``: its value, kind
+    and margin from the targets file (``KeyError`` when there is none), judged by
+    :func:`judge` against this run's value, interval, ``n`` and ``departure`` from the
+    paper's protocol (empty: none). ``note`` is the domain's (what was measured)."""
+    target = targets_module.target(paper, artefact, row, column)
+    our_value, low, high = _number(our_value), _number(low), _number(high)
+    n = None if _missing(_number(n)) else int(n)
+    unit_cpu_s = None if _missing(_number(unit_cpu_s)) else float(unit_cpu_s)
+    low = None if _missing(low) else float(low)
+    high = None if _missing(high) else float(high)
+    judged = judge(target["kind"], target["value"], our_value, margin=target["margin"],
+                   low=low, high=high, n=n, min_n=target["min_n"], scale=scale,
+                   departure=departure, unit_cpu_s=unit_cpu_s, sample=target["sample"] or "units")
+    return PaperRow(paper, artefact, row, column, target["kind"], target["value"], our_value,
+                    low, high, n, target["min_n"], target["margin"], scale, departure,
+                    unit_cpu_s, judged.verdict, judged.why, judged.settle_n, judged.settle_cpu_h,
+                    note)
+
+
+def config_rows(paper: str, ours: dict, scale: str) -> list[PaperRow]:
+    """One ``config`` row per protocol constant: ``ours`` maps ``(artefact, row, column)`` to
+    our value at ``paper`` scale (``experiments.config("paper")``, or a constant of the code
+    that stands for it); every ``config`` target of ``paper`` not in ``ours`` is a
+    ``KeyError`` (a constant left unchecked)."""
+    wanted = targets_module.load(paper)
+    wanted = wanted[wanted.kind == "config"]
+    keys = list(zip(wanted.artefact, wanted.row, wanted.column))
+    missing = [k for k in keys if k not in ours]
+    if missing:
+        raise KeyError(f"{paper}: no value of ours for the config targets {missing}")
+    return [paper_row(paper, *key, ours[key], scale=scale) for key in keys]
 
 
 def paper_table(rows: Iterable[PaperRow]) -> pd.DataFrame:
-    """The rows as a DataFrame with exactly :data:`COLUMNS`, in that order (empty: no rows)."""
+    """The rows as a DataFrame with exactly :data:`COLUMNS`, in that order (empty: no rows);
+    ``ValueError`` when a target appears twice (one row per target: pool repetitions)."""
     records = [asdict(r) for r in rows]
-    return pd.DataFrame.from_records(records, columns=list(COLUMNS))
+    keys = [(r["paper"], r["artefact"], r["row"], r["column"]) for r in records]
+    twice = {k for k in keys if keys.count(k) > 1}
+    if twice:
+        raise ValueError(f"a target compared twice (pool its repetitions): {sorted(twice)}")
+    frame = pd.DataFrame.from_records(records, columns=list(COLUMNS))
+    for key in _INTS:  # counts stay integers beside missing values (written 4, not 4.0)
+        frame[key] = frame[key].astype("Int64")
+    return frame
+
+
+# -- reading and judging again -------------------------------------------------------------
+_INTS = ("n", "min_n", "settle_n")
+_FLOATS = ("low", "high", "unit_cpu_s", "settle_cpu_h")
+
+
+def _cell(text: str, kind: str = ""):
+    if text == "":
+        return None
+    if kind == "claim":
+        return text
+    return targets_module._parse(text)
+
+
+def read_table(path) -> list[dict]:
+    """A ``paper_vs_run.csv`` as written by :func:`paper_table`, one dict per row with the
+    types it was written with (``ValueError`` naming the file for other columns)."""
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    if tuple(frame.columns) != COLUMNS:
+        raise ValueError(f"{path}: columns must be {', '.join(COLUMNS)}, got "
+                         f"{', '.join(frame.columns)}")
+    records = []
+    for raw in frame.to_dict("records"):
+        record = dict(raw)
+        for key in _INTS:
+            record[key] = None if raw[key] == "" else int(float(raw[key]))
+        for key in _FLOATS:
+            record[key] = None if raw[key] == "" else float(raw[key])
+        record["paper_value"] = _cell(raw["paper_value"])
+        record["our_value"] = _cell(raw["our_value"], raw["kind"])
+        records.append(record)
+    return records
+
+
+def rejudge(record: dict, target: dict | None = None) -> Judgement:
+    """:func:`judge` applied to a row's own fields, or with ``target``'s value, kind, margin
+    and minimum (today's targets file) in place of the row's."""
+    source = target or {"kind": record["kind"], "value": record["paper_value"],
+                        "margin": record["margin"], "min_n": record["min_n"], "sample": ""}
+    return judge(source["kind"], source["value"], record["our_value"],
+                 margin=source["margin"] or "", low=record["low"], high=record["high"],
+                 n=record["n"], min_n=source["min_n"], scale=record["scale"],
+                 departure=record["departure"] or "", unit_cpu_s=record["unit_cpu_s"],
+                 sample=source.get("sample") or "units")

@@ -27,7 +27,6 @@ import concurrent.futures as cf
 import multiprocessing
 import os
 import socket
-import sys
 import time
 import traceback
 from urllib.parse import urlsplit
@@ -35,6 +34,7 @@ from urllib.parse import urlsplit
 from tqdm import tqdm
 
 from .. import paths
+from .progress import progress_stream
 from .stopping import (
     Interrupted,
     OutputLock,
@@ -141,14 +141,15 @@ def _run_locked(experiment, tasks, store, address, n_workers, progress) -> Exper
     start = time.perf_counter()
     failures: list[tuple[Task, str]] = []
     bar = tqdm(total=len(unique), initial=outcome.cached, desc=experiment, unit="task",
-               disable=not _progress_enabled(progress), file=sys.stderr, mininterval=1.0,
+               disable=not _progress_enabled(progress), file=progress_stream(), mininterval=1.0,
                dynamic_ncols=True)
 
     def note_progress() -> None:
         if pending:
             write_json(store.directory / "progress.json",
                        {"experiment": experiment, "stored": outcome.cached + outcome.ran,
-                        "total": len(unique), "pid": os.getpid(), "updated": utc_now()})
+                        "total": len(unique), "pid": os.getpid(), "updated": utc_now(),
+                        "updated_ns": time.time_ns()})  # orders updates within a second
 
     def finish(task: Task, result: dict, seconds: float) -> None:
         record = task.describe()

@@ -34,6 +34,7 @@ import sys
 from pathlib import Path
 
 from .. import __version__, paths
+from .display import shown
 from .executor import ExperimentResults, run_tasks
 from .figcheck import figure_problems
 from .params import SCALES, check_scale, positive_int
@@ -254,7 +255,9 @@ class Run:
         return fig
 
     def table(self, df, stem: str, caption: str | None = None, index: bool = False):
-        """Save a DataFrame as ``<stem>.csv`` and return it (so the notebook displays it).
+        """Save a DataFrame as ``<stem>.csv`` and return it as a :class:`~mctslab.core.display.
+        ShownTable` (the notebook displays it without an index, captioned; it is still the
+        DataFrame).
 
         ``caption`` says what a row is and where the numbers come from (without one, the
         stem and the columns stand in)."""
@@ -270,7 +273,7 @@ class Run:
                                "why": varies.why, "rows": list(varies.rows),
                                "row_column": varies.row_column}
         self._record(stem, "table", [path.name], caption, rows=len(df), **extra)
-        return df
+        return shown(df, f"{path.name}: {caption}")
 
     def save_text(self, text: str, name: str, caption: str | None = None) -> Path:
         """Save a text artefact (e.g. a list of puzzles, a tour) next to the figures."""

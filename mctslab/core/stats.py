@@ -12,6 +12,9 @@
 - Paired win/loss outcomes of two engines over the same games (same seeds, same opponent):
   the exact McNemar test (:func:`mcnemar_exact`); games per engine for a given power
   (:func:`games_for_power`).
+- An equivalence verdict left open (:mod:`mctslab.core.compare`): the spread of one unit (game,
+  seed, instance) read back from a 95% interval (:func:`sd_from_interval`), and the units that
+  would settle it with a given power (:func:`sample_to_settle`).
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ __all__ = [
     "elo_update",
     "mcnemar_exact",
     "games_for_power",
+    "sd_from_interval",
+    "sample_to_settle",
 ]
 
 
@@ -100,6 +105,40 @@ def games_for_power(p1: float, p2: float, power: float = 0.8, alpha: float = 0.0
         raise ValueError(f"need two different rates in (0, 1), got {p1}, {p2}")
     z = _st.norm.ppf(1 - alpha / 2) + _st.norm.ppf(power)
     return int(math.ceil(z * z * (p1 * (1 - p1) + p2 * (1 - p2)) / (p1 - p2) ** 2))
+
+
+def sd_from_interval(low: float, high: float, n: int, confidence: float = 0.95) -> float:
+    """The standard deviation of one unit (a game's outcome, a seed's count, an instance's
+    ratio) implied by a two-sided ``confidence`` interval ``[low, high]`` over ``n`` units:
+    ``(high - low) / 2 / t * sqrt(n)``, ``t`` Student's quantile with ``n - 1`` degrees of
+    freedom (the t interval of :func:`mean_interval` read backwards; for a Clopper-Pearson or
+    normal interval over many games t is the normal quantile to three digits). NaN with fewer
+    than two units or an unbounded interval."""
+    if n is None or n < 2 or not (math.isfinite(low) and math.isfinite(high)):
+        return math.nan
+    t = float(_st.t.ppf(0.5 + confidence / 2, n - 1))
+    return (high - low) / 2 / t * math.sqrt(n)
+
+
+def sample_to_settle(estimate: float, sd: float, lower: float, upper: float, *, n: int = 0,
+                     power: float = 0.8, alpha: float = 0.05) -> int | None:
+    """Units (games, seeds, instances) whose ``1 - alpha`` interval around ``estimate`` would
+    settle an equivalence verdict with probability ``power``: the interval inside
+    ``[lower, upper]`` (the paper's value plus or minus its margin) when ``estimate`` is
+    inside, wholly outside when it is outside.
+
+    One-sample analogue of :func:`games_for_power`: the half-width must fall below the distance
+    ``d`` from ``estimate`` to the nearer bound, ``n = (z_{1-alpha/2} + z_power)^2 sd^2 / d^2``
+    (the normal approximation; ``sd`` of one unit, :func:`sd_from_interval`). At least
+    ``n + 1`` (more than the sample that left it open); ``None`` when no sample settles it
+    (``estimate`` on a bound, or no spread known)."""
+    if not (math.isfinite(estimate) and math.isfinite(sd)) or sd <= 0:
+        return None
+    distance = min(abs(estimate - lower), abs(estimate - upper))
+    if distance <= 0:
+        return None
+    z = _st.norm.ppf(1 - alpha / 2) + _st.norm.ppf(power)
+    return max(int(math.ceil((z * sd / distance) ** 2)), int(n) + 1)
 
 
 def clopper_pearson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:

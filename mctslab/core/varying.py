@@ -67,7 +67,13 @@ VARIES: dict[tuple[str, str], Varies] = {
         "the shares of run time come from the time_shares table", rows=("Time shares",),
         row_column="artefact"),
     ("tsp_mcts_vs_sa", "paper_vs_run"): Varies(
-        ("our_value", "low", "high", "verdict"), "time-budgeted", _TSP_BUDGET),
+        ("our_value", "low", "high", "verdict", "why", "settle_n", "settle_cpu_h",
+         "unit_cpu_s"), "time-budgeted", _TSP_BUDGET),
+    **{(notebook, "paper_vs_run"): Varies(
+        ("unit_cpu_s", "settle_cpu_h"), "timing",
+        f"CPU seconds per {unit}, and what an open row's settling sample costs at them")
+       for notebook, unit in (("sudoku_less_clue", "run"), ("go_state_tabu", "game"),
+                              ("othello_wpc_de", "replacement or learning run"))},
     ("go_state_tabu", "fig6_thinking_time"): Varies(
         ("ours s/game", "GNU Go s/game", "difference s/game", "ours s/move",
          "CPU s/game, both sides"), "timing", "thinking time per game and per move"),

@@ -71,7 +71,7 @@ SCALES = {
     "default": dict(configs=TABLE2_CONFIGS, games_per_color=1, board_size=9, playouts=2000,
                     gnugo_level=10, host_level=10, mc_levels=(1, 10), anchor_games_per_color=1,
                     pure_configs=("gnugo-uct",), veto_positions=10, veto_sizes=(9,),
-                    veto_cs=(1.5,), **_ANALYSIS),
+                    veto_cs=(1.5,), **{**_ANALYSIS, "table4_sizes": (0, 1, 2, 4, 8, 12, 15)}),
     "paper": dict(configs=TABLE2_CONFIGS, games_per_color=500, board_size=19, playouts=8000,
                   gnugo_level=10, host_level=10, mc_levels=(1, 10), anchor_games_per_color=500,
                   pure_configs=("gnugo-uct",), veto_positions=100, veto_sizes=(9, 19),

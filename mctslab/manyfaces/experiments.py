@@ -55,7 +55,7 @@ SCALES = {
                   census_every=25, influence_positions=2, strength_games=2, strength_size=7,
                   strength_playouts=200),
     "default": dict(census_games=40, cost_positions=20, incremental_moves=20, replay_games=3,
-                    census_every=10, influence_positions=3, strength_games=10, strength_size=9,
+                    census_every=10, influence_positions=3, strength_games=4, strength_size=9,
                     strength_playouts=1000),
     "paper": dict(census_games=2000, cost_positions=100, incremental_moves=50, replay_games=10,
                   census_every=10, influence_positions=3, strength_games=100, strength_size=9,
@@ -237,8 +237,9 @@ def influence_positions(cfg: Config):
 def time_shares(cfg: Config) -> pd.DataFrame:
     """Replay ``replay_games`` games with every structure maintained, influence
     recomputed and the pattern matcher updated after each move; seconds and share per
-    component. Paper: eye potential 7%, pattern matching 1.5% (of a full program's time,
-    search included, which this replay has not)."""
+    component. Paper: re-evaluating eye potential and escape points 7% (our groups component),
+    pattern matching 1.5% (of a full program's time, search included, which this replay has
+    not)."""
     comp = compile_patterns(load_default())
     seconds = dict.fromkeys(COMPONENTS, 0.0)
     seconds["pattern matching"] = 0.0
@@ -257,7 +258,7 @@ def time_shares(cfg: Config) -> pd.DataFrame:
             seconds[k] += v
         moves_total += len(moves)
     total = sum(seconds.values())
-    paper = {"eyes": "eye potential: 7%", "groups": "(eye potential is in groups)",
+    paper = {"groups": "eye potential and escape points re-evaluated: 7%",
              "pattern matching": "1.5%"}
     rows = [dict(component=k, seconds=v, share_pct=100 * v / total,
                  ms_per_move=1000 * v / moves_total, paper=paper.get(k, ""))

@@ -49,12 +49,11 @@ import pandas as pd
 
 from mctslab.core.params import config_values, non_default, positive_int
 from mctslab.core.stats import score_interval
-from mctslab.core.tasks import keyed_tasks, make_tasks, task_key
+from mctslab.core.tasks import keyed_tasks, make_tasks, task_key, task_version
 from mctslab.othello import wpc as wpc_module
 from mctslab.othello._de import league
 from mctslab.othello._players import play_match
 from mctslab.othello.learning import ELO_READINGS, MODES, LearningConfig, run_learning
-from mctslab.othello.tables import elo_reading_record
 from mctslab.rng import seed_state
 
 __all__ = ["Config", "SCALES", "PAPER_CONSTANTS", "config", "learn", "evaluate",
@@ -70,7 +69,7 @@ SCALES = {
                   reference_population=6, reference_generations=4),
     "default": dict(population_size=10, max_generations=20, iterations=60, n_matches=5,
                     games_per_match=20, games_per_member=20, max_group=10, eval_games=200,
-                    final_games=10_000, round_robin_games=200, repetitions=4,
+                    final_games=10_000, round_robin_games=200, repetitions=2,
                     compared_weights=(10, 64), compared_elo_readings=("keep", "rederive"),
                     reference_sets=(("standard",), ("standard", "random")),
                     reference_weights=(10, 64), reference_population=20,
@@ -212,6 +211,7 @@ def _as_tuple(value):
 
 # -- task functions (module level: the executor imports them by name) ----------------------
 
+@task_version("2")  # 2: each replacement's fresh games against the replaced opponent (issue 27)
 def learning_task(params: dict, seed: np.random.SeedSequence) -> dict:
     """One learning run; ``params`` = LearningConfig fields + ``repetition``."""
     params = dict(params)
@@ -488,6 +488,32 @@ def reference_learning(run, cfg: Config) -> pd.DataFrame:
 
 # -- beyond the paper: the Elo/join reading (issue 14) ------------------------------------
 
+def elo_reading_record(reading: str, result: dict, scored: list) -> dict:
+    """One group-learning run under ``reading``: joins, failed iterations, the generation of
+    the joins (the first check is generation ``max(1, Tmax // 2)``), and its final WPC
+    members against the standard WPC. ``scored``: (member, ScoreInterval) of each final WPC
+    member (the random player is never scored: ``group_mean`` is over the WPC members)."""
+    joins = [e for e in result["events"] if e["kind"] == "join"]
+    generations = np.array([e["generation"] for e in joins], dtype=np.float64)
+    record = dict(reading=reading, repetition=result["repetition"], joins=len(joins),
+                  failed_iterations=sum(e["kind"] == "fail" for e in result["events"]),
+                  first_check=max(1, result["config"]["max_generations"] // 2),
+                  join_generation_median=np.median(generations) if joins else np.nan,
+                  join_generation_max=generations.max() if joins else np.nan,
+                  wpc_members=len(scored), learning_games=result["games"])
+    if scored:
+        top, top_ci = max(scored, key=lambda pair: pair[0]["rating"])
+        best, best_ci = max(scored, key=lambda pair: pair[1].score)
+        record.update(top_member=top["id"], top_rating=top["rating"],
+                      top_vs_standard=top_ci.score, top_vs_standard_low=top_ci.low,
+                      top_vs_standard_high=top_ci.high, best_member=best["id"],
+                      best_vs_standard=best_ci.score, best_vs_standard_low=best_ci.low,
+                      best_vs_standard_high=best_ci.high,
+                      group_mean_vs_standard=float(np.mean([ci.score for _, ci in scored])),
+                      games_each=top_ci.games, top_variables=top["variables"])
+    return record
+
+
 def elo_readings(run, cfg: Config, learned: Learned) -> pd.DataFrame:
     """Group learning under each reading of ``cfg.compared_elo_readings`` (issue 14).
 
@@ -498,7 +524,7 @@ def elo_readings(run, cfg: Config, learned: Learned) -> pd.DataFrame:
     results. Every final WPC member of every run plays ``final_games`` games against the
     standard WPC (Table 4's protocol; seeds of their own, spawn keys (4, crc32 of
     ``reading|repetition|member``), in ``othello_elo_readings_eval``). One row per (reading,
-    repetition) (:func:`~mctslab.othello.tables.elo_reading_record`).
+    repetition) (:func:`elo_reading_record`).
     """
     readings = cfg.compared_elo_readings
     runs = [(cfg.elo_reading, r) for r in learned.mode("group")] if cfg.elo_reading in readings else []

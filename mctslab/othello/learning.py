@@ -47,6 +47,11 @@ Reading guide
   standard WPC (1,000 whenever the opponent or group changes, as in the paper) are
   counted separately (``evaluation_games``) and use their own RNG stream, so turning
   them off or on leaves the learning itself unchanged.
+* At each replacement (individual learning) the new best also plays ``eval_games`` fresh
+  games against the opponent it replaces, from a fourth RNG stream (``fresh_vs_opponent``,
+  counted as evaluation games): its fitness games selected it (fitness > 0.5 requires
+  score - 1.3 sigma > 0.5), so only fresh games test the paper's "a new best beats the
+  opponent it replaced" (issue 27). The learning itself is unchanged.
 """
 
 from __future__ import annotations
@@ -235,11 +240,14 @@ class _Recorder:
     """The learning history: one row per generation, one event per change or failure."""
 
     def __init__(self, cfg: LearningConfig, seed: np.random.SeedSequence):
-        de_seed, game_seed, eval_seed = seed.spawn(3)
+        # a fourth stream for the fresh games at a replacement: spawning it last keeps the
+        # first three (and so the learning and its evaluations) what they were without it
+        de_seed, game_seed, eval_seed, fresh_seed = seed.spawn(4)
         self.cfg = cfg
         self.de_rng = np.random.default_rng(de_seed)
         self.game_rng = seed_state(game_seed)
         self.eval_rng = seed_state(eval_seed)
+        self.fresh_rng = seed_state(fresh_seed)
         self.standard = wpc_module.row_tables(wpc_module.STANDARD_WPC)
         self.games = 0
         self.evaluation_games = 0
@@ -258,6 +266,17 @@ class _Recorder:
         outcome = play_match(population_tables(np.asarray(variables)[None])[0], False,
                              self.standard, False, self.cfg.epsilon, self.cfg.eval_games,
                              self.eval_rng)
+        self.evaluation_games += self.cfg.eval_games
+        return _outcome_record(outcome)
+
+    def vs_replaced(self, variables, opponent, opponent_random) -> dict | None:
+        """``variables`` against the opponent it replaces in ``eval_games`` fresh games (their
+        own RNG stream: not the fitness games that selected it)."""
+        if self.cfg.eval_games == 0:
+            return None
+        outcome = play_match(population_tables(np.asarray(variables)[None])[0], False,
+                             opponent, opponent_random, self.cfg.epsilon, self.cfg.eval_games,
+                             self.fresh_rng)
         self.evaluation_games += self.cfg.eval_games
         return _outcome_record(outcome)
 
@@ -293,7 +312,9 @@ def _individual(cfg: LearningConfig, rec: _Recorder) -> dict:
                 rec.event(kind="replace", iteration=iteration, generation=generation,
                           fitness=float(fitness[best]), score_vs_opponent=float(score[best]),
                           variables=opponent_variables.round(6).tolist(),
-                          vs_standard=rec.vs_standard(opponent_variables))
+                          vs_standard=rec.vs_standard(opponent_variables),
+                          fresh_vs_opponent=rec.vs_replaced(opponent_variables, opponent,
+                                                            opponent_random))
                 opponent = population_tables(opponent_variables[None])[0]
                 opponent_random = False
                 replaced = True

@@ -59,9 +59,9 @@ COUNTED = (17, 18, 19, 20)   # clue numbers the tables report (the paper: 18, 19
 @dataclass(frozen=True)
 class Config:
     scale: str = "default"
-    table1_playouts: int = 20_000
+    table1_playouts: int = 10_000
     table1_seeds: int = 4
-    table2_playouts: int = 20_000
+    table2_playouts: int = 10_000
     table2_seeds: int = 4
     table2_c: tuple = (0.5, 1.0)
     table2_thresholds: tuple = (10, 20, 30, 40)
@@ -79,9 +79,9 @@ class Config:
     threshold: int = 30             # Table 1
     max_children: int = 30
     reduce_upto: int = 21           # post-hoc minimal reduction of puzzles with <= this many clues
-    removal_runs: int = 20_000      # random-removal baseline runs (split into removal_tasks)
+    removal_runs: int = 10_000      # random-removal baseline runs (split into removal_tasks)
     removal_tasks: int = 2
-    beyond_playouts: int = 20_000   # best variant with minimal reduction, per seed
+    beyond_playouts: int = 10_000   # best variant with minimal reduction, per seed
     beyond_seeds: int = 2
 
 

@@ -188,7 +188,7 @@ SCALES = {
                   anytime_horizon=0.2, anytime_2opt_fractions=(0.1, 1.0), speedup_horizon=0.2),
     "default": dict(instances=DEFAULT_INSTANCES, replicates=3, lkh_max_trials=200,
                     lkh_time_limit=10.0, anytime_instances=("eil101", "pr1002", "pr2392"),
-                    anytime_horizon=2.0),
+                    anytime_horizon=2.0, speedup_horizon=1.0),
     # instances None: every instance of 48-15112 cities with a paper metric (_paper_instances)
     "paper": dict(instances=None, replicates=5, lkh_max_trials=1000, lkh_time_limit=60.0,
                   anytime_instances=("eil51", "kroA200", "pr1002", "fnl4461"),

@@ -1,74 +1,238 @@
-"""The "paper vs this run" shape every domain fills (issue 22), and the scorecard it feeds."""
+"""The "paper vs this run" shape and the one verdict function (issue 22, issue 27: verdicts by
+equivalence, not overlap), with property tests of the rules a wide interval cannot pass."""
 
 import math
 
 import pandas as pd
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
+from mctslab.core import targets
 from mctslab.core.compare import (
     COLUMNS,
+    DERIVED,
     DIFFERS,
+    INCONCLUSIVE,
+    NOT_COMPARED,
     NOT_RUN,
     REPRODUCED,
     PaperRow,
     judge,
     paper_row,
     paper_table,
+    read_table,
+    rejudge,
 )
+from mctslab.core.stats import sample_to_settle, sd_from_interval
 
 
 def test_columns_are_the_documented_ones():
-    assert COLUMNS == ("paper", "artefact", "row", "column", "paper_value", "our_value", "low",
-                       "high", "n", "scale", "verdict", "note")
+    assert COLUMNS == ("paper", "artefact", "row", "column", "kind", "paper_value", "our_value",
+                       "low", "high", "n", "min_n", "margin", "scale", "departure",
+                       "unit_cpu_s", "verdict", "why", "settle_n", "settle_cpu_h", "note")
 
 
-@pytest.mark.parametrize("paper, ours, kwargs, expected", [
-    (0.632, 0.64, dict(low=0.62, high=0.66), REPRODUCED),       # inside our interval
-    (0.632, 0.70, dict(low=0.68, high=0.72), DIFFERS),
-    (1.2, 1.25, dict(tolerance=0.1), REPRODUCED),                # absolute tolerance
-    (1.2, 1.35, dict(tolerance=0.1), DIFFERS),
-    (685.0, 700.0, dict(relative=0.05), REPRODUCED),             # within 5%
-    (685.0, 760.0, dict(relative=0.05), DIFFERS),
-    ("constant", "constant", {}, REPRODUCED),                    # a statement, by equality
-    ("constant", "grows", {}, DIFFERS),
-    (0.632, None, dict(low=0.6, high=0.7), NOT_RUN),             # not measured in this run
-    (0.632, math.nan, {}, NOT_RUN),
+SAMPLED = dict(margin="0.05", n=1000, min_n=100, scale="paper")
+
+
+@pytest.mark.parametrize("paper, ours, low, high, expected", [
+    (0.519, 0.52, 0.49, 0.55, REPRODUCED),     # inside 0.469..0.569
+    (0.519, 0.70, 0.67, 0.73, DIFFERS),        # wholly above
+    (0.519, 0.50, 0.44, 0.56, INCONCLUSIVE),   # straddles the lower edge
+    (0.519, 0.0, 0.0, 0.52, INCONCLUSIVE),     # 0 of 5 games: contains the paper, not inside
 ])
-def test_judge_by_the_stated_criterion(paper, ours, kwargs, expected):
-    assert judge(paper, ours, **kwargs) == expected
+def test_sampled_quantities_are_judged_by_equivalence(paper, ours, low, high, expected):
+    assert judge("sampled", paper, ours, low=low, high=high, **SAMPLED).verdict == expected
 
 
-def test_numbers_need_a_criterion():
-    with pytest.raises(ValueError, match="criterion"):
-        judge(0.5, 0.6)
-    with pytest.raises(ValueError, match="note"):
-        paper_row("tsp", "Fig. 8", "MCT_RM", "ratio", 0.632, 0.6, scale="smoke",
-                  verdict=REPRODUCED)
+def test_the_recorded_sudoku_row_that_passed_by_overlap_is_open_now():
+    # Table 2 (c = 1, threshold 40), N = 20: ours 389,231 [0, 1,230,937] against 78,794
+    judged = judge("sampled", 78794.0, 389231.0, low=0.0, high=1230937.0, margin="x2", n=4,
+                   min_n=4, scale="paper", unit_cpu_s=3600.0, sample="seeds")
+    assert judged.verdict == INCONCLUSIVE
+    assert judged.settle_n > 4 and "seeds in all settle it" in judged.why
+    assert judged.settle_cpu_h == pytest.approx(judged.settle_n - 4)  # an hour per seed
+
+
+def test_a_zero_of_the_paper_no_longer_passes_by_a_clipped_interval():
+    # Sudoku Table 1 "fully random, mean, rules no" N=20: the paper's 0.0, margin +-1 puzzle
+    target = targets.target("sudoku_less_clue", "Table 1", "fully random, mean, rules no",
+                            "N=20")
+    assert (target["value"], target["margin"]) == (0.0, "1")
+    args = dict(margin="1", n=4, min_n=4, scale="paper")
+    assert judge("sampled", 0.0, 1.5, low=0.0, high=3.2, **args).verdict == INCONCLUSIVE
+    assert judge("sampled", 0.0, 0.25, low=0.0, high=0.8, **args).verdict == REPRODUCED
+    assert judge("sampled", 0.0, 4109.0, low=0.0, high=10327.0, **args).verdict == INCONCLUSIVE
+    assert judge("sampled", 0.0, 4109.0, low=3000.0, high=5200.0, **args).verdict == DIFFERS
+
+
+@pytest.mark.parametrize("kwargs, expected, words", [
+    (dict(scale="default"), NOT_RUN, "scale default"),
+    (dict(departure="9x9 against level 10"), NOT_RUN, "9x9"),
+    (dict(n=20), NOT_RUN, "below the 100"),
+    (dict(low=None, high=None), INCONCLUSIVE, "no interval"),
+])
+def test_scale_protocol_and_sample_come_first(kwargs, expected, words):
+    args = dict(SAMPLED, low=0.49, high=0.55)
+    args.update(kwargs)
+    judged = judge("sampled", 0.519, 0.52, **args)
+    assert judged.verdict == expected and words in judged.why
+
+
+@pytest.mark.parametrize("kind, paper, ours, margin, expected", [
+    ("config", 8000, 8000, "0", REPRODUCED),
+    ("config", 19, 9, "0", DIFFERS),
+    ("config", "positions", "positions", "", REPRODUCED),
+    ("config", "another legal move", "the playout policy", "", DIFFERS),
+    ("exact", 4.562, 4.5618, "0.0005", REPRODUCED),
+    ("exact", 5000000, 5776000, "10%", DIFFERS),
+    ("exact", 300000000, 34228944, "x3", DIFFERS),
+    ("exact", 1.2, 1.4, "25%", REPRODUCED),
+])
+def test_deterministic_quantities_by_equality_or_margin_at_any_scale(kind, paper, ours, margin,
+                                                                     expected):
+    assert judge(kind, paper, ours, margin=margin, scale="smoke").verdict == expected
+
+
+def test_claims_derived_and_uncompared():
+    assert judge("claim", "yes", "holds: 3 of 3", scale="paper").verdict == REPRODUCED
+    assert judge("claim", "yes", "fails: 1 of 3", scale="paper").verdict == DIFFERS
+    assert judge("claim", "yes", "undecided: p = 0.2", scale="paper").verdict == INCONCLUSIVE
+    assert judge("claim", "yes", "holds", scale="smoke").verdict == NOT_RUN
+    assert judge("claim", "yes", "holds", scale="paper", min_n=20, n=5).verdict == NOT_RUN
+    with pytest.raises(ValueError, match="holds, fails or undecided"):
+        judge("claim", "yes", "true", scale="paper")
+    assert judge("derived", 685, 700).verdict == DERIVED
+    assert judge("uncompared", 7.0, 16.8).verdict == NOT_COMPARED
+    assert judge("sampled", 0.5, None, **SAMPLED).verdict == NOT_RUN
+    assert judge("sampled", 0.5, math.nan, **SAMPLED).verdict == NOT_RUN
+
+
+def test_paper_row_takes_value_kind_and_margin_from_the_targets_file():
+    row = paper_row("go_state_tabu", "Table 4", "L = 8", "tabu candidates per playout", 0.2125,
+                    n=1, scale="paper")
+    # the paper prints 0.213 (1,700 / 8,000 = 0.2125): the value judged is the value shown
+    assert row.paper_value == 0.213 == targets.value("go_state_tabu", "Table 4", "L = 8",
+                                                     "tabu candidates per playout")
+    assert (row.kind, row.margin, row.verdict) == ("sampled", "0.01", INCONCLUSIVE)
+    with pytest.raises(KeyError, match="no target Table 9"):
+        paper_row("go_state_tabu", "Table 9", "x", "y", 1.0, scale="paper")
     with pytest.raises(ValueError, match="verdict"):
-        PaperRow("tsp", "Fig. 8", "r", "c", 1.0, 1.0, None, None, None, "smoke", "close", "")
+        PaperRow(*(["p"] * 4), "sampled", 1.0, 1.0, None, None, None, None, "0", "smoke", "",
+                 None, "close", "", None, None, "")
 
 
-def test_rows_stack_into_one_scorecard():
-    tsp = paper_table([
-        paper_row("tsp_mcts_vs_sa", "Fig. 8", "MCT_RM", "mean ratio to SA", 0.632, 0.641,
-                  low=0.62, high=0.66, n=17, scale="default"),
-        paper_row("tsp_mcts_vs_sa", "Sec. 4", "MCT_RM", "speed-up", 685, None, scale="smoke"),
-    ])
-    empty = paper_table([])
-    card = pd.concat([tsp, empty], ignore_index=True)
-    assert tuple(card.columns) == COLUMNS and tuple(empty.columns) == COLUMNS
-    assert list(card.verdict) == [REPRODUCED, NOT_RUN]
-    assert card.note[0] == "criterion: the paper's value inside our interval"
-    assert card.n[0] == 17
+def _rows():
+    return [
+        paper_row("tsp_mcts_vs_sa", "Fig. 8", "MCT_RM", "mean ratio to SA", 0.641, low=0.62,
+                  high=0.66, n=77, scale="paper", unit_cpu_s=12.5),
+        paper_row("tsp_mcts_vs_sa", "Fig. 8", "MCT_UM", "mean ratio to SA", 1.1, low=1.0,
+                  high=1.2, n=77, scale="paper", unit_cpu_s=12.5, note="a note, with a comma"),
+        paper_row("tsp_mcts_vs_sa", "Sec. 4", "MCT_RM", "time to reach SA's length (% of SA's)",
+                  100.0, low=90.0, high=math.inf, n=80, scale="paper"),
+        paper_row("tsp_mcts_vs_sa", "Sec. 4", "SA", "cooling factor", 0.99, scale="paper"),
+        paper_row("tsp_mcts_vs_sa", "Fig. 9", "roulette", "Cp multipliers", "0, 2, 4",
+                  scale="smoke"),
+    ]
 
 
-def test_a_verdict_by_hand_is_kept_with_its_note():
-    row = paper_row("othello_wpc_de", "Sec. 6", "group beats individual", "holds", "yes", 0.1,
-                    scale="paper", verdict=DIFFERS, note="Welch p = 0.1 > 0.05")
-    assert (row.verdict, row.note) == (DIFFERS, "Welch p = 0.1 > 0.05")
+def test_rows_stack_and_a_target_appears_once():
+    table = paper_table(_rows())
+    assert tuple(table.columns) == COLUMNS and tuple(paper_table([]).columns) == COLUMNS
+    assert list(table.verdict) == [REPRODUCED, INCONCLUSIVE, DIFFERS, REPRODUCED, REPRODUCED]
+    with pytest.raises(ValueError, match="compared twice"):
+        paper_table(_rows() + _rows()[:1])
 
 
-def test_a_nan_interval_cannot_be_judged():
-    row = paper_row("tsp_mcts_vs_sa", "Fig. 8", "MCT_RM", "ratio", 0.632, 0.64,
-                    low=math.nan, high=math.nan, n=1, scale="smoke")
-    assert row.verdict == NOT_RUN and "single run" in row.note
+def test_a_written_table_reads_back_and_judges_the_same(tmp_path):
+    path = tmp_path / "paper_vs_run.csv"
+    paper_table(_rows()).to_csv(path, index=False)
+    records = read_table(path)
+    assert [r["our_value"] for r in records] == [0.641, 1.1, 100.0, 0.99, "0, 2, 4"]
+    assert records[2]["high"] == math.inf and records[1]["note"] == "a note, with a comma"
+    for record, row in zip(records, _rows()):
+        again = rejudge(record)
+        assert (again.verdict, again.settle_n) == (row.verdict, row.settle_n)
+        assert again.settle_cpu_h == pytest.approx(row.settle_cpu_h)
+    pd.DataFrame([{"paper": "x"}]).to_csv(path, index=False)
+    with pytest.raises(ValueError, match="columns must be"):
+        read_table(path)
+
+
+def test_rejudging_with_a_target_uses_its_margin():
+    record = dict(paper_row("tsp_mcts_vs_sa", "Fig. 8", "MCT_RM", "mean ratio to SA", 0.641,
+                            low=0.62, high=0.66, n=77, scale="paper").__dict__)
+    target = targets.target("tsp_mcts_vs_sa", "Fig. 8", "MCT_RM", "mean ratio to SA")
+    assert rejudge(record, target).verdict == REPRODUCED
+    assert rejudge(record, dict(target, margin="0.01")).verdict == INCONCLUSIVE
+
+
+def test_settling_sample_known_answers():
+    # a win rate near 0.5 over 100 games: sd 0.5; 0.02 from the edge of +-0.05 around 0.52
+    sd = sd_from_interval(0.40, 0.60, 100)
+    assert sd == pytest.approx(0.504, abs=0.01)
+    n = sample_to_settle(0.49, 0.5, 0.47, 0.57)
+    assert n == math.ceil((2.8016 * 0.5 / 0.02) ** 2)
+    assert sample_to_settle(0.47, 0.5, 0.47, 0.57) is None  # on the edge: nothing settles it
+    assert sample_to_settle(0.52, 0.5, 0.47, 0.57, n=10_000) == 10_001
+
+
+# -- properties of the verdict ------------------------------------------------------------
+_SAMPLED = [r for r in targets.all_targets().to_dict("records")
+            if r["kind"] == "sampled" and r["value"] != 0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(target=st.sampled_from(_SAMPLED), below=st.floats(0, 1e6), above=st.floats(0, 1e6),
+       n=st.integers(2, 100_000))
+def test_a_5x_difference_is_never_reproduced_however_wide_the_interval(target, below, above, n):
+    ours = 5 * target["value"]
+    judged = judge("sampled", target["value"], ours, margin=target["margin"],
+                   low=ours - below, high=ours + above, n=n, min_n=int(target["min_n"]),
+                   scale="paper")
+    assert judged.verdict != REPRODUCED
+
+
+@settings(max_examples=300, deadline=None)
+@given(target=st.sampled_from(_SAMPLED), ours=st.floats(-1e6, 1e6), half=st.floats(0, 1e6),
+       scale=st.sampled_from(["smoke", "default", "paper"]))
+def test_a_single_seed_never_reproduces_a_sampled_quantity(target, ours, half, scale):
+    for low, high in ((ours - half, ours + half), (None, None)):
+        judged = judge("sampled", target["value"], ours, margin=target["margin"], low=low,
+                       high=high, n=1, min_n=None, scale=scale)
+        assert judged.verdict != REPRODUCED
+
+
+@settings(max_examples=300, deadline=None)
+@given(target=st.sampled_from(_SAMPLED), a=st.floats(0, 1), b=st.floats(0, 1),
+       extra=st.integers(0, 1000))
+def test_an_interval_inside_the_margin_always_reproduces(target, a, b, extra):
+    lower, upper = targets.margin_bounds(target["value"], target["margin"])
+    low, high = sorted((lower + a * (upper - lower), lower + b * (upper - lower)))
+    judged = judge("sampled", target["value"], (low + high) / 2, margin=target["margin"],
+                   low=low, high=high, n=max(2, int(target["min_n"])) + extra,
+                   min_n=int(target["min_n"]), scale="paper")
+    assert judged.verdict == REPRODUCED
+
+
+@settings(max_examples=300, deadline=None)
+@given(target=st.sampled_from(_SAMPLED), gap=st.floats(1e-6, 1e6), width=st.floats(0, 1e6),
+       side=st.sampled_from([-1, 1]))
+def test_an_interval_wholly_outside_the_margin_differs(target, gap, width, side):
+    lower, upper = targets.margin_bounds(target["value"], target["margin"])
+    low = upper + gap if side > 0 else lower - gap - width
+    assume(low + width != (upper if side > 0 else lower))  # rounding onto the edge
+    judged = judge("sampled", target["value"], low + width / 2, margin=target["margin"],
+                   low=low, high=low + width, n=max(2, int(target["min_n"])),
+                   min_n=int(target["min_n"]), scale="paper")
+    assert judged.verdict == DIFFERS
+
+
+@settings(max_examples=200, deadline=None)
+@given(target=st.sampled_from(_SAMPLED), ours=st.floats(-1e6, 1e6), half=st.floats(0, 1e6),
+       n=st.integers(2, 10_000), scale=st.sampled_from(["smoke", "default"]))
+def test_a_sampled_quantity_is_never_judged_below_the_papers_scale(target, ours, half, n, scale):
+    judged = judge("sampled", target["value"], ours, margin=target["margin"], low=ours - half,
+                   high=ours + half, n=n, min_n=int(target["min_n"]), scale=scale)
+    assert judged.verdict == NOT_RUN

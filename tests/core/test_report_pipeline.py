@@ -14,6 +14,7 @@ import nbformat  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
+import mctslab  # noqa: E402
 from mctslab import cli, pipeline  # noqa: E402
 from mctslab.core.params import positive_int  # noqa: E402
 from mctslab.core.report import Run  # noqa: E402
@@ -179,26 +180,34 @@ def test_every_notebook_has_a_value_check():
         pipeline.validate(list(found), "smoke", {"seed": -1})
 
 
-def test_reproduce_passes_the_kernel_stderr_on(toy_project, tmp_path, monkeypatch, capsys):
-    """The executor's tqdm bar runs in the kernel; it must reach the terminal (stderr), while
-    the cells' stdout stays in the executed notebook."""
+def test_reproduce_passes_the_kernel_progress_on_and_keeps_it_out_of_the_report(
+        toy_project, tmp_path, monkeypatch, capfd):
+    """The executor's tqdm bar runs in the kernel; it must reach the terminal (this process's
+    stderr, at the descriptor level), and neither the executed notebook nor its HTML page;
+    the cells' stdout stays in the executed notebook, the kernel's own log lines in its log."""
     monkeypatch.setenv("MCTSLAB_PROGRESS", "1")  # the kernel inherits the environment
     outcomes = pipeline.reproduce(["toy"], "smoke", {"size": 2}, workers=1, out=tmp_path,
                                   progress=True)
     assert outcomes[0].ok, outcomes[0].error
-    captured = capsys.readouterr()
+    captured = capfd.readouterr()
     assert re.search(r"toy: 100%.*2/2", captured.err), captured.err[-2000:]
     assert "toy stdout marker" not in captured.out + captured.err
+    assert "without encryption" not in captured.err and "IPKernelApp" not in captured.err
     report = (tmp_path / "reports" / "toy.ipynb").read_text()
     assert "toy stdout marker" in report
+    for page in ("toy.ipynb", "toy.html"):
+        text = (tmp_path / "reports" / page).read_text()
+        assert "%|" not in text and "2/2 [" not in text, page
+    assert (tmp_path / "reports" / "toy.kernel.log").exists()
 
 
-def test_quiet_reproduce_passes_nothing_on(toy_project, tmp_path, monkeypatch, capsys):
+def test_quiet_reproduce_passes_nothing_on(toy_project, tmp_path, monkeypatch, capfd):
     monkeypatch.setenv("MCTSLAB_PROGRESS", "1")
     outcomes = pipeline.reproduce(["toy"], "smoke", {"size": 2}, workers=1, out=tmp_path,
                                   progress=False)
     assert outcomes[0].ok, outcomes[0].error
-    assert "2/2" not in capsys.readouterr().err
+    assert "2/2" not in capfd.readouterr().err
+    assert "2/2 [" not in (tmp_path / "reports" / "toy.ipynb").read_text()
 
 
 def test_reproduce_executes_into_out_dir(toy_project, tmp_path):
@@ -382,3 +391,32 @@ def test_no_project_found_is_one_clear_line(tmp_path, monkeypatch, capsys):
     assert len(err.splitlines()) == 1 and "no notebooks/ folder in" in err
     assert "MCTSLAB_HOME" in err and "pip install -e ." in err
     assert cli.main(["list"]) == 2
+
+
+def test_the_kernels_are_compiled_first_once_per_domain(monkeypatch):
+    """mctslab reproduce compiles the notebooks' kernels before running them, manyfaces with go
+    (it runs on go's board), the largest group first; one worker compiles them in-process."""
+    assert pipeline.warm_up_groups(["manyfaces_knowledge", "othello_wpc_de", "go_state_tabu"]) \
+        == [("go", "manyfaces"), ("othello",)]
+    assert pipeline.warm_up_groups(["manyfaces_knowledge"]) == [("manyfaces",)]
+    assert pipeline.warm_up_groups(["toy"]) == []
+    calls = []
+    monkeypatch.setattr(mctslab, "warmup", lambda domains: calls.append(domains))
+    pipeline.warm_up(["tsp_mcts_vs_sa", "sudoku_less_clue", "toy"], workers=1)
+    assert calls == [("sudoku", "tsp")]
+    pipeline.warm_up(["toy"], workers=2)
+    assert calls == [("sudoku", "tsp")]
+
+
+def test_a_stop_names_the_experiment_updated_last_even_within_one_second(tmp_path):
+    """The one line a stopped run prints names the running experiment: the store whose
+    progress.json was written last, by its nanosecond stamp when two share a second."""
+    stores = tmp_path / "data" / "results"
+    for name, ns in (("finished_first", 2), ("running", 3), ("earlier", 1)):
+        (stores / name).mkdir(parents=True)
+        (stores / name / "progress.json").write_text(json.dumps(
+            {"experiment": name, "stored": 0, "total": 1, "updated": "2026-11-26T18:28:11+00:00",
+             "updated_ns": ns}))
+    found = pipeline._running_experiment(tmp_path, since="2026-11-26T18:00:00+00:00")
+    assert found["experiment"] == "running"
+    assert pipeline._running_experiment(tmp_path, since="2026-11-26T19:00:00+00:00") == {}

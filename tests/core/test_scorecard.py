@@ -12,65 +12,105 @@ import pandas as pd
 
 from mctslab import reports
 from mctslab.core import scorecard
-from mctslab.core.compare import DIFFERS, NOT_RUN, REPRODUCED, paper_row, paper_table
+from mctslab.core.compare import (
+    DERIVED,
+    DIFFERS,
+    INCONCLUSIVE,
+    NOT_COMPARED,
+    NOT_RUN,
+    REPRODUCED,
+    paper_row,
+    paper_table,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
+def _target(**fields):
+    base = dict(paper="p1", artefact="Table 1", row="a", column="x", value=1.0, unit="u",
+                kind="sampled", margin="0.5", min_n=4, sample="seeds", criterion="why",
+                source="docs/papers/p1.md")
+    return dict(base, **fields)
+
+
 TARGETS = pd.DataFrame([
-    dict(paper="p1", artefact="Table 1", row="a", column="x", value=1.0, unit="u",
-         criterion="inside our interval", source="docs/papers/p1.md"),
-    dict(paper="p1", artefact="Table 1", row="b", column="x", value=2.0, unit="u",
-         criterion="inside our interval", source="docs/papers/p1.md"),
-    dict(paper="p1", artefact="Table 1", row="c", column="x", value=3.0, unit="u",
-         criterion="not compared: context only", source="docs/papers/p1.md"),
-    dict(paper="p1", artefact="Table 3", row="top", column="score", value=0.5, unit="u",
-         criterion="inside our interval", source="docs/papers/p1.md"),
-    dict(paper="p2", artefact="Fig. 1", row="r", column="y", value=7, unit="u",
-         criterion="within 10%", source="docs/papers/p2.md"),
+    _target(),
+    _target(row="b", value=2.0),
+    _target(row="c", value=3.0, kind="uncompared", margin="", min_n=None, sample="",
+            criterion="not compared: context only"),
+    _target(row="d", value=4.0, kind="derived", margin="", min_n=None, sample="",
+            criterion="derived from Table 1 / a / x: twice"),
+    _target(artefact="Table 3", row="top", column="score", value=0.5, margin="0.1", min_n=2),
+    _target(paper="p2", artefact="Fig. 1", row="r", column="y", value=7, kind="exact",
+            margin="10%", min_n=None, sample=""),
 ])
+TARGETS["min_n"] = TARGETS["min_n"].astype("Int64")
 
 
-def _p1_table() -> pd.DataFrame:
-    return paper_table([
-        paper_row("p1", "Table 1", "a", "x", 1.0, 1.1, low=0.9, high=1.2, n=4, scale="smoke"),
-        paper_row("p1", "Table 1", "b", "x", 2.0, 5.0, low=4.0, high=6.0, n=4, scale="smoke",
-                  note="see docs/bench/sudoku.md#the-mean-row"),
-        paper_row("p1", "Table 3", "top, repetition 0", "score", 0.5, 0.45, low=0.4, high=0.6,
-                  n=50, scale="smoke"),
-        paper_row("p1", "Table 3", "top, repetition 1", "score", 0.5, 0.2, low=0.1, high=0.3,
-                  n=50, scale="smoke"),
-        paper_row("p1", "Table 9", "stray", "z", 1.0, 1.0, tolerance=0.1, scale="smoke"),
-    ])
+def _record(**fields):
+    base = dict(paper="p1", artefact="Table 1", row="a", column="x", kind="sampled",
+                paper_value=1.0, our_value=1.1, low=0.9, high=1.2, n=4, min_n=4, margin="0.5",
+                scale="paper", departure="", unit_cpu_s=None, verdict="reproduced", why="",
+                settle_n=None, settle_cpu_h=None, note="")
+    return dict(base, **fields)
 
 
-def test_every_target_appears_with_a_verdict():
-    card = scorecard.build({"p1": (_p1_table(), {"scale": "smoke"}), "p2": (None, {})},
+def _p1_rows() -> list[dict]:
+    return [
+        _record(),
+        _record(row="b", paper_value=2.0, our_value=5.0, low=4.0, high=6.0,
+                note="see docs/bench/sudoku.md#the-mean-row"),
+        _record(artefact="Table 3", row="top", column="score", paper_value=0.5,
+                our_value=0.45, low=0.2, high=0.7, n=3, min_n=2, margin="0.1"),
+        _record(artefact="Table 3", row="top, repetition 1", column="score", paper_value=0.5),
+        _record(artefact="Table 9", row="stray", column="z"),
+    ]
+
+
+def test_every_target_is_one_row_judged_again_with_its_target():
+    card = scorecard.build({"p1": (_p1_rows(), {"scale": "paper"}), "p2": (None, {})},
                            TARGETS)
+    assert len(card) == len(TARGETS)  # one row per target: the counts count targets
     by_key = {(r.paper, r.artefact, r.row): r for r in card.itertuples()}
     assert by_key[("p1", "Table 1", "a")].verdict == REPRODUCED
     assert by_key[("p1", "Table 1", "b")].verdict == DIFFERS
     assert by_key[("p1", "Table 1", "b")].explanation == "docs/bench/sudoku.md#the-mean-row"
+    assert by_key[("p1", "Table 3", "top")].verdict == INCONCLUSIVE
+    assert by_key[("p1", "Table 3", "top")].settle_n > 3
     missing = by_key[("p1", "Table 1", "c")]
-    assert (missing.verdict, missing.note) == (scorecard.NOT_COMPARED, "context only")
-    # a repetition matches its target's row; the paper's value comes from the target
-    assert by_key[("p1", "Table 3", "top, repetition 0")].verdict == REPRODUCED
-    assert by_key[("p1", "Table 3", "top, repetition 1")].verdict == DIFFERS
-    assert by_key[("p1", "Table 3", "top, repetition 1")].paper_value == 0.5
+    assert (missing.verdict, missing.why) == (NOT_COMPARED, "context only")
+    assert by_key[("p1", "Table 1", "d")].verdict == DERIVED
     # a notebook that did not run: its targets stay, not run
     p2 = by_key[("p2", "Fig. 1", "r")]
-    assert p2.verdict == NOT_RUN and "did not run" in p2.note
-    # a comparison with no target is kept and flagged
-    assert "no target" in by_key[("p1", "Table 9", "stray")].note
+    assert p2.verdict == NOT_RUN and "did not run" in p2.why
+    # a row with no target (a repetition, a stray) is left out, and listed
+    assert {(r["artefact"], r["row"]) for r in scorecard.unmatched(
+        {"p1": (_p1_rows(), {})}, TARGETS)} == {("Table 3", "top, repetition 1"),
+                                               ("Table 9", "stray")}
     counts = scorecard.counts(card)
-    assert counts.loc["p1"].to_dict() == {REPRODUCED: 3, DIFFERS: 2, NOT_RUN: 0,
-                                          scorecard.NOT_COMPARED: 1, "total": 6}
-    assert counts.loc["p2", NOT_RUN] == 1 and counts.loc["total", "total"] == 7
+    assert counts.loc["p1"].to_dict() == {REPRODUCED: 1, DIFFERS: 1, INCONCLUSIVE: 1,
+                                          NOT_RUN: 0, DERIVED: 1, NOT_COMPARED: 1, "total": 5}
+    assert counts.loc["p2", NOT_RUN] == 1 and counts.loc["total", "total"] == len(TARGETS)
+
+
+def test_the_shown_paper_value_is_the_judged_one():
+    # a record made before a transcription fix: today's value is shown and judges it
+    rows = [_record(paper_value=9.0, our_value=1.1, low=0.9, high=1.2)]
+    card = scorecard.build({"p1": (rows, {"scale": "paper"})}, TARGETS)
+    row = card[card.row == "a"].iloc[0]
+    assert row.paper_value == 1.0 and row.verdict == REPRODUCED and "1 +- 0.5" in row.why
+
+
+def test_the_scorecard_counts_equal_the_number_of_targets():
+    card = scorecard.build({})
+    assert len(card) == len(scorecard.targets_module.all_targets())
+    assert scorecard.counts(card).loc["total", "total"] == len(card)
+    assert not card.duplicated(["paper", "artefact", "row", "column"]).any()
 
 
 def test_a_differs_row_without_a_link_points_to_its_papers_record():
     table = paper_table([paper_row("tsp_mcts_vs_sa", "Fig. 8", "MCT_UM", "mean ratio to SA",
-                                   1.08, 2.0, low=1.9, high=2.1, n=3, scale="default")])
-    card = scorecard.build({"tsp_mcts_vs_sa": (table, {"scale": "default"})})
+                                   2.0, low=1.9, high=2.1, n=77, scale="paper")])
+    card = scorecard.build({"tsp_mcts_vs_sa": (table, {"scale": "paper"})})
     row = card[(card.artefact == "Fig. 8") & (card.row == "MCT_UM")].iloc[0]
     assert (row.verdict, row.explanation) == (DIFFERS, "docs/bench/tsp.md")
     # every other target of the five papers is still there
@@ -101,9 +141,8 @@ def test_the_repositorys_bench_records_list_runs():
 def _fake_output(out: Path) -> None:
     folder = out / "figures" / "tsp_mcts_vs_sa"
     folder.mkdir(parents=True)
-    paper_table([paper_row("tsp_mcts_vs_sa", "Fig. 8", "MCT_RM", "mean ratio to SA", 0.632,
-                           0.63, low=0.6, high=0.7, n=3, scale="smoke")]).to_csv(
-        folder / "paper_vs_run.csv", index=False)
+    paper_table([paper_row("tsp_mcts_vs_sa", "Sec. 4", "SA", "cooling factor", 0.99,
+                           scale="smoke")]).to_csv(folder / "paper_vs_run.csv", index=False)
     (folder / "manifest.json").write_text(json.dumps(
         {"scale": "smoke", "status": "complete", "mctslab_version": "0.7.0",
          "git": {"commit": "0123456789abcdef", "dirty": False}}))
@@ -119,7 +158,7 @@ def test_write_makes_the_three_files_with_counts_scale_and_runs(tmp_path):
     md = (tmp_path / "figures" / "scorecard.md").read_text()
     page = (tmp_path / "figures" / "scorecard.html").read_text()
     for text, section in ((md, "## tsp_mcts_vs_sa"), (page, "<h2>tsp_mcts_vs_sa")):
-        assert text.index("Verdicts per paper") < text.index(section)
+        assert text.index("Verdicts per paper (targets)") < text.index(section)
         assert "smoke (not the paper" in text and "protocol)" in text
         assert "Recorded longer runs" in text and "7bd00c1" in text  # othello's record
         assert "0123456" in text

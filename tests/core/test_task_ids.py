@@ -2,8 +2,10 @@
 
 The ids below were computed before the domains shared ``core.params`` (scale tables,
 ``as_real``, ``non_default``) and the Run's seed (issue 10), with the task versions of that
-time (Sudoku ``run_generation`` and TSP ``comparison_task`` at version 2). A change here means
-every stored result of that experiment is recomputed: make it only with a task version bump.
+time (Sudoku ``run_generation`` and TSP ``comparison_task`` at version 2), and Othello's
+``learning_task`` at version 2 (issue 27: fresh games against the replaced opponent). A change
+here means every stored result of that experiment is recomputed: make it only with a task
+version bump.
 """
 
 from __future__ import annotations
@@ -31,8 +33,8 @@ class _Recorder:
 
 
 @pytest.mark.parametrize("overrides, expected", [
-    ({}, "31334ed060633855595c"),
-    ({"alpha": 1}, "e04481827adb33f4a093"),  # an int for a real constant, and not the default
+    ({}, "0c55dec362119feaba54"),
+    ({"alpha": 1}, "a6554a7e86b5eeff487c"),  # an int for a real constant, and not the default
 ])
 def test_othello_learning_task_ids(overrides, expected):
     run = _Recorder()

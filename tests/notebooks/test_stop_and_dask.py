@@ -70,6 +70,7 @@ def _start(out: Path) -> subprocess.Popen:
         env=dict(os.environ, MCTSLAB_PROGRESS="0"), start_new_session=True)
 
 
+@pytest.mark.reruns
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_stop_signals_leave_no_process_and_the_rerun_completes(smoke_run, tmp_path):
     uninterrupted, done = smoke_run(STOPPED)
@@ -130,6 +131,7 @@ cluster.close()
 """
 
 
+@pytest.mark.reruns
 def test_a_dask_cluster_writes_the_local_pools_tables(smoke_run, tmp_path):
     local, done = smoke_run(DASKED)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -116,11 +116,32 @@ def test_learning_is_reproducible_and_counts_every_game(mode):
         generations = len(rows["generation"])
         assert first["games"] == per_population * (cfg.iterations + generations)
         changes = [e for e in first["events"] if e["kind"] == "replace"]
-        assert first["evaluation_games"] == cfg.eval_games * len(changes)
+        # each change: eval_games against the standard WPC and as many fresh games against
+        # the replaced opponent
+        assert first["evaluation_games"] == 2 * cfg.eval_games * len(changes)
     else:
         joins = [e for e in first["events"] if e["kind"] == "join"]
         assert len(first["final_members"]) == min(1 + len(joins), cfg.max_group)
     assert len(first["events"]) == cfg.iterations  # one change or one failure per iteration
+
+
+def test_a_new_best_plays_fresh_games_against_the_opponent_it_replaced():
+    """Issue 27: the fitness games that selected a new best cannot fail "it beats the opponent
+    it replaced" (fitness > 0.5 needs score - 1.3 sigma > 0.5); fresh games from their own
+    stream can, and they leave the learning itself unchanged."""
+    with_fresh = run_learning(_small("individual", iterations=4), 7)
+    without = run_learning(_small("individual", iterations=4, eval_games=0), 7)
+    assert with_fresh["generations"] == without["generations"]
+    replaced = [e for e in with_fresh["events"] if e["kind"] == "replace"]
+    assert replaced, "no replacement to check: pick another seed"
+    for event in replaced:
+        fresh = event["fresh_vs_opponent"]
+        assert fresh["wins"] + fresh["draws"] + fresh["losses"] == 50
+        assert fresh["score"] == (fresh["wins"] + 0.5 * fresh["draws"]) / 50
+    # fresh games are other games: they differ from the selecting score somewhere
+    assert any(e["fresh_vs_opponent"]["score"] != e["score_vs_opponent"] for e in replaced)
+    assert all(e["fresh_vs_opponent"] is None for e in without["events"]
+               if e["kind"] == "replace")
 
 
 def test_different_seeds_learn_differently():

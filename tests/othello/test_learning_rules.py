@@ -139,7 +139,9 @@ def test_individual_learning_follows_steps_1_to_9(monkeypatch):
     per_population = cfg.population_size * cfg.n_matches * cfg.games_per_match
     assert result["games"] == games == per_population * (cfg.iterations + len(rows))
     replaces = sum(e[0] == "replace" for e in events)
-    assert result["evaluation_games"] == cfg.eval_games * replaces
+    # at each replacement: eval_games against the standard WPC, and as many fresh games
+    # against the replaced opponent (issue 27)
+    assert result["evaluation_games"] == 2 * cfg.eval_games * replaces
     # The run exercised every branch: an early best above the threshold that did not
     # replace, replacements, and a failed iteration against a learned opponent.
     assert early_exceed and replaces >= 2 and fail_after_replace

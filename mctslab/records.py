@@ -1,0 +1,527 @@
+"""Committed records of runs: ``records/<notebook>/<scale>[-<label>]-<date>/`` (issue 27).
+
+A **notebook record** is what a reader needs to cite, check and re-judge one run of a notebook
+without running it, small enough to commit (:data:`MAX_RECORD_BYTES`):
+
+- every table the notebook wrote (CSV, ``paper_vs_run.csv`` among them) and its small text
+  artefacts (Go's game records, the Sudoku finds, up to :data:`MAX_FILE_BYTES` each); figures
+  are rebuilt from the tables and not kept;
+- ``manifest.json`` as the run wrote it (commit, versions, CPU, seed, parameters, wall time,
+  each artefact's sha256);
+- ``record.json``: notebook, scale, label, date, commit, CPU seconds (the tasks' compute time)
+  and wall seconds, the files kept and those left out (with why);
+- ``SHA256SUMS`` over every file of the record.
+
+:func:`save` writes one from an output folder of ``mctslab reproduce``; :func:`check` verifies
+every record under ``records/`` (``mctslab records check``, part of ``make test``): the
+checksums, each kept file against the manifest's sha256, record.json against the manifest, and
+every row of ``paper_vs_run.csv`` judged again from its own fields
+(:func:`mctslab.core.compare.rejudge`), so a hand-edited table fails; then judged with today's
+targets, whose changes are reported, not failed. :func:`scorecard` builds the scorecard from
+the records alone (``mctslab scorecard --records``).
+
+A **match record** is a folder of ``mctslab go match --out`` folders (``scripts/go-records``
+writes them: ``go19/<row>/``, ``veto/``), possibly still being played: each match with a
+``summary.json`` has its summary recomputed from its ``results.jsonl`` (the first ``games`` games
+in seed order; a half-written last line is a game still being stored); one without is in
+progress. Nothing here writes into a record it checks.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import math
+import shutil
+import tarfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+
+import pandas as pd
+
+from . import paths
+from .core import compare
+from .core import scorecard as scorecard_module
+from .core import targets as targets_module
+from .core.display import shown
+from .core.store import utc_now, write_json
+from .go import match as go_match
+
+__all__ = ["MAX_FILE_BYTES", "MAX_RECORD_BYTES", "RECORD", "SUMS", "records_root", "save",
+           "Report", "check", "check_record", "find_records", "scorecard", "markdown_table",
+           "recorded_table"]
+
+MAX_FILE_BYTES = 2_000_000    # a text artefact larger than this is left out (record.json says so)
+MAX_RECORD_BYTES = 5_000_000  # a record larger than this is refused ("a few MB per notebook")
+MAX_RAW_BYTES = 3_000_000     # raw files a text artefact lists (Go's games): kept up to this,
+                              # as they are or as one .tar.gz, else left out (record.json says)
+RECORD = "record.json"
+SUMS = "SHA256SUMS"
+PAPER_VS_RUN = "paper_vs_run.csv"
+_FLOAT_KEYS = ("rate", "ci_low", "ci_high", "pvalue", "mean_moves", "mean_margin",
+               "think_candidate", "think_opponent", "cpu_candidate", "cpu_opponent")
+_INT_KEYS = ("games", "wins", "games_as_black", "wins_as_black", "wins_as_white", "restarts",
+             "area_disagrees", "searched", "vetoes", "tabu_candidates")
+
+
+def records_root(root=None) -> Path:
+    """``root``, or the project's ``records/`` folder."""
+    return Path(root) if root is not None else paths.project_root() / "records"
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.is_file())
+
+
+def _write_sums(folder: Path) -> None:
+    lines = [f"{_sha256(p)}  {p.relative_to(folder).as_posix()}" for p in _files(folder)
+             if p.name != SUMS or p.parent != folder]
+    (folder / SUMS).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def save(notebook: str, out=None, *, root=None, label: str = "", date: str | None = None) -> Path:
+    """Write the record of ``notebook``'s run in the output folder ``out`` (as ``mctslab
+    reproduce --out`` left it; ``None``: the project root) to ``<root>/<notebook>/<scale>[-<label>]-<date>/`` and return
+    that folder. ``date``: the run's (its manifest's end), else today.
+
+    ``FileNotFoundError`` when the run's manifest or ``paper_vs_run.csv`` is missing,
+    ``FileExistsError`` when the record exists, ``ValueError`` when the run did not complete
+    or the record would exceed :data:`MAX_RECORD_BYTES` (nothing is left behind then).
+    """
+    if notebook not in targets_module.DOMAINS:
+        raise KeyError(f"unknown notebook {notebook!r}; known: "
+                       f"{', '.join(targets_module.DOMAINS)}")
+    figures = paths.figures_dir(notebook, out)
+    manifest_path = figures / "manifest.json"
+    if not manifest_path.is_file():
+        raise FileNotFoundError(f"no {manifest_path}: run `mctslab reproduce {notebook}"
+                                + (f" --out {out}` first" if out is not None else "` first"))
+    manifest = json.loads(manifest_path.read_text())
+    if manifest.get("status") != "complete":
+        raise ValueError(f"{manifest_path}: status {manifest.get('status')!r}, not complete: "
+                         "only a finished run is recorded")
+    if not (figures / PAPER_VS_RUN).is_file():
+        raise FileNotFoundError(f"no {figures / PAPER_VS_RUN}: the run has no paper_vs_run table")
+    scale = manifest.get("scale") or "unknown"
+    date = date or str(manifest.get("finished") or "")[:10] or datetime.date.today().isoformat()
+    name = "-".join(part for part in (scale, label, date) if part)
+    folder = records_root(root) / notebook / name
+    if folder.exists():
+        raise FileExistsError(f"{folder} exists: give another --label, or remove it first")
+    kept, skipped = [], []
+    for artefact in (manifest.get("artefacts") or {}).values():
+        if artefact.get("kind") == "figure":
+            continue
+        for file in artefact.get("files", []):
+            source = figures / file
+            if not source.is_file():
+                skipped.append({"file": file, "why": "missing in the output folder"})
+            elif artefact.get("kind") != "table" and source.stat().st_size > MAX_FILE_BYTES:
+                skipped.append({"file": file, "why": f"{source.stat().st_size:,} bytes, over "
+                                                   f"{MAX_FILE_BYTES:,}"})
+            else:
+                kept.append(source)
+    raw = _listed_files(figures, [p for p in kept if p.suffix != ".csv"])
+    folder.mkdir(parents=True)
+    try:
+        shutil.copyfile(manifest_path, folder / "manifest.json")
+        for source in kept:
+            shutil.copyfile(source, folder / source.name)
+        raw_kept = _keep_raw(figures, raw, folder, skipped)
+        git = manifest.get("git") or {}
+        experiments = manifest.get("experiments") or {}
+        write_json(folder / RECORD, {
+            "notebook": notebook, "scale": scale, "label": label, "date": date,
+            "commit": git.get("commit"), "dirty": git.get("dirty"),
+            "mctslab_version": manifest.get("mctslab_version"), "seed": manifest.get("seed"),
+            "cpu_seconds": round(sum(float(e.get("task_seconds") or 0.0)
+                                     for e in experiments.values()), 3),
+            "wall_seconds": manifest.get("wall_seconds"),
+            "cpu_model": (manifest.get("platform") or {}).get("cpu_model"),
+            "files": sorted(p.name for p in kept), "raw": raw_kept, "skipped": skipped,
+            "saved": utc_now(), "source": str(paths.output_root(out))})
+        _write_sums(folder)
+        size = sum(p.stat().st_size for p in _files(folder))
+        if size > MAX_RECORD_BYTES:
+            raise ValueError(f"the record of {notebook} would take {size:,} bytes, over "
+                             f"{MAX_RECORD_BYTES:,}: too large to commit")
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return folder
+
+
+def _listed_files(figures: Path, texts: list[Path]) -> list[Path]:
+    """The files under ``figures`` that the text artefacts name, one per line (Go's
+    ``games_index.txt``: ``games/<row>-<game>-<colour>.sgf``)."""
+    found = []
+    base = figures.resolve()
+    for text in texts:
+        for line in text.read_text(encoding="utf-8", errors="replace").splitlines():
+            name = line.strip()
+            if not name or name.startswith("/") or ".." in Path(name).parts:
+                continue
+            path = (figures / name)
+            if path.is_file() and path.resolve().is_relative_to(base):
+                found.append(path)
+    return sorted(set(found))
+
+
+def _keep_raw(figures: Path, raw: list[Path], folder: Path, skipped: list) -> list[str]:
+    """Copy the raw files into the record (their paths kept) when they fit in
+    :data:`MAX_RAW_BYTES`, else as one ``.tar.gz`` when that fits, else leave them out (said
+    in ``skipped``). Returns what the record holds of them."""
+    if not raw:
+        return []
+    size = sum(p.stat().st_size for p in raw)
+    names = [p.relative_to(figures).as_posix() for p in raw]
+    if size <= MAX_RAW_BYTES:
+        for path, name in zip(raw, names):
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, folder / name)
+        return names
+    archive = folder / "raw.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for path, name in zip(raw, names):
+            info = tar.gettarinfo(str(path), arcname=name)
+            info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""
+            with path.open("rb") as handle:
+                tar.addfile(info, handle)
+    if archive.stat().st_size <= MAX_RAW_BYTES:
+        return [archive.name]
+    archive.unlink()
+    skipped.append({"file": f"{len(raw)} files listed by text artefacts ({names[0]} ...)",
+                    "why": f"{size:,} bytes, over {MAX_RAW_BYTES:,} even compressed"})
+    return []
+
+
+@dataclass
+class Report:
+    """What :func:`check_record` found in one record folder."""
+
+    folder: Path
+    kind: str                                   # notebook | match | unknown
+    problems: list[str] = field(default_factory=list)  # each names its file: the check fails
+    notes: list[str] = field(default_factory=list)     # what is worth knowing, not a failure
+    verdicts: dict = field(default_factory=dict)       # today's verdict -> targets
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def find_records(root=None) -> list[Path]:
+    """Every record folder: ``<root>/<notebook>/<name>/``, in name order."""
+    base = records_root(root)
+    if not base.is_dir():
+        return []
+    return sorted(p for notebook in sorted(base.iterdir()) if notebook.is_dir()
+                  for p in sorted(notebook.iterdir()) if p.is_dir())
+
+
+def _check_sums(folder: Path, report: Report) -> None:
+    sums = folder / SUMS
+    listed = {}
+    for number, line in enumerate(sums.read_text(encoding="utf-8").splitlines(), 1):
+        digest, _, name = line.partition("  ")
+        if not name:
+            report.problems.append(f"{sums}: line {number} is not '<sha256>  <file>'")
+            continue
+        listed[name] = digest
+    present = {p.relative_to(folder).as_posix() for p in _files(folder)} - {SUMS}
+    for name in sorted(present - set(listed)):
+        report.problems.append(f"{folder / name}: not listed in {sums}")
+    for name, digest in sorted(listed.items()):
+        path = folder / name
+        if not path.is_file():
+            report.problems.append(f"{path}: listed in {sums} but missing")
+        elif _sha256(path) != digest:
+            report.problems.append(f"{path}: its sha256 differs from {sums}")
+
+
+def _close(a, b) -> bool:
+    if a is None or b is None:
+        return a is b
+    return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-9)
+
+
+def _check_table(path: Path, report: Report, today) -> None:
+    try:
+        rows = compare.read_table(path)
+    except (ValueError, KeyError) as exc:
+        report.problems.append(f"{path}: {exc}")
+        return
+    for number, record in enumerate(rows, 2):  # line 1 is the header
+        where = (f"{path}: line {number} ({record['artefact']} / {record['row']} / "
+                 f"{record['column']})")
+        try:
+            own = compare.rejudge(record)
+        except (ValueError, KeyError) as exc:
+            report.problems.append(f"{where}: cannot be judged again: {exc}")
+            continue
+        if (own.verdict != record["verdict"] or own.settle_n != record["settle_n"]
+                or not _close(own.settle_cpu_h, record["settle_cpu_h"])):
+            report.problems.append(f"{where}: its verdict {record['verdict']!r} (settle "
+                                   f"{record['settle_n']}) does not follow from its own values "
+                                   f"(judged again: {own.verdict!r}, settle {own.settle_n})")
+            continue
+        key = (record["paper"], record["artefact"], record["row"], record["column"])
+        target = today.get(key)
+        if target is None:
+            report.problems.append(f"{where}: no such target in today's targets files")
+            continue
+        now = compare.rejudge(record, target)
+        report.verdicts.setdefault(now.verdict, []).append(key)
+        if now.verdict != record["verdict"]:
+            report.notes.append(f"{where}: {record['verdict']} when recorded, {now.verdict} "
+                                f"with today's targets")
+
+
+def _today_targets() -> dict:
+    found = {}
+    for record in targets_module.all_targets().to_dict("records"):
+        record["min_n"] = None if pd.isna(record["min_n"]) else int(record["min_n"])
+        found[(record["paper"], record["artefact"], record["row"], record["column"])] = record
+    return found
+
+
+def _check_notebook(folder: Path, report: Report, today) -> None:
+    for name in (RECORD, "manifest.json", PAPER_VS_RUN, SUMS):
+        if not (folder / name).is_file():
+            report.problems.append(f"{folder / name}: missing")
+    if report.problems:
+        return
+    _check_sums(folder, report)
+    try:
+        record = json.loads((folder / RECORD).read_text())
+        manifest = json.loads((folder / "manifest.json").read_text())
+    except json.JSONDecodeError as exc:
+        report.problems.append(f"{folder}: {exc}")
+        return
+    if record.get("notebook") != folder.parent.name:
+        report.problems.append(f"{folder / RECORD}: notebook {record.get('notebook')!r} in the "
+                               f"folder of {folder.parent.name}")
+    for key, value in (("notebook", manifest.get("notebook")), ("scale", manifest.get("scale")),
+                       ("commit", (manifest.get("git") or {}).get("commit")),
+                       ("seed", manifest.get("seed"))):
+        if record.get(key) != value:
+            report.problems.append(f"{folder / RECORD}: {key} {record.get(key)!r}, the "
+                                   f"manifest's {value!r}")
+    kept = set(record.get("files") or [])
+    left_out = {s.get("file") for s in record.get("skipped") or []}
+    for artefact in (manifest.get("artefacts") or {}).values():
+        if artefact.get("kind") == "figure":
+            continue
+        for file in artefact.get("files", []):
+            path = folder / file
+            if file not in kept:
+                if file not in left_out:
+                    report.problems.append(f"{folder / RECORD}: the manifest's {file} is "
+                                           "neither kept nor said to be left out")
+                continue
+            expected = (artefact.get("sha256") or {}).get(file)
+            if not path.is_file():
+                report.problems.append(f"{path}: missing (record.json keeps it)")
+            elif expected and _sha256(path) != expected:
+                report.problems.append(f"{path}: its sha256 differs from the manifest's")
+    size = sum(p.stat().st_size for p in _files(folder))
+    if size > MAX_RECORD_BYTES:
+        report.problems.append(f"{folder}: {size:,} bytes, over {MAX_RECORD_BYTES:,}")
+    _check_table(folder / PAPER_VS_RUN, report, today)
+
+
+def _stored(results: Path) -> list[dict]:
+    """The records of a results.jsonl; a half-written last line (a game being stored) is
+    skipped, any other bad line is a ValueError naming it."""
+    lines = results.read_text(encoding="utf-8").splitlines()
+    records = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            if number == len(lines):
+                continue
+            raise ValueError(f"{results}: line {number}: {exc}") from exc
+    return records
+
+
+def _check_match(folder: Path, report: Report) -> None:
+    """One ``mctslab go match --out`` folder: its summary recomputed from its games."""
+    stores = sorted(folder.glob("data/results/*/results.jsonl"))
+    try:
+        records = [r for path in stores for r in _stored(path)]
+    except ValueError as exc:
+        report.problems.append(str(exc))
+        return
+    summary_path = folder / "summary.json"
+    if not summary_path.is_file():
+        report.notes.append(f"{folder}: in progress, {len(records)} games stored, no "
+                            "summary.json yet")
+        return
+    summary = json.loads(summary_path.read_text())
+    records.sort(key=lambda r: tuple(r["spawn_key"]))
+    games = int(summary.get("games", 0))
+    if len(records) < games:
+        report.problems.append(f"{summary_path}: {games} games, but {len(records)} stored")
+        return
+    chosen = records[:games]
+    tasks = [SimpleNamespace(params=r["params"]) for r in chosen]
+    again = go_match.summary(tasks, [r["result"] for r in chosen])
+    for key in _INT_KEYS + ("candidate", "opponent"):
+        if key in summary and summary[key] != again.get(key):
+            report.problems.append(f"{summary_path}: {key} {summary[key]!r}, recomputed from "
+                                   f"its games {again.get(key)!r}")
+    for key in _FLOAT_KEYS:
+        if key in summary and not _close(summary[key], again.get(key)):
+            report.problems.append(f"{summary_path}: {key} {summary[key]!r}, recomputed from "
+                                   f"its games {again.get(key)!r}")
+    sgf = len(list((folder / "games").glob("*.sgf"))) if (folder / "games").is_dir() else 0
+    report.notes.append(f"{folder}: {summary.get('candidate')} against "
+                        f"{summary.get('opponent')}, {again['wins']} of {games} "
+                        f"(rate {again['rate']:.3f}), {len(records)} games stored, {sgf} SGF")
+
+
+def _check_matches(folder: Path, report: Report) -> None:
+    found = False
+    for data in sorted(folder.rglob("data/results")):
+        home = data.parent.parent
+        experiments = [p.name for p in data.iterdir() if p.is_dir()]
+        if any(name.startswith("go_match_") for name in experiments):
+            found = True
+            _check_match(home, report)
+        else:
+            for name in experiments:
+                path = data / name / "results.jsonl"
+                count = len(_stored(path)) if path.is_file() else 0
+                report.notes.append(f"{home}: store {name}, {count} tasks (not checked)")
+    if (folder / SUMS).is_file():
+        _check_sums(folder, report)
+    if not found and not report.notes:
+        report.kind = "unknown"
+        report.problems.append(f"{folder}: neither a notebook record ({RECORD}) nor match "
+                               "folders (data/results/go_match_*)")
+
+
+def check_record(folder, today: dict | None = None) -> Report:
+    """Check one record folder (see the module docstring); ``today``: the targets by key."""
+    folder = Path(folder)
+    today = _today_targets() if today is None else today
+    if (folder / RECORD).is_file() or (folder / PAPER_VS_RUN).is_file():
+        report = Report(folder, "notebook")
+        _check_notebook(folder, report, today)
+    else:
+        report = Report(folder, "match")
+        _check_matches(folder, report)
+    return report
+
+
+def check(root=None) -> list[Report]:
+    """:func:`check_record` of every record under ``root`` (default ``records/``)."""
+    today = _today_targets()
+    return [check_record(folder, today) for folder in find_records(root)]
+
+
+def _newest(root, notebook: str, scale: str) -> Path | None:
+    chosen = None
+    for folder in find_records(root):
+        if folder.parent.name != notebook or not (folder / RECORD).is_file():
+            continue
+        record = json.loads((folder / RECORD).read_text())
+        if record.get("scale") != scale:
+            continue
+        key = (record.get("date") or "", folder.name)
+        if chosen is None or key > chosen[0]:
+            chosen = (key, folder)
+    return chosen[1] if chosen else None
+
+
+def scorecard(root=None, scale: str = "paper", bench_folder=None):
+    """The scorecard from the records alone: for each notebook its newest notebook record of
+    ``scale``, judged again with today's targets; written as ``<root>/scorecard-<scale>.csv``,
+    ``.md`` and ``.html`` (:func:`mctslab.core.scorecard.render`)."""
+    base = records_root(root)
+    tables, sources = {}, {}
+    for notebook in targets_module.DOMAINS:
+        folder = _newest(base, notebook, scale)
+        if folder is None:
+            tables[notebook] = (None, {})
+            sources[notebook] = ""
+            continue
+        tables[notebook] = (compare.read_table(folder / PAPER_VS_RUN),
+                            json.loads((folder / "manifest.json").read_text()))
+        sources[notebook] = folder.relative_to(base).as_posix()
+    recorded = [n for n, s in sources.items() if s]
+    intro = (f"Every number of the five papers' targets files, one row each, beside the newest "
+             f"committed record at scale `{scale}` of each notebook (`records/<notebook>/...`, "
+             f"`paper_vs_run.csv`), judged again with today's targets and verdict code: no "
+             f"computation. Notebooks with a record: {', '.join(recorded) or 'none'}. "
+             f"Regenerate with `mctslab scorecard --records --scale {scale}`; check the "
+             f"records with `mctslab records check`.")
+    return scorecard_module.render(
+        tables, base, intro=intro, bench_folder=bench_folder, stem=f"scorecard-{scale}",
+        title=f"Scorecard of the committed records ({scale} scale)", sources=sources)
+
+
+def markdown_table(record, stem: str = "paper_vs_run") -> str:
+    """One CSV of a notebook record as a Markdown table, under a line citing it (path, scale,
+    date, commit): for ``docs/bench/*.md``, so a number there comes from a record. For a
+    match record, the table of its matches' summaries."""
+    folder = Path(record)
+    if not (folder / RECORD).is_file():
+        rows = []
+        for summary in sorted(folder.rglob("summary.json")):
+            s = json.loads(summary.read_text())
+            rows.append({"match": summary.parent.relative_to(folder).as_posix(),
+                         "candidate": s.get("candidate"), "opponent": s.get("opponent"),
+                         "games": s.get("games"), "wins": s.get("wins"),
+                         "rate": s.get("rate"), "95% CI": f"{s.get('ci_low', 0):.3f}-"
+                                                          f"{s.get('ci_high', 0):.3f}",
+                         "p": s.get("pvalue")})
+        if not rows:
+            raise FileNotFoundError(f"{folder}: no {RECORD} and no summary.json")
+        return (f"From `{folder.as_posix()}` (match summaries, `mctslab records check` "
+                f"recomputes them from the games):\n\n"
+                + scorecard_module._md_table(pd.DataFrame(rows)))
+    path = folder / f"{stem}.csv"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such table in the record")
+    record_info = json.loads((folder / RECORD).read_text())
+    frame = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    cite = (f"From `{path.as_posix()}` (scale {record_info.get('scale')}, run "
+            f"{record_info.get('date')}, commit {str(record_info.get('commit') or '')[:7]}):")
+    return cite + "\n\n" + scorecard_module._md_table(frame)
+
+
+def recorded_table(notebook: str, stem: str, scale: str = "paper", root=None):
+    """Table ``stem`` of the newest committed record of ``notebook`` at ``scale``, to show beside
+    a smaller run's (a notebook cell ending in it displays it, captioned with the record's path,
+    date, commit and label). Without such a record, a one-row table says so and how to make
+    one."""
+    folder = _newest(records_root(root), notebook, scale)
+    if folder is None or not (folder / f"{stem}.csv").is_file():
+        where = f"records/{notebook}/" if folder is None else folder.as_posix()
+        return shown(pd.DataFrame({"record": [f"no {scale}-scale record with {stem}.csv in "
+                                              f"{where}"],
+                                   "to make one": [f"mctslab reproduce {notebook} --scale "
+                                                   f"{scale}, then mctslab records save "
+                                                   f"{notebook}"]}),
+                     f"{stem}.csv at {scale} scale: not recorded yet")
+    info = json.loads((folder / RECORD).read_text())
+    frame = pd.read_csv(folder / f"{stem}.csv")
+    label = f", {info['label']}" if info.get("label") else ""
+    caption = (f"{stem}.csv of the committed record records/{notebook}/{folder.name} (scale "
+               f"{info.get('scale')}{label}; run {info.get('date')}, commit "
+               f"{str(info.get('commit') or '')[:7]}), not of this run")
+    return shown(frame, caption)

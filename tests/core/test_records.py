@@ -1,0 +1,263 @@
+"""Records of runs (issue 27, mctslab.records): saved from an output folder, checked against
+their checksums, manifest and verdicts, a scorecard built from them alone; match folders of
+``mctslab go match`` checked by recomputing their summaries. On small fabricated outputs."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mctslab import records
+from mctslab.core import compare
+from mctslab.core.compare import paper_row, paper_table
+from mctslab.core.store import to_jsonable
+from mctslab.go import match as go_match
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOK = "tsp_mcts_vs_sa"
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _run_output(out: Path, scale: str = "paper") -> Path:
+    """A finished run of the TSP notebook as ``mctslab reproduce --out`` leaves it."""
+    folder = out / "figures" / NOTEBOOK
+    folder.mkdir(parents=True)
+    paper_table([
+        paper_row(NOTEBOOK, "Fig. 8", "MCT_RM", "mean ratio to SA", 0.641, low=0.62, high=0.66,
+                  n=77, scale=scale, unit_cpu_s=12.0),
+        paper_row(NOTEBOOK, "Fig. 8", "MCT_UM", "mean ratio to SA", 1.1, low=0.9, high=1.3,
+                  n=77, scale=scale, unit_cpu_s=12.0),
+        paper_row(NOTEBOOK, "Sec. 4", "SA", "cooling factor", 0.99, scale=scale),
+    ]).to_csv(folder / "paper_vs_run.csv", index=False)
+    (folder / "fig8_mean_ratio_to_sa.csv").write_text("method,ratio\nMCT_RM,0.641\n")
+    (folder / "summary.md").write_text("# summary\n")
+    (folder / "games").mkdir()
+    for i in range(3):
+        (folder / "games" / f"g{i}.sgf").write_text(f"(;GM[1]C[{i}])")
+    (folder / "games_index.txt").write_text("games/g0.sgf\ngames/g1.sgf\ngames/g2.sgf\n")
+    (folder / "fig8.png").write_bytes(b"\x89PNG not kept")
+    artefacts = {}
+    for stem, kind, files in (("paper_vs_run", "table", ["paper_vs_run.csv"]),
+                              ("fig8_mean_ratio_to_sa", "table", ["fig8_mean_ratio_to_sa.csv"]),
+                              ("summary", "text", ["summary.md"]),
+                              ("games_index", "text", ["games_index.txt"]),
+                              ("fig8", "figure", ["fig8.png"])):
+        artefacts[stem] = {"kind": kind, "files": files, "caption": stem,
+                           "sha256": {f: _sha(folder / f) for f in files}}
+    (folder / "manifest.json").write_text(json.dumps({
+        "notebook": NOTEBOOK, "scale": scale, "seed": 20261122, "status": "complete",
+        "mctslab_version": "0.8.1", "git": {"commit": "ab" * 20, "dirty": False},
+        "platform": {"cpu_model": "AMD EPYC"}, "finished": "2026-11-27T10:00:00+00:00",
+        "wall_seconds": 100.0, "experiments": {"tsp_comparison": {"task_seconds": 90.5}},
+        "artefacts": artefacts}))
+    return folder
+
+
+def test_a_saved_record_keeps_tables_manifest_and_checksums_and_checks(tmp_path):
+    _run_output(tmp_path / "run")
+    folder = records.save(NOTEBOOK, tmp_path / "run", root=tmp_path / "records")
+    assert folder == tmp_path / "records" / NOTEBOOK / "paper-2026-11-27"
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "SHA256SUMS", "fig8_mean_ratio_to_sa.csv", "games", "games_index.txt", "manifest.json",
+        "paper_vs_run.csv", "record.json", "summary.md"]
+    info = json.loads((folder / "record.json").read_text())
+    # the raw files a text artefact lists (Go's games) are kept, under their paths
+    assert info["raw"] == ["games/g0.sgf", "games/g1.sgf", "games/g2.sgf"]
+    assert (folder / "games" / "g2.sgf").read_text() == "(;GM[1]C[2])"
+    assert (info["scale"], info["commit"], info["cpu_seconds"]) == ("paper", "ab" * 20, 90.5)
+    [report] = records.check(tmp_path / "records")
+    assert report.ok and report.kind == "notebook", report.problems
+    assert {v: len(k) for v, k in report.verdicts.items()} == {"reproduced": 2,
+                                                               "inconclusive": 1}
+    with pytest.raises(FileExistsError):
+        records.save(NOTEBOOK, tmp_path / "run", root=tmp_path / "records")
+    labelled = records.save(NOTEBOOK, tmp_path / "run", root=tmp_path / "records", label="x")
+    assert labelled.name == "paper-x-2026-11-27"
+
+
+def test_raw_files_too_large_go_compressed_or_are_left_out(tmp_path, monkeypatch):
+    games = _run_output(tmp_path / "run") / "games"
+    for i in range(3):  # 6,000 bytes of games that compress well
+        (games / f"g{i}.sgf").write_text("(;GM[1]" + ";B[aa];W[bb]" * 166 + ")")
+    monkeypatch.setattr(records, "MAX_RAW_BYTES", 5_000)
+    folder = records.save(NOTEBOOK, tmp_path / "run", root=tmp_path / "records")
+    info = json.loads((folder / "record.json").read_text())
+    assert info["raw"] == ["raw.tar.gz"] and not (folder / "games").exists()
+    monkeypatch.setattr(records, "MAX_RAW_BYTES", 50)
+    folder = records.save(NOTEBOOK, tmp_path / "run", root=tmp_path / "records", label="b")
+    info = json.loads((folder / "record.json").read_text())
+    assert info["raw"] == [] and "over 50 even compressed" in info["skipped"][0]["why"]
+    assert all(r.ok for r in records.check(tmp_path / "records"))
+
+
+def _saved(tmp_path) -> Path:
+    _run_output(tmp_path / "run")
+    return records.save(NOTEBOOK, tmp_path / "run", root=tmp_path / "records")
+
+
+def _rewrite_sums(folder: Path) -> None:
+    records._write_sums(folder)
+
+
+def test_a_hand_edited_paper_vs_run_fails_naming_the_file(tmp_path):
+    folder = _saved(tmp_path)
+    table = folder / "paper_vs_run.csv"
+    table.write_text(table.read_text().replace("inconclusive", "reproduced"))
+    [report] = records.check(tmp_path / "records")
+    assert not report.ok
+    assert any(str(table) in p and "SHA256SUMS" in p for p in report.problems)
+    # the checksums made to agree again: the manifest's sha256 still names the change, and the
+    # verdict does not follow from the row's own values
+    _rewrite_sums(folder)
+    [report] = records.check(tmp_path / "records")
+    assert any("differs from the manifest" in p for p in report.problems)
+    assert any("does not follow from its own values" in p and "MCT_UM" in p
+               for p in report.problems)
+
+
+def test_tables_manifest_and_record_must_agree(tmp_path):
+    folder = _saved(tmp_path)
+    (folder / "fig8_mean_ratio_to_sa.csv").write_text("method,ratio\nMCT_RM,0.5\n")
+    (folder / "extra.csv").write_text("x\n")
+    info = json.loads((folder / "record.json").read_text())
+    (folder / "record.json").write_text(json.dumps(dict(info, scale="default")))
+    _rewrite_sums(folder)
+    [report] = records.check(tmp_path / "records")
+    text = "\n".join(report.problems)
+    assert "fig8_mean_ratio_to_sa.csv: its sha256 differs from the manifest's" in text
+    assert "scale 'default', the manifest's 'paper'" in text
+    (folder / "paper_vs_run.csv").unlink()
+    [report] = records.check(tmp_path / "records")
+    assert any("paper_vs_run.csv: missing" in p for p in report.problems)
+
+
+def test_a_record_is_judged_again_with_todays_targets(tmp_path, monkeypatch):
+    folder = _saved(tmp_path)
+    today = records._today_targets()
+    key = (NOTEBOOK, "Fig. 8", "MCT_RM", "mean ratio to SA")
+    today[key] = dict(today[key], margin="0.001")  # a margin tightened since the run
+    report = records.check_record(folder, today)
+    assert report.ok and any("reproduced when recorded, inconclusive" in n for n in report.notes)
+
+
+def test_the_scorecard_from_records_counts_targets(tmp_path):
+    _saved(tmp_path)
+    written = records.scorecard(tmp_path / "records")
+    assert written.csv == tmp_path / "records" / "scorecard-paper.csv"
+    card = written.card
+    assert len(card) == len(records.targets_module.all_targets())
+    tsp = card[card.paper == NOTEBOOK].set_index(["artefact", "row", "column"])
+    assert tsp.loc[("Fig. 8", "MCT_RM", "mean ratio to SA"), "verdict"] == "reproduced"
+    assert "tsp_mcts_vs_sa/paper-2026-11-27" in written.markdown.read_text()
+    assert records.scorecard(tmp_path / "records", scale="default").card.verdict.isin(
+        ["not run at this scale", "derived", "not compared"]).all()
+
+
+def test_a_records_table_prints_as_markdown_citing_it(tmp_path):
+    folder = _saved(tmp_path)
+    text = records.markdown_table(folder, "fig8_mean_ratio_to_sa")
+    assert text.splitlines()[0].startswith(f"From `{folder.as_posix()}/fig8_mean_ratio_to_sa.csv` "
+                                           "(scale paper, run 2026-11-27, commit ababab")
+    assert "| method | ratio |" in text and "| MCT_RM | 0.641 |" in text
+    with pytest.raises(FileNotFoundError):
+        records.markdown_table(folder, "nothing")
+
+
+def _match_folder(folder: Path, games: int, *, summary: bool = True, partial: bool = False):
+    """A ``mctslab go match --out`` folder with fabricated games."""
+    tasks = go_match.match_tasks(go_match.Player("gnugo-mc", level=10),
+                                 go_match.Player("gnugo", level=10), games, size=19, seed=2026)
+    store = folder / "data" / "results" / "go_match_gnugo-mc-L10_vs_gnugo-L10"
+    store.mkdir(parents=True)
+    results = [dict(candidate_won=i % 3 == 0, moves=250 + i, margin=3.5, think_candidate=10.0,
+                    think_opponent=5.0 + i, cpu_candidate=9.0, cpu_opponent=4.0, restarts=0,
+                    area_agrees=True, candidate_counts={}, sgf="(;)") for i in range(games)]
+    lines = [json.dumps(dict(t.describe(), result=to_jsonable(r))) for t, r in
+             zip(tasks, results)]
+    if partial:
+        lines.append(lines[-1][: len(lines[-1]) // 2])  # a game being written
+    (store / "results.jsonl").write_text("\n".join(lines) + ("" if partial else "\n"))
+    if summary:
+        (folder / "summary.json").write_text(json.dumps(go_match.summary(tasks, results)))
+        (folder / "games").mkdir()
+        for i in range(games):
+            (folder / "games" / f"{i:04d}.sgf").write_text("(;)")
+
+
+def test_a_match_record_is_recomputed_from_its_games(tmp_path):
+    record = tmp_path / "records" / "go_state_tabu" / "paper-19x19-2026-11-26"
+    _match_folder(record / "go19" / "gnugo-mc-L10", 10)
+    _match_folder(record / "go19" / "host-gnugo-uct", 3, summary=False, partial=True)
+    (record / "go19" / "gnugo-mc-L10.log").write_text("")
+    veto = record / "veto" / "data" / "results" / "go_veto"
+    veto.mkdir(parents=True)
+    (veto / "results.jsonl").write_text('{"id": "x"}\n')
+    [report] = records.check(tmp_path / "records")
+    assert report.ok and report.kind == "match", report.problems
+    notes = "\n".join(report.notes)
+    assert "4 of 10 (rate 0.400), 10 games stored, 10 SGF" in notes
+    assert "in progress, 3 games stored" in notes and "store go_veto, 1 tasks" in notes
+    summary = record / "go19" / "gnugo-mc-L10" / "summary.json"
+    data = json.loads(summary.read_text())
+    summary.write_text(json.dumps(dict(data, wins=5, rate=0.5)))
+    [report] = records.check(tmp_path / "records")
+    assert not report.ok and any(str(summary) in p and "wins 5" in p for p in report.problems)
+    assert "| match | candidate |" in records.markdown_table(record)
+
+
+def test_the_cli_checks_saves_and_fails_with_exit_1(tmp_path):
+    _run_output(tmp_path / "run")
+
+    def cli(*args):
+        return subprocess.run([sys.executable, "-m", "mctslab.cli", *args], capture_output=True,
+                              text=True, cwd=ROOT)
+
+    root = tmp_path / "records"
+    assert "no records under" in cli("records", "check", "--root", str(root)).stdout
+    saved = cli("records", "save", NOTEBOOK, "--out", str(tmp_path / "run"), "--root", str(root))
+    assert saved.returncode == 0, saved.stderr
+    ok = cli("records", "check", "--root", str(root))
+    assert ok.returncode == 0 and ": ok (notebook record" in ok.stdout
+    table = root / NOTEBOOK / "paper-2026-11-27" / "paper_vs_run.csv"
+    table.write_text(table.read_text().replace("0.641", "0.9"))
+    bad = cli("records", "check", "--root", str(root))
+    assert bad.returncode == 1 and "FAILED" in bad.stdout and str(table) in bad.stdout
+    card = cli("scorecard", "--records", str(root))
+    assert card.returncode == 0 and "one per target" in card.stdout
+    missing = cli("records", "save", NOTEBOOK, "--out", str(tmp_path / "nowhere"))
+    assert missing.returncode == 2 and "mctslab reproduce" in missing.stderr
+
+
+def test_the_repositorys_records_check():
+    """What `make test` runs: every committed record is sound (none yet is fine)."""
+    problems = [p for r in records.check() for p in r.problems]
+    assert not problems, problems
+
+
+def test_rejudging_a_read_table_is_the_verdict_code(tmp_path):
+    folder = _saved(tmp_path)
+    for row in compare.read_table(folder / "paper_vs_run.csv"):
+        assert compare.rejudge(row).verdict == row["verdict"]
+
+
+def test_a_notebook_shows_a_records_table_beside_its_own(tmp_path):
+    """records.recorded_table: the newest record's table, captioned as the record's (not this
+    run's); without a record, one row saying how to make one."""
+    missing = records.recorded_table(NOTEBOOK, "fig8_mean_ratio_to_sa", root=tmp_path / "records")
+    assert len(missing) == 1 and "no paper-scale record" in missing.iloc[0, 0]
+    folder = _saved(tmp_path)
+    table = records.recorded_table(NOTEBOOK, "fig8_mean_ratio_to_sa", root=tmp_path / "records")
+    assert list(table.columns) == ["method", "ratio"] and table.iloc[0, 1] == 0.641
+    assert f"records/{NOTEBOOK}/{folder.name}" in table.caption and "abababa" in table.caption
+    assert "not of this run" in table.caption
+    assert "<th>method</th>" in table._repr_html_()
+    assert len(records.recorded_table(NOTEBOOK, "fig8_mean_ratio_to_sa", scale="default",
+                                      root=tmp_path / "records")) == 1
