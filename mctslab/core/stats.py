@@ -11,7 +11,8 @@
   match with the rate, its Clopper-Pearson interval and the binomial test against 0.5.
 - Paired win/loss outcomes of two engines over the same games (same seeds, same opponent):
   the exact McNemar test (:func:`mcnemar_exact`); games per engine for a given power
-  (:func:`games_for_power`).
+  (:func:`games_for_power`), and read backwards, the smallest difference a given number of
+  games finds (:func:`detectable_difference`).
 - An equivalence verdict left open (:mod:`mctslab.core.compare`): the spread of one unit (game,
   seed, instance) read back from a 95% interval (:func:`sd_from_interval`), and the units that
   would settle it with a given power (:func:`sample_to_settle`).
@@ -40,6 +41,7 @@ __all__ = [
     "elo_update",
     "mcnemar_exact",
     "games_for_power",
+    "detectable_difference",
     "sd_from_interval",
     "sample_to_settle",
 ]
@@ -105,6 +107,32 @@ def games_for_power(p1: float, p2: float, power: float = 0.8, alpha: float = 0.0
         raise ValueError(f"need two different rates in (0, 1), got {p1}, {p2}")
     z = _st.norm.ppf(1 - alpha / 2) + _st.norm.ppf(power)
     return int(math.ceil(z * z * (p1 * (1 - p1) + p2 * (1 - p2)) / (p1 - p2) ** 2))
+
+
+def detectable_difference(games: int, p: float, power: float = 0.8, alpha: float = 0.05,
+                          lower: bool = False) -> float:
+    """The smallest difference ``d`` in win rate from ``p`` (to ``p + d``, or ``p - d`` when
+    ``lower``) that ``games`` games per engine find with probability ``power`` at two-sided
+    level ``alpha``: :func:`games_for_power` read backwards (the smallest ``d``, to 0.001, with
+    ``games_for_power(p, p +- d) <= games``). NaN when no rate in (0, 1) on that side is
+    found with so few games. A paired or head-to-head design needs fewer games; this is the
+    two-independent-rates bound."""
+    if games < 1 or not 0 < p < 1:
+        raise ValueError(f"need games >= 1 and 0 < p < 1, got {games}, {p}")
+    sign = -1 if lower else 1
+    room = p if lower else 1 - p  # the difference must leave a rate inside (0, 1)
+    steps = int(math.floor(room * 1000 - 1e-9))
+
+    def enough(thousandths: int) -> bool:
+        return games_for_power(p, p + sign * thousandths / 1000, power, alpha) <= games
+
+    if steps < 1 or not enough(steps):
+        return math.nan
+    low, high = 0, steps  # enough(high) and not enough(low): fewer games find larger gaps
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if enough(middle) else (middle, high)
+    return high / 1000
 
 
 def sd_from_interval(low: float, high: float, n: int, confidence: float = 0.95) -> float:

@@ -23,7 +23,8 @@ Reading guide, from the board up:
   ``sgf`` - SGF in and out (sgfmill);
 * ``match`` - the one game loop for any two players, the game task and the match summary;
 * ``experiments``, ``tables``, ``figures`` - the ``go_state_tabu`` notebook: protocol and
-  scales, the paper's tables, its figures;
+  scales, the paper's tables, its figures; ``strong_record`` - the strong engine's committed
+  matches (validation, ablation, the tabu head-to-head) as tables, with their power;
 * ``cli`` - the ``mctslab go`` verbs; ``bench`` - ``mctslab bench go``.
 """
 

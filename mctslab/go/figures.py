@@ -1,5 +1,6 @@
 """Figures of the state-tabu paper (notebook ``go_state_tabu``): Fig. 5, Fig. 6, Table 2 and
-Table 4 as plots, ours beside the paper's.
+Table 4 as plots, ours beside the paper's; and game records drawn as boards (the final position
+with move numbers, :func:`game_boards_figure`).
 
 Each figure's title is its suptitle (``Run.figure`` appends the scale to it, so the two never
 overlap); a symlog axis says so in its label."""
@@ -7,11 +8,18 @@ overlap); a symlog axis says so in its label."""
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.patches import Circle
 
 from mctslab.core.plotting import plt
 from mctslab.core.stats import binomial_test
 
-__all__ = ["figure5", "figure6", "win_rate_figure", "table4_figure"]
+from . import sgf
+from .api import BLACK, WHITE
+
+__all__ = ["figure5", "figure6", "win_rate_figure", "table4_figure", "game_boards_figure",
+           "draw_board"]
+
+_COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"  # Go's column letters: no I
 
 
 def figure5(played, top: int = 50):
@@ -99,5 +107,73 @@ def table4_figure(table4):
     ax.set_ylabel("tabu candidates per playout (symlog scale)")
     fig.suptitle("Table 4: rejected candidates")
     ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def _player(name: str | None, width: int = 40) -> str:
+    """A player's name up to its first comma, at most ``width`` characters (our engine's
+    names list every setting)."""
+    name = (name or "?").split(",")[0].strip()
+    return name if len(name) <= width else name[: width - 3] + "..."
+
+
+def draw_board(ax, source, title: str | None = None) -> dict:
+    """Draw the final position of an SGF game (a path or SGF bytes) on ``ax``: the grid with
+    Go coordinates (column letters without I, row 1 at the bottom), each stone with the number
+    of the move that placed it (:func:`mctslab.go.sgf.numbered_position`; a setup stone has
+    none). Returns the game's ``info`` (players, result, moves) with ``stones`` and
+    ``numbered``, the counts drawn."""
+    board, info, numbers = sgf.numbered_position(source)
+    size = info["size"]
+    stones = board.stones()
+    for k in range(size):
+        ax.plot([0, size - 1], [k, k], color="black", lw=0.6, zorder=1)
+        ax.plot([k, k], [0, size - 1], color="black", lw=0.6, zorder=1)
+    font = max(4.0, 60.0 / size)
+    drawn = numbered = 0
+    for row in range(size):
+        for col in range(size):
+            color = int(stones[row, col])
+            if color not in (BLACK, WHITE):
+                continue
+            face, ink = ("black", "white") if color == BLACK else ("white", "black")
+            ax.add_patch(Circle((col, row), 0.47, facecolor=face, edgecolor="black", lw=0.6,
+                                zorder=2))
+            drawn += 1
+            if numbers[row, col]:
+                ax.text(col, row, str(int(numbers[row, col])), color=ink, ha="center",
+                        va="center", fontsize=font, zorder=3)
+                numbered += 1
+    ax.set_facecolor("#dcb35c")
+    ax.set_xlim(-0.7, size - 0.3)
+    ax.set_ylim(-0.7, size - 0.3)
+    ax.set_aspect("equal")
+    ax.set_xticks(range(size), list(_COLUMNS[:size]))
+    ax.set_yticks(range(size), [str(k + 1) for k in range(size)])
+    ax.tick_params(length=0)
+    ax.set_xlabel(f"{len(info['moves'])} moves, result {info['result'] or '?'}; "
+                  "captured stones not shown")
+    ax.set_ylabel("row")
+    players = f"Black: {_player(info['black'])}\nWhite: {_player(info['white'])}"
+    ax.set_title(f"{title}\n{players}" if title else players, fontsize=9)
+    return {**info, "stones": drawn, "numbered": numbered}
+
+
+def game_boards_figure(games: dict, title: str = "Games of the strong engine"):
+    """The final positions of ``games`` (``{title: SGF path or bytes}``) side by side, each
+    with its move numbers (:func:`draw_board`); an empty dict gives a figure saying there is no
+    game to show."""
+    if not games:
+        fig, ax = plt.subplots(figsize=(7, 2))
+        ax.axis("off")
+        ax.text(0.5, 0.5, "no committed game record to show (records/go_state_tabu/strong9-*)",
+                ha="center", va="center")
+        fig.suptitle(title)
+        return fig
+    fig, axes = plt.subplots(1, len(games), figsize=(5.2 * len(games), 5.6), squeeze=False)
+    for ax, (name, source) in zip(axes[0], games.items()):
+        draw_board(ax, source, name)
+    fig.suptitle(title)
     fig.tight_layout()
     return fig

@@ -17,12 +17,13 @@ import datetime
 import os
 from pathlib import Path
 
+import numpy as np
 from sgfmill import sgf, sgf_moves
 
 from mctslab import __version__
 from mctslab.go.api import BLACK, WHITE, Board, IllegalMove, vertex
 
-__all__ = ["game_bytes", "load", "save_game"]
+__all__ = ["game_bytes", "load", "numbered_position", "save_game"]
 
 
 def _read(source) -> tuple[bytes, str]:
@@ -97,6 +98,28 @@ def load(source, move_number: int | None = None, komi: float = 6.5):
                 black=text.get("PB"), white=text.get("PW"), rules=text.get("RU"), root=text,
                 source=name)
     return board, info
+
+
+def numbered_position(source, komi: float = 6.5):
+    """``(board, info, numbers)``: the final position of an SGF game's main line (as
+    :func:`load`), and ``numbers``, ``int32[size, size]`` indexed ``[row, col]``: the number of
+    the move that placed each stone still on the board (1 = the first move after the setup),
+    0 on an empty point or a setup stone. A stone played on a point where an earlier one was
+    captured carries its own, later number (what a printed game record shows)."""
+    board, info = load(source, 0, komi)
+    numbers = np.zeros((info["size"], info["size"]), dtype=np.int32)
+    for index, (color, move) in enumerate(info["moves"], start=1):
+        try:
+            captured = board.play(color, move)
+        except IllegalMove as exc:
+            raise ValueError(f"{info['source']}: move {index} ({'BW'[color - 1]} "
+                             f"{vertex(move, info['size'])}) is illegal: {exc.reason}") from None
+        for row, col in captured:
+            numbers[row, col] = 0
+        if move is not None:
+            numbers[move] = index
+    info["move_number"] = len(info["moves"])
+    return board, info, numbers
 
 
 def _text(node, key: str) -> str:

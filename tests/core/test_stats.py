@@ -7,8 +7,10 @@ import pytest
 from mctslab.core.stats import (
     binomial_test,
     clopper_pearson,
+    detectable_difference,
     elo_expected,
     elo_update,
+    games_for_power,
     score_interval,
     win_rate_row,
     win_rate_table,
@@ -78,3 +80,23 @@ def test_score_interval_counts_draws_as_half():
     assert (s.low, s.high) == pytest.approx((0.6 - half, 0.6 + half))
     with pytest.raises(ValueError):
         score_interval(0, 0, 0)
+
+
+@pytest.mark.parametrize("games,p,lower", [(200, 0.785, True), (2178 * 2, 0.5, False),
+                                           (40, 0.3, False), (1000, 0.519, True)])
+def test_detectable_difference_is_games_for_power_read_backwards(games, p, lower):
+    d = detectable_difference(games, p, lower=lower)
+    sign = -1 if lower else 1
+    assert games_for_power(p, p + sign * d) <= games  # found with these games
+    assert games_for_power(p, p + sign * (d - 0.001)) > games  # the next smaller is not
+
+
+def test_detectable_difference_known_answer_and_limits():
+    # docs/bench/go.md: 4,353 games per engine find 0.50 against 0.53 (3 points)
+    assert detectable_difference(4353, 0.5) == 0.03
+    assert math.isnan(detectable_difference(3, 0.9))  # no rate above 0.9 is found with 3 games
+    assert math.isnan(detectable_difference(1, 0.5, lower=True))
+    with pytest.raises(ValueError):
+        detectable_difference(0, 0.5)
+    with pytest.raises(ValueError):
+        detectable_difference(10, 1.0)

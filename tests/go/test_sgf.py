@@ -102,3 +102,32 @@ def test_real_games_load_to_sgfmills_position(path):
     assert (board.stones() == expected).all()
     assert info["komi"] == game.get_komi() and info["result"] == game.get_root().get("RE")
     assert board.move_number == n and len(info["moves"]) == len(plays)
+
+
+def test_numbered_position_numbers_the_stones_left_and_forgets_the_captured(tmp_path):
+    # Black captures White's corner stone (0, 0) at move 5; White surrounds Black's two
+    # stones and takes them by playing on the captured point again (move 10), whose stone
+    # carries its own, later number
+    moves = [(BLACK, (0, 1)), (WHITE, (0, 0)), (BLACK, (4, 4)), (WHITE, (1, 1)),
+             (BLACK, (1, 0)),                       # 5: captures W (0, 0)
+             (WHITE, (2, 0)), (BLACK, None), (WHITE, (0, 2)), (BLACK, (6, 6)),
+             (WHITE, (0, 0))]                       # 10: captures B (0, 1) and (1, 0)
+    path = sgf.save_game(tmp_path / "g.sgf", 9, 6.5, moves, result="W+R")
+    board, info, numbers = sgf.numbered_position(path)
+    assert info["move_number"] == 10 and board.move_number == 10
+    stones = board.stones()
+    assert numbers[0, 0] == 10 and stones[0, 0] == WHITE
+    assert numbers[0, 1] == numbers[1, 0] == 0 and stones[0, 1] == stones[1, 0] == 0
+    assert numbers[4, 4] == 3 and numbers[6, 6] == 9 and numbers[2, 0] == 6
+    assert ((numbers > 0) == (stones != 0)).all()  # every stone numbered, no empty point
+
+
+def test_numbered_position_leaves_setup_stones_unnumbered_and_checks_moves():
+    data = b"(;FF[4]SZ[9]AB[ee][dd]AW[cc];W[gg];B[hh])"
+    board, info, numbers = sgf.numbered_position(data)
+    assert numbers[4, 4] == 0 and board.get(4, 4) == BLACK  # setup: no number
+    # SGF rows count from the top: "gg" is (2, 6), "hh" (1, 7)
+    assert numbers[2, 6] == 1 and numbers[1, 7] == 2
+    assert int((numbers > 0).sum()) == 2
+    with pytest.raises(ValueError, match="move 2"):
+        sgf.numbered_position(b"(;FF[4]SZ[9];B[ee];W[ee])")

@@ -1,0 +1,289 @@
+"""The strong engine's committed matches on 9x9 (issue 29), read back as tables: its validation
+against GNU Go 3.8 level 10, the ablation (one piece changed per row, the same seeds, paired
+against the full engine) and the state-tabu paper's question asked of it (gTabu18-hash-win's
+lists against none, head to head), each with its power (:func:`mctslab.core.stats.
+games_for_power` and :func:`~mctslab.core.stats.detectable_difference`).
+
+Nothing is played here. ``scripts/go-strong`` plays the rows (and resumes them) into a match
+record, ``records/go_state_tabu/strong9-<date>/<row>/`` (one ``mctslab go match --out`` folder
+per row; ``mctslab records check`` recomputes each summary from its games), whose ``plan.json``
+gives the games each row was meant to reach. The notebook's "Beyond the paper: do tabu lists
+help a strong MCTS?" and ``docs/bench/go.md`` (``scripts/go-strong report``, :func:`markdown`)
+show these tables; without a record, each table is one row saying how to make one.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+
+from mctslab import records
+from mctslab.core.scorecard import _md_table
+from mctslab.core.stats import binomial_test, detectable_difference, games_for_power
+
+from . import tables
+from .experiments import Played
+
+__all__ = ["PREFIX", "CONTROL", "ROWS", "HEAD_TO_HEAD", "TABU_CONFIG", "TABU_DIFFERENCE", "find",
+           "played", "validation_table", "ablation", "head_to_head_games", "tabu_table",
+           "example_games", "markdown"]
+
+NOTEBOOK = "go_state_tabu"
+PREFIX = "strong9-"        # records/go_state_tabu/strong9-<date>/
+CONTROL = "full"           # the full engine's row: every ablation row is paired against it
+PLAN = "plan.json"         # {"planned_games": {row: games}}: what each row was meant to reach
+HEAD_TO_HEAD = "tabu-h2h"  # head-to-head rows: tabu-h2h-<playouts>-<expansion threshold>
+ROWS = {  # what each row of scripts/go-strong changes in the full engine
+    CONTROL: "every piece on (RAVE, Silver's beta; all priors; heavy playouts; expand at 2)",
+    "no-rave": "RAVE off",
+    "gelly": "RAVE with Gelly & Silver's schedule",
+    "no-priors": "no prior at expansion",
+    "no-even": "priors without the even prior",
+    "no-capture": "priors without captures and atari escapes",
+    "no-self-atari": "priors without the self-atari penalty",
+    "no-pattern": "priors without the 3x3 patterns",
+    "no-distance": "priors without the distance to the last move",
+    "no-edge": "priors without the edge term",
+    "pattern-playouts": "pattern playouts (no self-atari filter)",
+    "light-playouts": "light (uniform) playouts",
+    "expand-8": "expansion at the 8th visit",
+    "resign": "resigns below 10% (win rate)",
+}
+TABU_DIFFERENCE = 0.03  # the issue's question: a 3-point difference in win rate
+TABU_CONFIG = "gTabu18-hash-win"  # the paper's best row, against the same engine without lists
+TABU_PLAYOUTS, TABU_EXPANSION = 2000, 30  # the paper's tabu engines expand at 30 visits
+# CPU seconds per head-to-head game at 2,000 playouts, both sides ours plus the GNU Go referee:
+# a 4-game probe on 9x9, 2026-11-26 (docs/bench/go.md, "The tabu question ... sizing")
+TABU_CPU_S_PER_GAME = 6.0
+
+
+def find(root=None) -> Path | None:
+    """The newest ``records/go_state_tabu/strong9-<date>/`` (``root``: another records
+    folder), or None."""
+    base = records.records_root(root) / NOTEBOOK
+    found = sorted(p for p in base.glob(f"{PREFIX}*") if p.is_dir()) if base.is_dir() else []
+    return found[-1] if found else None
+
+
+def _stores(match: Path) -> list[Path]:
+    return sorted(match.glob("data/results/*/results.jsonl"))
+
+
+def _matches(folder: Path) -> dict[str, Path]:
+    """The record's match folders with stored games, by row name, the control first."""
+    found = {p.name: p for p in sorted(folder.iterdir())
+             if p.is_dir() and any(s.stat().st_size for s in _stores(p))}
+    return dict(sorted(found.items(), key=lambda item: item[0] != CONTROL))
+
+
+def _plan(folder: Path) -> dict:
+    path = folder / PLAN
+    return json.loads(path.read_text()).get("planned_games", {}) if path.is_file() else {}
+
+
+def played(folder: Path, head_to_head: bool = False) -> Played:
+    """The stored games of the record's rows (the head-to-head rows when ``head_to_head``,
+    else the matches against GNU Go), one :class:`Played` row per folder."""
+    folders = {name: path for name, path in _matches(folder).items()
+               if name.startswith(HEAD_TO_HEAD) == head_to_head}
+    if not folders:
+        return Played([], [], [], skipped=f"no stored games in {folder}")
+    return tables.played_from_stores(list(folders.values()), list(folders))
+
+
+def _missing(what: str, command: str) -> pd.DataFrame:
+    return pd.DataFrame({"record": [f"no records/{NOTEBOOK}/{PREFIX}<date>/ with {what}"],
+                         "to make one": [command]})
+
+
+def _status(games: int, planned: int | None) -> str:
+    if not games:
+        return "not played"
+    if planned and games < planned:
+        return f"partial: {games} of {planned} planned games"
+    return "complete"
+
+
+def _detectable(games: int, rate: float, lower: bool = True) -> float:
+    if not games or not 0 < rate < 1:
+        return math.nan
+    return detectable_difference(games, rate, lower=lower)
+
+
+def validation_table(folder=None) -> pd.DataFrame:
+    """The full engine against GNU Go level 10: games (and the games planned), wins by colour,
+    rate, 95% Clopper-Pearson interval, two-sided binomial p against 0.5, CPU seconds per game
+    of each side, and the smallest drop in rate (80% power, 5% two-sided, two independent
+    rates) a row of as many games could be told apart from it."""
+    folder = Path(folder) if folder is not None else find()
+    if folder is None or CONTROL not in (_matches(folder) if folder.is_dir() else {}):
+        return _missing(f"a {CONTROL}/ match", "scripts/go-strong validate 200")
+    frame = tables.games_frame(played(folder))
+    games = frame[frame.method == CONTROL]
+    n, wins = len(games), int(games.won.sum())
+    test = binomial_test(wins, n)
+    black, white = games[games.color == "B"], games[games.color == "W"]
+    return pd.DataFrame([{
+        "row": CONTROL, "engine": ROWS[CONTROL], "opponent": "GNU Go 3.8 level 10",
+        "games": n, "status": _status(n, _plan(folder).get(CONTROL)),
+        "wins as B": f"{int(black.won.sum())}/{len(black)}",
+        "wins as W": f"{int(white.won.sum())}/{len(white)}", "wins": wins,
+        "rate": round(test.rate, 3), "95% CI": f"{test.ci_low:.3f}-{test.ci_high:.3f}",
+        "p (vs 0.5)": float(f"{test.pvalue:.3g}"),
+        "CPU s/game (ours)": round(float(games.cpu_candidate.mean()), 2),
+        "CPU s/game (GNU Go)": round(float(games.cpu_opponent.mean()), 2),
+        "detectable drop (80% power)": _detectable(n, test.rate),
+        "record": f"records/{NOTEBOOK}/{folder.name}"}])
+
+
+def ablation(folder=None) -> pd.DataFrame:
+    """:func:`mctslab.go.tables.ablation_table` of the record's rows against the full engine
+    over their common games (the same seeds), with what each row changes, the games it was
+    planned to reach and its status (complete, partial, not played), and the smallest drop
+    from the full engine's rate its games could find (80% power, 5% two-sided; two
+    independent rates, so a bound: the paired design finds somewhat less). Rows of the plan
+    with no game stored are listed as not played."""
+    folder = Path(folder) if folder is not None else find()
+    if folder is None or CONTROL not in (_matches(folder) if folder.is_dir() else {}):
+        return _missing("ablation rows", "scripts/go-strong validate 200; scripts/go-strong "
+                                         "ablation 60")
+    plan = _plan(folder)
+    found = played(folder)
+    table = tables.ablation_table(found, CONTROL)
+    control_rate = float(table.loc[table.row == CONTROL, "rate"].iloc[0])
+    table.insert(1, "changes", [ROWS.get(r, "") for r in table.row])
+    table.insert(3, "status", [_status(int(n), plan.get(r)) for r, n in zip(table.row,
+                                                                             table.games)])
+    table["detectable drop (80% power)"] = [
+        math.nan if r == CONTROL else _detectable(int(n), control_rate) for r, n in
+        zip(table.row, table.games)]
+    missing = [r for r in plan if r not in set(table.row)]
+    extra = pd.DataFrame([{"row": r, "changes": ROWS.get(r, ""), "games": 0,
+                           "status": _status(0, plan[r])} for r in missing])
+    table = pd.concat([table, extra], ignore_index=True) if missing else table
+    order = {row: k for k, row in enumerate(dict.fromkeys([CONTROL, *plan, *ROWS]))}
+    table = table.iloc[sorted(range(len(table)),
+                              key=lambda k: (order.get(table.row[k], len(order)), table.row[k]))]
+    table = table.reset_index(drop=True)
+    for column in ("games", "wins", f"{CONTROL} wins", "difference (games)"):
+        table[column] = table[column].astype("Int64")  # unplayed rows: empty, not 0.0
+    return table
+
+
+def head_to_head_games(difference: float = TABU_DIFFERENCE, power: float = 0.8,
+                       alpha: float = 0.05) -> int:
+    """Games of a head-to-head match (one rate tested against 0.5) to find a win rate of
+    ``0.5 + difference`` with ``power``: the one-sample form of :func:`games_for_power`'s
+    normal approximation (half its games per engine), rounded up to an even number so that
+    colours alternate evenly."""
+    games = math.ceil(games_for_power(0.5, 0.5 + difference, power, alpha) / 2)
+    return games + games % 2
+
+
+def _against_gnugo_row(folder: Path | None) -> dict:
+    """The tabu question against GNU Go level 10: a tabu row beside the full engine, paired;
+    sized at the full engine's recorded rate and CPU time per game (both sides)."""
+    frame = None
+    if folder is not None and folder.is_dir() and CONTROL in _matches(folder):
+        frame = tables.games_frame(played(folder))
+        frame = frame[frame.method == CONTROL]
+    rate = float(frame.won.mean()) if frame is not None and len(frame) else 0.5
+    other = rate + TABU_DIFFERENCE if rate + TABU_DIFFERENCE < 1 else rate - TABU_DIFFERENCE
+    needed = games_for_power(rate, other)
+    row = {"contrast": f"{TABU_CONFIG} on the strong engine and the engine without lists, each "
+                       f"against GNU Go level 10 (8,000 playouts, 9x9), paired by seed; "
+                       f"games per row, at the full engine's rate {rate:.3f}",
+           "games needed (3 points, 80% power)": needed, "games": 0, "status": "not played",
+           "command": f"two rows of scripts/go-strong's match (--config {TABU_CONFIG}, and "
+                      f"none; both --expansion-threshold {TABU_EXPANSION}), {needed} games each"}
+    if frame is not None and len(frame):
+        seconds = float((frame.cpu_candidate + frame.cpu_opponent).mean())
+        row["CPU h needed"] = round(2 * needed * seconds / 3600, 1)
+    return row
+
+
+def tabu_table(folder=None) -> pd.DataFrame:
+    """The tabu question asked of the strong engine, two ways. Head to head (the engine with
+    gTabu18-hash-win's lists against itself without, equal playouts, colours alternating):
+    each such row of the record with its games, the games needed to find a 3-point difference
+    with 80% power (:func:`head_to_head_games`) and their CPU hours, the tabu side's wins,
+    rate, interval and p against 0.5, and the smallest difference its games could find; when
+    none was played, one row saying so with what it needs and its command. Then against GNU Go
+    level 10: the games per row and CPU hours a 3-point difference needs there, at the full
+    engine's recorded rate and cost (not played: see its CPU hours)."""
+    needed = head_to_head_games()
+    base = {"contrast": f"{TABU_CONFIG} against no tabu, head to head, strong engine, "
+                        f"{TABU_PLAYOUTS:,} playouts, expansion at {TABU_EXPANSION} visits, 9x9",
+            "games needed (3 points, 80% power)": needed,
+            "CPU h needed": round(needed * TABU_CPU_S_PER_GAME / 3600, 1),
+            "command": f"scripts/go-strong tabu {needed} {TABU_PLAYOUTS} {TABU_EXPANSION}"}
+    folder = Path(folder) if folder is not None else find()
+    found = played(folder, head_to_head=True) if folder is not None and folder.is_dir() else None
+    rows = []
+    if found is None or found.skipped:
+        rows.append({**base, "games": 0, "status": "not played"})
+    else:
+        frame = tables.games_frame(found)
+        for name in dict.fromkeys(found.rows):
+            games = frame[frame.method == name]
+            n, wins = len(games), int(games.won.sum())
+            test = binomial_test(wins, n)
+            rows.append({**base, "contrast": f"{base['contrast']} ({name})", "games": n,
+                         "status": _status(n, needed), "tabu wins": wins,
+                         "rate": round(test.rate, 3),
+                         "95% CI": f"{test.ci_low:.3f}-{test.ci_high:.3f}",
+                         "p (vs 0.5)": float(f"{test.pvalue:.3g}"),
+                         # one rate against 0.5: games_for_power's games per engine, halved
+                         "detectable difference (80% power)": _detectable(2 * n, 0.5,
+                                                                          lower=False)})
+    rows.append(_against_gnugo_row(folder))
+    frame = pd.DataFrame(rows)
+    order = ["contrast", "games", "status", "tabu wins", "rate", "95% CI", "p (vs 0.5)",
+             "detectable difference (80% power)", "games needed (3 points, 80% power)",
+             "CPU h needed", "command"]
+    return frame[[c for c in order if c in frame.columns]]
+
+
+def example_games(folder=None) -> dict[str, Path]:
+    """One won and one lost game of the full engine (the first of each in seed order), as
+    ``{"won: game i (colour)": SGF path, "lost: ...": path}``; empty without a record."""
+    folder = Path(folder) if folder is not None else find()
+    if folder is None or not (folder / CONTROL / "games").is_dir():
+        return {}
+    frame = tables.games_frame(played(folder))
+    frame = frame[frame.method == CONTROL]
+    chosen = {}
+    for won, word in ((True, "won"), (False, "lost")):
+        games = frame[frame.won == won]
+        if games.empty:
+            continue
+        game = games.iloc[0]
+        colour = "Black" if game.color == "B" else "White"
+        path = folder / CONTROL / "games" / f"{int(game.game):04d}-{game.color}.sgf"
+        if path.is_file():
+            chosen[f"strong {word}: game {int(game.game)}, as {colour}"] = path
+    return chosen
+
+
+def markdown(folder=None) -> str:
+    """The three tables as Markdown under a line citing the record and the CPU time of its
+    stored games (for docs/bench/go.md; ``scripts/go-strong report`` prints it)."""
+    folder = Path(folder) if folder is not None else find()
+    where = f"records/{NOTEBOOK}/" + (folder.name if folder is not None else " (none)")
+    cost = ""
+    if folder is not None and folder.is_dir() and _matches(folder):
+        frame = tables.games_frame(played(folder))
+        cost = (f" {len(frame)} games stored against GNU Go, {frame.cpu_candidate.sum() / 3600:.2f}"
+                f" CPU hours ours and {frame.cpu_opponent.sum() / 3600:.2f} GNU Go's.")
+    parts = [f"From `{where}` (`scripts/go-strong report`; `mctslab records check` "
+             f"recomputes each match's summary from its games).{cost}"]
+    for title, frame in (("Validation", validation_table(folder)),
+                         ("Ablation (each row against the full engine over the same games)",
+                          ablation(folder)),
+                         ("The tabu question, head to head and against GNU Go",
+                          tabu_table(folder))):
+        parts += [f"**{title}**", _md_table(frame)]
+    return "\n\n".join(parts) + "\n"

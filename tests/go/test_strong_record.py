@@ -1,0 +1,206 @@
+"""The strong engine's committed match record read back as tables (mctslab.go.strong_record):
+known answers from the committed games, the ablation and tabu tables on small records built from
+them, partial and missing rows said as such, and the record passing `mctslab records check`."""
+
+import json
+import math
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from mctslab import records
+from mctslab.core.stats import detectable_difference, games_for_power
+from mctslab.go import sgf, strong_record
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORD = ROOT / "records" / "go_state_tabu" / "strong9-2026-11-26"
+STORE = "data/results/go_match_strong_vs_gnugo-L10/results.jsonl"
+needs_record = pytest.mark.skipif(not RECORD.is_dir(), reason="no committed strong record")
+
+
+def _lines(row: str) -> list[str]:
+    return (RECORD / row / STORE).read_text().splitlines()
+
+
+def _row(base: Path, name: str, lines: list[str], flip=()) -> None:
+    """A match folder ``base/name`` holding ``lines`` (stored games), the games at indices
+    ``flip`` with their result turned round."""
+    out = []
+    for index, line in enumerate(lines):
+        record = json.loads(line)
+        if index in flip:
+            record["result"]["candidate_won"] = not record["result"]["candidate_won"]
+        out.append(json.dumps(record))
+    path = base / name / STORE
+    path.parent.mkdir(parents=True)
+    path.write_text("\n".join(out) + "\n")
+
+
+def _record(tmp_path, plan=None) -> Path:
+    folder = tmp_path / "go_state_tabu" / "strong9-2026-12-01"
+    full = _lines("full")[:20]
+    _row(folder, "full", full)
+    won = [i for i, line in enumerate(full[:10]) if json.loads(line)["result"]["candidate_won"]]
+    _row(folder, "no-rave", full[:10], flip=won[:3])  # 3 games the full engine won, lost
+    if plan is not None:
+        (folder / "plan.json").write_text(json.dumps({"planned_games": plan}))
+    return folder
+
+
+@needs_record
+def test_the_committed_validation_is_157_of_200():
+    table = strong_record.validation_table(RECORD)
+    row = table.iloc[0]
+    assert (row.games, row.wins, row.rate) == (200, 157, 0.785)
+    assert row["95% CI"] == "0.722-0.840" and row.status == "complete"
+    assert (row["wins as B"], row["wins as W"]) == ("81/100", "76/100")
+    drop = row["detectable drop (80% power)"]
+    assert games_for_power(0.785, 0.785 - drop) <= 200 < games_for_power(0.785, 0.786 - drop)
+    assert strong_record.find(ROOT / "records").name >= RECORD.name  # the newest strong9-*
+
+
+@needs_record
+def test_the_committed_ablation_labels_its_partial_and_unplayed_rows():
+    table = strong_record.ablation(RECORD).set_index("row")
+    assert table.loc["full", "status"] == "complete"
+    assert table.loc["no-rave", "games"] == 10
+    assert table.loc["no-rave", "status"] == "partial: 10 of 40 planned games"
+    assert table.loc["no-capture", "status"] == "partial: 3 of 20 planned games"
+    for row in ("no-self-atari", "no-even", "no-edge", "resign"):
+        assert table.loc[row, "status"] == "not played" and table.loc[row, "games"] == 0
+    assert math.isnan(table.loc["full", "detectable drop (80% power)"])
+    assert table.loc["no-rave", "detectable drop (80% power)"] > 0.4  # 10 games: large only
+
+
+def test_ablation_pairs_each_row_with_the_full_engine_game_by_game(tmp_path):
+    folder = _record(tmp_path, plan={"full": 20, "no-rave": 40, "resign": 20})
+    table = strong_record.ablation(folder).set_index("row")
+    full = [json.loads(line)["result"]["candidate_won"] for line in _lines("full")[:10]]
+    assert table.loc["no-rave", "games"] == 10
+    assert table.loc["no-rave", "wins"] == sum(full) - 3
+    assert table.loc["no-rave", "full wins"] == sum(full)
+    assert table.loc["no-rave", "b/c"] == "0/3" and table.loc["no-rave", "difference (games)"] == -3
+    assert table.loc["no-rave", "status"] == "partial: 10 of 40 planned games"
+    assert table.loc["full", "status"] == "complete"
+    assert table.loc["resign", "status"] == "not played"
+    assert table.loc["no-rave", "changes"] == "RAVE off"
+
+
+def test_without_a_record_each_table_says_how_to_make_one(tmp_path):
+    assert strong_record.find(tmp_path) is None
+    empty = tmp_path / "go_state_tabu" / "strong9-2026-12-01"
+    empty.mkdir(parents=True)
+    assert "scripts/go-strong validate" in strong_record.validation_table(empty)["to make one"][0]
+    assert "to make one" in strong_record.ablation(empty).columns
+    assert strong_record.example_games(empty) == {}
+    tabu = strong_record.tabu_table(empty)
+    assert list(tabu.status) == ["not played", "not played"]
+
+
+def test_the_head_to_head_is_sized_as_in_the_docs():
+    # docs/bench/go.md: 3 points at 80% power, 4,353 games per engine measured apart, 2,178
+    # head to head (one rate against 0.5: half of it, rounded up to an even number)
+    assert games_for_power(0.5, 0.53) == 4353
+    assert strong_record.head_to_head_games() == 2178
+    assert strong_record.head_to_head_games(0.05) % 2 == 0
+
+
+def test_the_tabu_table_without_a_head_to_head_says_what_it_needs(tmp_path):
+    folder = _record(tmp_path)
+    table = strong_record.tabu_table(folder)
+    first, gnugo = table.iloc[0], table.iloc[1]
+    assert first.status == "not played" and first.games == 0
+    assert first["games needed (3 points, 80% power)"] == 2178
+    assert first["CPU h needed"] == round(2178 * 6.0 / 3600, 1)  # 3.6
+    assert first.command == "scripts/go-strong tabu 2178 2000 30"
+    full = [json.loads(line)["result"] for line in _lines("full")[:20]]
+    rate = sum(r["candidate_won"] for r in full) / 20
+    assert gnugo["games needed (3 points, 80% power)"] == games_for_power(rate, rate + 0.03)
+
+
+def test_a_played_head_to_head_gives_its_rate_and_power(tmp_path):
+    folder = _record(tmp_path)
+    _row(folder, "tabu-h2h-2000-30", _lines("no-pattern"))
+    row = strong_record.tabu_table(folder).iloc[0]
+    wins = sum(json.loads(line)["result"]["candidate_won"] for line in _lines("no-pattern"))
+    assert (row.games, row["tabu wins"]) == (10, wins)
+    assert row.status == "partial: 10 of 2178 planned games"
+    assert row["detectable difference (80% power)"] == detectable_difference(20, 0.5)
+    # the head-to-head row is not an ablation row
+    assert "tabu-h2h-2000-30" not in set(strong_record.ablation(folder).row)
+
+
+@needs_record
+def test_one_won_and_one_lost_game_are_picked_from_the_committed_sgf():
+    games = strong_record.example_games(RECORD)
+    assert len(games) == 2
+    (won_title, won), (lost_title, lost) = games.items()
+    assert won_title.startswith("strong won") and lost_title.startswith("strong lost")
+    for path, wins in ((won, True), (lost, False)):
+        _, info = sgf.load(path)
+        ours = path.stem.split("-")[1]  # NNNN-C.sgf: our colour C
+        assert info["result"][0] == (ours if wins else "BW"[ours == "B"]), (path, info["result"])
+
+
+@needs_record
+def test_the_strong_record_passes_the_records_check(tmp_path):
+    report = records.check_record(RECORD)
+    assert report.ok, report.problems
+    assert report.kind == "match"
+    assert any("no-capture: in progress, 3 games stored" in note for note in report.notes)
+    assert any("157 of 200" in note for note in report.notes)
+    # and it would fail if a game's result were edited
+    copy = tmp_path / "strong9"
+    shutil.copytree(RECORD / "gelly", copy / "gelly")
+    _row_path = copy / "gelly" / STORE
+    lines = _row_path.read_text().splitlines()
+    first = json.loads(lines[0])
+    first["result"]["candidate_won"] = not first["result"]["candidate_won"]
+    _row_path.write_text("\n".join([json.dumps(first)] + lines[1:]) + "\n")
+    assert not records.check_record(copy).ok
+
+
+@needs_record
+def test_the_markdown_report_cites_the_record_and_has_three_tables():
+    text = strong_record.markdown(RECORD)
+    assert text.startswith("From `records/go_state_tabu/strong9-2026-11-26`")
+    assert "games stored against GNU Go" in text.splitlines()[0]
+    for title in ("**Validation**", "**Ablation", "**The tabu question, head to head"):
+        assert title in text
+    assert "| full |" in text and "partial: 10 of 40 planned games" in text
+
+
+def _script(tmp_path, *args):
+    """scripts/go-strong with a stand-in for mctslab that logs its arguments."""
+    fake = tmp_path / "fake-mctslab"
+    fake.write_text('#!/bin/sh\necho "$@" >> "$CALLS"\n')
+    fake.chmod(0o755)
+    calls = tmp_path / "calls.txt"
+    done = subprocess.run(["sh", str(ROOT / "scripts" / "go-strong"), *args],
+                          env=dict(os.environ, MCTSLAB=str(fake), CALLS=str(calls),
+                                   RECORD=str(tmp_path / "strong9-x")),
+                          capture_output=True, text=True, timeout=60)
+    lines = calls.read_text().splitlines() if calls.exists() else []
+    return done, [line.split() for line in lines]
+
+
+def _option(call, name):
+    return call[call.index(name) + 1]
+
+
+def test_the_script_plays_rows_into_the_record_and_sizes_the_head_to_head(tmp_path):
+    done, calls = _script(tmp_path, "ablation", "20", "no-rave", "no-capture")
+    assert done.returncode == 0, done.stderr
+    assert [(_option(c, "--games"), Path(_option(c, "--out")).name) for c in calls] == [
+        ("10", "no-rave"), ("10", "no-capture"), ("20", "no-rave"), ("20", "no-capture")]
+    assert _option(calls[0], "--rave") == "none"
+    assert _option(calls[1], "--priors") == "even,self-atari,pattern,distance,edge"
+    assert Path(_option(calls[0], "--out")).parent == tmp_path / "strong9-x"
+    done, calls = _script(tmp_path, "tabu")
+    tabu = calls[-1]
+    assert _option(tabu, "--games") == str(strong_record.head_to_head_games())
+    assert Path(_option(tabu, "--out")).name.startswith(strong_record.HEAD_TO_HEAD)
+    assert _option(tabu, "--config") == strong_record.TABU_CONFIG
