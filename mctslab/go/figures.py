@@ -152,11 +152,14 @@ def draw_board(ax, source, title: str | None = None) -> dict:
     ax.set_xticks(range(size), list(_COLUMNS[:size]))
     ax.set_yticks(range(size), [str(k + 1) for k in range(size)])
     ax.tick_params(length=0)
-    ax.set_xlabel(f"{len(info['moves'])} moves, result {info['result'] or '?'}; "
-                  "captured stones not shown")
+    # the game's caption goes under the board, not above it: Run.figure lengthens the
+    # suptitle with the run's scale, which would then run into titles above the boards
+    lines = [title] if title else []
+    lines += [f"Black: {_player(info['black'])}", f"White: {_player(info['white'])}",
+              f"{len(info['moves'])} moves, result {info['result'] or '?'} "
+              "(captured stones not shown)"]
+    ax.set_xlabel("\n".join(lines), fontsize=9)
     ax.set_ylabel("row")
-    players = f"Black: {_player(info['black'])}\nWhite: {_player(info['white'])}"
-    ax.set_title(f"{title}\n{players}" if title else players, fontsize=9)
     return {**info, "stones": drawn, "numbered": numbered}
 
 

@@ -30,8 +30,9 @@ def test_a_board_draws_the_stones_left_with_their_move_numbers(tmp_path):
     # W (0, 0) was captured by move 5: 5 stones left, numbered 1, 3, 4, 5, 6
     assert info["stones"] == 5 == len(ax.patches) and info["numbered"] == 5
     assert _texts(ax) == [1, 3, 4, 5, 6]
-    assert "Black: mctslab strong 8000" in ax.get_title() and "rave" not in ax.get_title()
-    assert "7 moves, result B+R" in ax.get_xlabel()
+    label = ax.get_xlabel()
+    assert label.startswith("a game\nBlack: mctslab strong 8000") and "rave" not in label
+    assert "7 moves, result B+R" in label
     assert [t.get_text() for t in ax.get_xticklabels()][7:] == ["H", "J"]  # no I
     assert figure_problems(fig) == []
     plt.close(fig)
@@ -40,6 +41,8 @@ def test_a_board_draws_the_stones_left_with_their_move_numbers(tmp_path):
 def test_two_games_side_by_side_and_an_empty_figure_saying_why(tmp_path):
     a = sgf.save_game(tmp_path / "a.sgf", 9, 6.5, MOVES[:3], result="B+1.5")
     fig = figures.game_boards_figure({"won": a, "lost": sgf.game_bytes(9, 6.5, MOVES)})
+    # as Run.figure does: the scale appended to the suptitle after the layout
+    fig.suptitle(fig._suptitle.get_text() + " (scale: smoke)")
     assert len(fig.axes) == 2 and figure_problems(fig) == []
     assert len(fig.axes[0].patches) == 3 and len(fig.axes[1].patches) == 5
     plt.close(fig)
