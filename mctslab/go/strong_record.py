@@ -160,7 +160,7 @@ def ablation(folder=None) -> pd.DataFrame:
     table["detectable drop (80% power)"] = [
         math.nan if r == CONTROL else _detectable(int(n), control_rate) for r, n in
         zip(table.row, table.games)]
-    missing = [r for r in plan if r not in set(table.row)]
+    missing = [r for r in plan if r not in set(table.row) and not r.startswith(HEAD_TO_HEAD)]
     extra = pd.DataFrame([{"row": r, "changes": ROWS.get(r, ""), "games": 0,
                            "status": _status(0, plan[r])} for r in missing])
     table = pd.concat([table, extra], ignore_index=True) if missing else table
@@ -232,7 +232,8 @@ def tabu_table(folder=None) -> pd.DataFrame:
             n, wins = len(games), int(games.won.sum())
             test = binomial_test(wins, n)
             rows.append({**base, "contrast": f"{base['contrast']} ({name})", "games": n,
-                         "status": _status(n, needed), "tabu wins": wins,
+                         "status": _status(n, _plan(folder).get(name, needed)),
+                         "tabu wins": wins,
                          "rate": round(test.rate, 3),
                          "95% CI": f"{test.ci_low:.3f}-{test.ci_high:.3f}",
                          "p (vs 0.5)": float(f"{test.pvalue:.3g}"),

@@ -71,6 +71,7 @@ def test_the_committed_ablation_labels_its_partial_and_unplayed_rows():
     assert table.loc["no-capture", "status"] == "partial: 3 of 20 planned games"
     for row in ("no-self-atari", "no-even", "no-edge", "resign"):
         assert table.loc[row, "status"] == "not played" and table.loc[row, "games"] == 0
+    assert not any(row.startswith(strong_record.HEAD_TO_HEAD) for row in table.index)
     assert math.isnan(table.loc["full", "detectable drop (80% power)"])
     assert table.loc["no-rave", "detectable drop (80% power)"] > 0.4  # 10 games: large only
 
@@ -204,3 +205,13 @@ def test_the_script_plays_rows_into_the_record_and_sizes_the_head_to_head(tmp_pa
     assert _option(tabu, "--games") == str(strong_record.head_to_head_games())
     assert Path(_option(tabu, "--out")).name.startswith(strong_record.HEAD_TO_HEAD)
     assert _option(tabu, "--config") == strong_record.TABU_CONFIG
+
+
+@needs_record
+def test_the_committed_head_to_head_is_55_of_100_with_its_power():
+    row = strong_record.tabu_table(RECORD).iloc[0]
+    assert (row.games, row["tabu wins"], row.rate) == (100, 55, 0.55)
+    assert row["95% CI"] == "0.447-0.650" and row["p (vs 0.5)"] == 0.368
+    assert row.status == "partial: 100 of 2178 planned games"
+    # 100 games against 0.5 find 0.138 with 80% power: games_for_power(0.5, 0.638) = 199 <= 2 x 100
+    assert row["detectable difference (80% power)"] == 0.138
