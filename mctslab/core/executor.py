@@ -5,7 +5,8 @@
 - tasks whose id is already in the experiment's :class:`~mctslab.core.store.ResultStore` are
   not run again;
 - the others go to an executor: in-process when ``workers == 1`` (or only one task is left),
-  a local ``ProcessPoolExecutor`` (spawned workers; ``workers=None`` means every core), or a
+  a local ``ProcessPoolExecutor`` (spawned workers, kept for the process's next experiment;
+  ``workers=None`` means every core), or a
   Dask cluster when a scheduler address is given (``scheduler=`` or ``$MCTSLAB_SCHEDULER``);
 - every result is appended to the store the moment it arrives, so a killed run loses only the
   tasks that were still running; a tqdm bar shows tasks done / total and the rate;
@@ -23,6 +24,7 @@ Results come back in task order.
 
 from __future__ import annotations
 
+import atexit
 import concurrent.futures as cf
 import multiprocessing
 import os
@@ -46,7 +48,7 @@ from .store import ResultStore, utc_now, write_json
 from .tasks import Task, run_task
 
 __all__ = ["run_tasks", "ExperimentResults", "TaskFailed", "default_workers", "scheduler_address",
-           "check_scheduler", "SchedulerUnreachable"]
+           "check_scheduler", "SchedulerUnreachable", "discard_pool"]
 
 
 class TaskFailed(RuntimeError):
@@ -176,7 +178,7 @@ def _run_locked(experiment, tasks, store, address, n_workers, progress) -> Exper
                     failures.append((task, traceback.format_exc()))
         else:
             outcome.backend = f"processes:{min(n_workers, len(pending))}"
-            _run_pool(min(n_workers, len(pending)), pending, finish, failures)
+            _run_pool(n_workers, pending, finish, failures)
     except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM, SIGHUP (mctslab.core.stopping)
         raise Interrupted(signal_number(exc), experiment, outcome.cached + outcome.ran,
                           len(unique)) from None
@@ -191,10 +193,50 @@ def _run_locked(experiment, tasks, store, address, n_workers, progress) -> Exper
     return outcome
 
 
+# The local pool is kept between experiments (a notebook runs up to seven): a spawned worker
+# costs about 3.5 s of CPU to start, import and load its kernels from numba's cache, which at
+# the default scale was about 10% of a notebook's time when every experiment spawned its own.
+_POOL: cf.ProcessPoolExecutor | None = None
+_POOL_KEY: tuple[int, int] | None = None  # (workers, parent pid): a forked child spawns its own
+
+
+def _pool(n_workers: int) -> cf.ProcessPoolExecutor:
+    """The process's local pool of ``n_workers`` spawned workers, made on first use."""
+    global _POOL, _POOL_KEY
+    key = (n_workers, os.getpid())
+    if _POOL is not None and (_POOL_KEY != key or getattr(_POOL, "_broken", False)):
+        discard_pool()
+    if _POOL is None:
+        context = multiprocessing.get_context("spawn")  # fork + threads (Jupyter, tqdm) deadlock
+        _POOL = cf.ProcessPoolExecutor(max_workers=n_workers, mp_context=context,
+                                       initializer=die_with_parent, initargs=(os.getpid(),))
+        _POOL_KEY = key
+    return _POOL
+
+
+@atexit.register
+def _close_pool() -> None:
+    """At exit, while the interpreter is whole: an executor collected later, in its teardown,
+    prints an AttributeError from a weakref callback."""
+    global _POOL, _POOL_KEY
+    pool, _POOL, _POOL_KEY = _POOL, None, None
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def discard_pool() -> None:
+    """Kill the kept pool's workers at once (a stop, an error) and forget the pool."""
+    global _POOL, _POOL_KEY
+    pool, _POOL, _POOL_KEY = _POOL, None, None
+    if pool is None:
+        return
+    for process in list((pool._processes or {}).values()):
+        process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
 def _run_pool(n_workers, pending, finish, failures) -> None:
-    context = multiprocessing.get_context("spawn")  # fork + threads (Jupyter, tqdm) can deadlock
-    pool = cf.ProcessPoolExecutor(max_workers=n_workers, mp_context=context,
-                                  initializer=die_with_parent, initargs=(os.getpid(),))
+    pool = _pool(n_workers)
     try:
         # workers are spawned by submit; one still importing when a Ctrl-C reached the process
         # group (before die_with_parent) printed a traceback: they are born ignoring SIGINT
@@ -216,11 +258,8 @@ def _run_pool(n_workers, pending, finish, failures) -> None:
     except BaseException:
         # a stop or an error: the running tasks are lost anyway, so do not wait for them
         # (a paper-scale task can take half an hour); kill the workers, then shut down
-        for process in list((pool._processes or {}).values()):
-            process.kill()
-        pool.shutdown(wait=False, cancel_futures=True)
+        discard_pool()
         raise
-    pool.shutdown(wait=True)
 
 
 class SchedulerUnreachable(OSError):

@@ -31,6 +31,23 @@ def test_in_process_and_pool_give_the_same_results(tmp_path):
     assert [r["square"] for r in serial] == [i * i for i in range(6)]
 
 
+def test_the_local_pool_is_kept_for_the_next_experiment(tmp_path):
+    """Workers cost seconds to start and load their kernels: a second experiment in the same
+    process runs on the first one's workers; a stop or a dead worker discards them."""
+    from mctslab.core import executor
+
+    first = run_tasks("one", make_tasks(FN, [{"x": i} for i in range(6)], seed=1), workers=2,
+                      out=tmp_path, progress=False)
+    second = run_tasks("two", make_tasks(FN, [{"x": i} for i in range(6)], seed=2), workers=2,
+                       out=tmp_path, progress=False)
+    pids = {r["pid"] for r in first}
+    assert os.getpid() not in pids and {r["pid"] for r in second} <= pids
+    executor.discard_pool()
+    third = run_tasks("three", make_tasks(FN, [{"x": i} for i in range(6)], seed=3), workers=2,
+                      out=tmp_path, progress=False)
+    assert not {r["pid"] for r in third} & pids
+
+
 def test_rerun_skips_stored_tasks(tmp_path):
     tasks = make_tasks(FN, [{"x": i} for i in range(4)], seed=1)
     first = run_tasks("exp", tasks, workers=1, out=tmp_path, progress=False)
