@@ -25,11 +25,9 @@ import logging
 import os
 import sys
 
-from . import __version__
+from . import DOMAINS, __version__
 from .core import cliargs
 from .core.stopping import OutputBusy, install_handlers, interrupted_line, signal_number
-
-DOMAIN_CLIS = ("othello", "sudoku", "tsp", "go", "manyfaces")
 
 # The old name of cliargs.positive_int, until every domain CLI imports mctslab.core.cliargs.
 positive_int_arg = cliargs.positive_int
@@ -323,7 +321,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("name", metavar="NAME", help="a shipped data set (mctslab data lists them)")
     v.set_defaults(func=_cmd_data)
 
-    for domain in DOMAIN_CLIS:
+    for domain in DOMAINS:
         try:
             module = importlib.import_module(f"mctslab.{domain}.cli")
         except ModuleNotFoundError as exc:

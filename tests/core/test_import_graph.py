@@ -15,7 +15,7 @@ import mctslab
 ROOT = Path(mctslab.__file__).parent
 MODULES = {("mctslab." + ".".join(p.relative_to(ROOT).with_suffix("").parts))
            .removesuffix(".__init__"): p for p in ROOT.rglob("*.py")}
-DOMAINS = ("othello", "sudoku", "tsp", "go", "manyfaces")
+DOMAINS = mctslab.DOMAINS
 
 
 def _resolve(module: str, node: ast.ImportFrom) -> str:
