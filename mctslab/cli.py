@@ -29,9 +29,6 @@ from . import DOMAINS, __version__
 from .core import cliargs
 from .core.stopping import OutputBusy, install_handlers, interrupted_line, signal_number
 
-# The old name of cliargs.positive_int, until every domain CLI imports mctslab.core.cliargs.
-positive_int_arg = cliargs.positive_int
-
 
 def _cmd_list(args) -> int:
     from . import pipeline
