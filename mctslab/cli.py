@@ -23,6 +23,7 @@ import argparse
 import importlib
 import logging
 import os
+import shutil
 import sys
 
 from . import DOMAINS, __version__
@@ -210,8 +211,6 @@ def _cmd_data(args) -> int:
 
 
 def _cmd_results(args) -> int:
-    import shutil
-
     from . import paths
     from .core.store import ResultStore
 

@@ -30,6 +30,7 @@ import io
 import json
 import os
 import sys
+from pathlib import Path
 
 from mctslab.core import cliargs
 
@@ -169,8 +170,6 @@ def _player(kind: str, level: int, simulations: int, engine=None):
 
 
 def _match(args) -> int:
-    from pathlib import Path
-
     from mctslab.core.executor import run_tasks
     from mctslab.core.store import write_json
     from mctslab.go import gnugo, match, sgf
@@ -210,8 +209,6 @@ def _match(args) -> int:
 
 
 def _report(args) -> int:
-    from pathlib import Path
-
     from mctslab.go import tables
 
     if args.names and len(args.names) != len(args.folders):
