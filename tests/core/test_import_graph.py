@@ -2,8 +2,9 @@
 imports inside functions too, so a function-local import cannot hide one; and every module is
 named in its domain's reading guide (the package ``__init__`` docstring).
 
-Issue 28 adds a rule of ``docs/ARCHITECTURE.md``: imports sit at the top of a module, and one
-inside a function is in ``tests/code_rules.py``'s allow-list with its reason.
+Issue 28 adds two rules of ``docs/ARCHITECTURE.md``: imports sit at the top of a module, and one
+inside a function is in ``tests/code_rules.py``'s allow-list with its reason; one domain imports
+another only where the Many Faces domain uses the Go engine's public modules.
 """
 
 from __future__ import annotations
@@ -126,3 +127,24 @@ def test_the_local_import_rule_sees_nested_and_relative_imports(tmp_path):
     assert [str(i) for i in code_rules.unreasoned_local_imports(package)] == [
         "mctslab.tsp.lkh:6 imports json"]
 
+
+# -- one domain into another: only Many Faces on Go's public modules (issue 28) -------------------
+def cross_domain_imports() -> list[tuple[str, str]]:
+    """(importer, imported) for every import of one domain's module by another domain's."""
+    def domain(name):
+        parts = name.split(".")
+        return parts[1] if len(parts) > 1 and parts[1] in DOMAINS else None
+
+    return sorted((m, name) for m in MODULES for name in imports(m)
+                  if domain(m) and domain(name) and domain(m) != domain(name))
+
+
+def test_the_only_imports_across_domains_are_manyfaces_on_gos_public_modules():
+    """Domains import core and never each other, except that the Many Faces domain is built on
+    the Go engine: it may import mctslab.go and its public modules, never a private go._*."""
+    crossing = cross_domain_imports()
+    assert any(m.startswith("mctslab.manyfaces") for m, _ in crossing)  # the rule sees them
+    wrong = [f"{m} imports {name}" for m, name in crossing
+             if m.split(".")[1] != "manyfaces" or name.split(".")[1] != "go"
+             or any(part.startswith("_") for part in name.split(".")[2:])]
+    assert wrong == [], f"imports across domains that ARCHITECTURE.md does not allow: {wrong}"
