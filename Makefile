@@ -41,9 +41,10 @@ test-reruns: setup
 bench: setup
 	$(BIN)/mctslab bench
 
-# Part of `make test` (so CI runs it): ruff, and notebooks committed with outputs stripped.
+# Part of `make test` (so CI runs it): ruff on the package, the tests and the notebooks (their
+# code cells, at the package's line length), and notebooks committed with outputs stripped.
 lint: setup
-	$(BIN)/ruff check mctslab tests
+	$(BIN)/ruff check mctslab tests notebooks
 	$(BIN)/nbstripout --keep-id --verify notebooks/*.ipynb
 
 clean-results:

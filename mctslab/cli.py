@@ -23,16 +23,12 @@ import argparse
 import importlib
 import logging
 import os
+import shutil
 import sys
 
-from . import __version__
+from . import DOMAINS, __version__
 from .core import cliargs
 from .core.stopping import OutputBusy, install_handlers, interrupted_line, signal_number
-
-DOMAIN_CLIS = ("othello", "sudoku", "tsp", "go", "manyfaces")
-
-# The old name of cliargs.positive_int, until every domain CLI imports mctslab.core.cliargs.
-positive_int_arg = cliargs.positive_int
 
 
 def _cmd_list(args) -> int:
@@ -215,8 +211,6 @@ def _cmd_data(args) -> int:
 
 
 def _cmd_results(args) -> int:
-    import shutil
-
     from . import paths
     from .core.store import ResultStore
 
@@ -323,7 +317,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("name", metavar="NAME", help="a shipped data set (mctslab data lists them)")
     v.set_defaults(func=_cmd_data)
 
-    for domain in DOMAIN_CLIS:
+    for domain in DOMAINS:
         try:
             module = importlib.import_module(f"mctslab.{domain}.cli")
         except ModuleNotFoundError as exc:

@@ -1,5 +1,8 @@
 """Test-suite settings shared by every folder.
 
+``gnugo_executable``: the one GNU Go fixture. A test that plays GNU Go takes it (or
+``@pytest.mark.usefixtures("gnugo_executable")``); without GNU Go the test is skipped, saying so.
+
 In CI (``CI`` set, as ``.ci/run`` does) a test that would skip because GNU Go or Chromium is not
 installed fails instead: the Go tests that need GNU Go and the report pages' browser test must
 run there, never skip silently (``scripts/ensure-gnugo`` and ``scripts/ensure-chromium`` install
@@ -10,9 +13,21 @@ import os
 
 import pytest
 
+from mctslab.go import gnugo
+
 GNUGO_MISSING = "GNU Go is not installed"
 CHROMIUM_MISSING = "Chromium is not installed"
 REQUIRED_IN_CI = (GNUGO_MISSING, CHROMIUM_MISSING)
+
+
+@pytest.fixture(scope="session")
+def gnugo_executable() -> str:
+    """GNU Go's executable (:func:`mctslab.go.gnugo.find_gnugo`); a skip naming what is missing
+    when there is none, which CI turns into a failure (below)."""
+    try:
+        return gnugo.find_gnugo()
+    except gnugo.GnuGoNotFound as exc:
+        pytest.skip(f"{GNUGO_MISSING}: {exc}")
 
 
 def _in_ci() -> bool:

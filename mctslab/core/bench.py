@@ -26,11 +26,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .. import DOMAINS
 from .store import to_jsonable
 
 __all__ = ["benchmark", "BENCHMARKS", "DOMAINS", "load_domains", "to_json"]
-
-DOMAINS = ("othello", "sudoku", "tsp", "go", "manyfaces")
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ import platform
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 from .. import __version__, paths
@@ -82,8 +83,6 @@ def _runtime_requirements() -> list[str]:
         listed = importlib.metadata.requires("mctslab") or []
         return [r for r in listed if "extra ==" not in r.replace("extra==", "extra ==")]
     except importlib.metadata.PackageNotFoundError:
-        import tomllib
-
         pyproject = paths.project_root() / "pyproject.toml"
         return list(tomllib.loads(pyproject.read_text())["project"]["dependencies"])
 

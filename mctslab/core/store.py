@@ -14,6 +14,7 @@ experiment skips the task ids already stored: no task is lost, none is duplicate
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import json
 import math
@@ -54,8 +55,6 @@ def to_jsonable(obj: Any, *, nan_as_null: bool = False) -> Any:
     if isinstance(obj, Path):
         return str(obj)
     if hasattr(obj, "__dataclass_fields__"):
-        import dataclasses
-
         return to_jsonable(dataclasses.asdict(obj), nan_as_null=nan_as_null)
     if obj is None or isinstance(obj, str):
         return obj

@@ -51,15 +51,17 @@ from pathlib import Path
 
 import pandas as pd
 
+from .. import NOTEBOOKS
+
 __all__ = ["COLUMNS", "DOMAINS", "KINDS", "NUMERIC_KINDS", "NOT_COMPARED_PREFIX",
            "DERIVED_PREFIX", "targets_path", "load", "all_targets", "target", "value",
            "values", "rows", "margin_bounds", "check_target"]
 
 COLUMNS = ("paper", "artefact", "row", "column", "value", "unit", "kind", "margin", "min_n",
            "sample", "criterion", "source")
-# notebook (paper id) -> its domain package (its targets file; mctslab.pipeline's CONFIGS)
-DOMAINS = {"othello_wpc_de": "othello", "sudoku_less_clue": "sudoku", "tsp_mcts_vs_sa": "tsp",
-           "go_state_tabu": "go", "manyfaces_knowledge": "manyfaces"}
+# notebook (paper id) -> its domain package (its targets file; mctslab.pipeline's CONFIGS), from
+# the one list of domains and their notebooks, mctslab.NOTEBOOKS
+DOMAINS = {notebook: domain for domain, notebook in NOTEBOOKS.items()}
 KINDS = ("sampled", "exact", "config", "claim", "derived", "uncompared")
 NUMERIC_KINDS = ("sampled", "exact", "config")  # a number here needs a margin
 NOT_COMPARED_PREFIX = "not compared: "

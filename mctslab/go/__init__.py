@@ -28,6 +28,7 @@ Reading guide, from the board up:
 * ``cli`` - the ``mctslab go`` verbs; ``bench`` - ``mctslab bench go``.
 """
 
+from mctslab.go import _board, strong
 from mctslab.go.api import (
     BLACK,
     EMPTY,
@@ -60,8 +61,6 @@ __all__ += ["BORDER", "I_NUM_EMPTY", "OK", "atari_liberty", "check_move", "full_
 
 def warmup() -> None:
     """Compile (or load from numba's cache) every Go kernel on tiny inputs."""
-    from mctslab.go import _board, strong
-
     board = Board(5, superko=True)
     board.play(BLACK, (2, 2))
     board.legal_moves(WHITE)

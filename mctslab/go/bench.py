@@ -25,9 +25,12 @@ on a loaded machine the wall clock also counts the time the process waited for a
 
 from __future__ import annotations
 
+import io
 import os
 import time
 import tracemalloc
+
+import numpy as np
 
 from mctslab.core.bench import benchmark
 
@@ -39,7 +42,6 @@ PACHI_MOGGY_19 = 4_700  # quoted from issue 11 (Pachi's 3x3-pattern "moggy" play
 def _openspiel_rate(size: int, simulations: int, moves: int = 1):
     """OpenSpiel MCTSBot simulations per second on an empty board, or (None, reason)."""
     try:
-        import numpy as np
         import pyspiel
         from open_spiel.python.algorithms import mcts
     except ImportError:
@@ -167,8 +169,6 @@ def pattern_playouts_per_s() -> dict:
 def _host_vs_gnugo_mc(size: int, positions: int, playouts: int = 8000, level: int = 10) -> dict:
     """Time per move of the host engine (GNU Go's share and our search's) and of stock
     ``gnugo --monte-carlo`` at the same simulations, on the same stored positions."""
-    import io
-
     from mctslab.go import gnugo
     from mctslab.go.engine import EngineSettings
     from mctslab.go.experiments import _position, veto_positions

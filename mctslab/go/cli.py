@@ -25,11 +25,13 @@ McNemar tests against the control rows), the host engine's vetoes and the thinki
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import io
 import json
 import os
 import sys
+from pathlib import Path
 
 from mctslab.core import cliargs
 
@@ -183,9 +185,6 @@ def _player(kind: str, level: int, simulations: int, engine=None):
 
 
 def _match(args) -> int:
-    import dataclasses
-    from pathlib import Path
-
     from mctslab.core.executor import run_tasks
     from mctslab.core.store import write_json
     from mctslab.go import gnugo, match, sgf
@@ -232,8 +231,6 @@ def _match(args) -> int:
 
 
 def _report(args) -> int:
-    from pathlib import Path
-
     from mctslab.go import tables
 
     if args.names and len(args.names) != len(args.folders):

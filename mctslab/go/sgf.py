@@ -23,7 +23,7 @@ from sgfmill import sgf, sgf_moves
 from mctslab import __version__
 from mctslab.go.api import BLACK, WHITE, Board, IllegalMove, vertex
 
-__all__ = ["game_bytes", "load", "numbered_position", "save_game"]
+__all__ = ["game_bytes", "load", "main_line", "numbered_position", "save_game"]
 
 
 def _read(source) -> tuple[bytes, str]:
@@ -183,3 +183,20 @@ def save_game(path, size: int, komi: float, moves, result: str | None = None,
     tmp.write_bytes(game_bytes(size, komi, moves, result, root_props, settings))
     os.replace(tmp, path)  # a reader never sees half a game
     return path
+
+
+def main_line(source) -> tuple[int, list]:
+    """The main line of an SGF game (a file path or SGF bytes) node by node, as written, not
+    played: ``(size, nodes)``, each node ``(black, white, empty, move)``: its setup points
+    (``AB``, ``AW``, ``AE``: sets of ``(row, col)``) and its move (``(colour, (row, col) |
+    None)`` with colour ``"b"`` or ``"w"``; None for a node without one). For files whose
+    positions are read another way than :func:`load`'s: GNU Go's regression games place setup
+    stones in any node (:func:`mctslab.manyfaces.regression.load_position`)."""
+    data, _ = _read(source)
+    game = sgf.Sgf_game.from_bytes(data)
+    nodes = []
+    for node in game.get_main_sequence():
+        black, white, empty = node.get_setup_stones()
+        colour, move = node.get_move()
+        nodes.append((black, white, empty, None if colour is None else (colour, move)))
+    return game.get_size(), nodes

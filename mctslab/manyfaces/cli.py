@@ -17,6 +17,8 @@ player (:mod:`mctslab.manyfaces.player`); ``mf_reasons`` gives the last genmove'
 
 from __future__ import annotations
 
+import sys
+
 from mctslab.core import cliargs
 
 __all__ = ["add_parser"]
@@ -169,8 +171,6 @@ def _joseki(args) -> int:
 
 
 def _gtp(args) -> int:
-    import sys
-
     from mctslab.go.api import Board
     from mctslab.go.gtp import EngineSettings
     from mctslab.manyfaces import player

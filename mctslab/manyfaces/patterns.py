@@ -74,7 +74,6 @@ PATTERN_FILES = ("patterns.db", "patterns2.db", "conn.db")
 #: states a diagram character accepts: subset of "e" (empty), "o" (own), "x" (other)
 ACCEPTS = {".": "e", "*": "e", ",": "e", "!": "e", "O": "o", "X": "x",
            "o": "oe", "x": "xe", "?": "oxe"}
-EDGE_CHARS = "|-+"
 HEADERS = ("attribute_map", "goal_elements", "callback_data")
 SYMMETRY_CODES = {"8": 8, "|": 4, "-": 4, "\\": 4, "/": 4, "+": 2, "X": 2, "O": 1}
 BLOCK = 8

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from mctslab import data
+from mctslab.go import sgf
 from mctslab.go.api import BLACK, WHITE, Board, IllegalMove, parse_vertex
 from mctslab.manyfaces import eyes as eyes_module
 from mctslab.manyfaces.knowledge import Knowledge
@@ -76,15 +77,10 @@ def read_suite(name: str) -> list[dict]:
 def load_position(relpath: str, move_number: int | None = None) -> Board:
     """A regression SGF (setup stones in any node, then moves) as a Board; ``move_number``
     is GNU Go's ``loadsgf FILE N``: stop before move N."""
-    from sgfmill import sgf
-
-    path = data.find(f"gnugo/regression/{relpath}")
-    game = sgf.Sgf_game.from_bytes(path.read_bytes())
-    size = game.get_size()
+    size, nodes = sgf.main_line(data.find(f"gnugo/regression/{relpath}"))
     board = Board(size)
     moves = 0
-    for node in game.get_main_sequence():
-        b, w, e = node.get_setup_stones()
+    for b, w, e, played in nodes:
         if b or w or e:
             arr = board.stones()
             stones = {(r, c): int(arr[r, c]) for r in range(size) for c in range(size)
@@ -94,8 +90,8 @@ def load_position(relpath: str, move_number: int | None = None) -> Board:
             stones.update({p: BLACK for p in b})
             stones.update({p: WHITE for p in w})
             board = _rebuild(size, stones)
-        colour, move = node.get_move()
-        if colour is not None:
+        if played is not None:
+            colour, move = played
             moves += 1
             if move_number is not None and moves >= move_number:
                 break

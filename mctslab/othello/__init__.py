@@ -11,9 +11,13 @@ differential evolution (notebook ``othello_wpc_de``). Modules:
 * ``reference`` - the plain-Python twin used by the tests; ``bench``, ``cli``.
 """
 
+import numpy as np
+
+from mctslab.othello import _de
 from mctslab.othello.api import MatchResult, Player, match, perft, player
-from mctslab.othello.learning import LearningConfig, run_learning
+from mctslab.othello.learning import LearningConfig, population_tables, run_learning
 from mctslab.othello.wpc import STANDARD_WPC, load_wpc
+from mctslab.rng import seed_state
 
 __all__ = ["MatchResult", "Player", "match", "perft", "player", "LearningConfig", "run_learning",
            "STANDARD_WPC", "load_wpc", "warmup"]
@@ -21,12 +25,6 @@ __all__ = ["MatchResult", "Player", "match", "perft", "player", "LearningConfig"
 
 def warmup() -> None:
     """Compile (or load from numba's cache) every Othello kernel on tiny inputs."""
-    import numpy as np
-
-    from mctslab.othello import _de
-    from mctslab.othello.learning import population_tables
-    from mctslab.rng import seed_state
-
     perft(2)
     match("standard", "random", games=2, seed=0)
     match("standard", "random", games=1, seed=0, alternate=False)

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from mctslab.core.bench import benchmark
 
 EDAX_PERFT_LEAVES_PER_S = 420e6  # Edax perft on this machine's cores (figure from the issue)
@@ -68,8 +70,6 @@ def perft_leaves_per_s() -> dict:
 @benchmark("othello.generation_games_per_s", unit="games/s")
 def generation_games_per_s() -> dict:
     """Games/s of one paper-scale DE generation (NP 20 random WPCs x S 10 x N 50 vs standard)."""
-    import numpy as np
-
     from mctslab.othello._de import individual_scores
     from mctslab.othello.learning import population_tables
     from mctslab.othello.wpc import STANDARD_WPC, row_tables

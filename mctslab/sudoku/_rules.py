@@ -22,8 +22,6 @@ from numba import njit
 
 from ._solver import start_propagation
 
-ALL_UNITS = (1 << 27) - 1
-
 
 @njit(cache=True)
 def _eliminate(masks, u, targets, digits, keep, tables, queue, queue_length, counts):

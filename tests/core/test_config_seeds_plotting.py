@@ -54,17 +54,17 @@ def test_task_key_and_keyed_tasks():
     assert task_key(2, "eil51") == (2, zlib.crc32(b"eil51"))
     with pytest.raises(TypeError):
         task_key(1.5)
-    tasks = keyed_tasks("mctslab.core.demo:square_with_noise", [{"x": 1}, {"x": 2}],
+    tasks = keyed_tasks("tests.core.demo:square_with_noise", [{"x": 1}, {"x": 2}],
                         [task_key("a"), task_key("b")], 7)
     # a key of its own: the same seed whatever else is in the list, or in which order
-    alone = keyed_tasks("mctslab.core.demo:square_with_noise", [{"x": 2}], [task_key("b")], 7)
+    alone = keyed_tasks("tests.core.demo:square_with_noise", [{"x": 2}], [task_key("b")], 7)
     assert tasks[1].id == alone[0].id
-    assert tasks[1] == Task("mctslab.core.demo:square_with_noise", {"x": 2}, 7, (zlib.crc32(b"b"),))
+    assert tasks[1] == Task("tests.core.demo:square_with_noise", {"x": 2}, 7, (zlib.crc32(b"b"),))
     # a positional key is make_tasks' own
-    assert keyed_tasks("mctslab.core.demo:square_with_noise", [{"x": 1}], [(0,)], 7) == \
-        make_tasks("mctslab.core.demo:square_with_noise", [{"x": 1}], 7)
+    assert keyed_tasks("tests.core.demo:square_with_noise", [{"x": 1}], [(0,)], 7) == \
+        make_tasks("tests.core.demo:square_with_noise", [{"x": 1}], 7)
     with pytest.raises(ValueError, match="keys"):
-        keyed_tasks("mctslab.core.demo:square_with_noise", [{"x": 1}], [], 7)
+        keyed_tasks("tests.core.demo:square_with_noise", [{"x": 1}], [], 7)
 
 
 def test_compile_once_runs_the_body_once_and_retries_after_an_error():
@@ -104,6 +104,6 @@ def test_no_figure_module_chooses_a_backend_itself():
 
 
 def test_keyed_seed_is_the_spawned_seed():
-    task = keyed_tasks("mctslab.core.demo:square_with_noise", [{}], [(3, 4)], 11)[0]
+    task = keyed_tasks("tests.core.demo:square_with_noise", [{}], [(3, 4)], 11)[0]
     expected = np.random.SeedSequence(11, spawn_key=(3, 4)).generate_state(2)
     assert (task.seed_sequence().generate_state(2) == expected).all()

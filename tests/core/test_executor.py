@@ -14,8 +14,9 @@ import pytest
 from mctslab.core.executor import TaskFailed, run_tasks
 from mctslab.core.store import ResultStore
 from mctslab.core.tasks import make_tasks
+from tests.core.demo import importable_env
 
-FN = "mctslab.core.demo:square_with_noise"
+FN = "tests.core.demo:square_with_noise"
 
 
 def _stable(results):
@@ -60,7 +61,7 @@ def test_rerun_skips_stored_tasks(tmp_path):
 
 
 def test_failures_are_reported_after_the_others_are_stored(tmp_path):
-    tasks = make_tasks("mctslab.core.demo:fail_on_three", [{"x": i} for i in range(5)], seed=0)
+    tasks = make_tasks("tests.core.demo:fail_on_three", [{"x": i} for i in range(5)], seed=0)
     with pytest.raises(TaskFailed, match="three is not allowed") as info:
         run_tasks("fails", tasks, workers=2, out=tmp_path, progress=False)
     assert len(info.value.failures) == 1
@@ -73,7 +74,7 @@ KILL_SCRIPT = textwrap.dedent("""
     from mctslab.core.executor import run_tasks
     from mctslab.core.tasks import make_tasks
     if __name__ == "__main__":
-        tasks = make_tasks("mctslab.core.demo:square_with_noise",
+        tasks = make_tasks("tests.core.demo:square_with_noise",
                            [{"x": i, "sleep": 0.4} for i in range(12)], seed=11)
         run_tasks("killme", tasks, workers=2, out=sys.argv[1], progress=False)
 """)
@@ -84,7 +85,8 @@ def test_sigkill_mid_run_then_resume_equals_uninterrupted(tmp_path):
     script.write_text(KILL_SCRIPT)
     killed_out, clean_out = tmp_path / "killed", tmp_path / "clean"
     results = killed_out / "data/results/killme/results.jsonl"
-    proc = subprocess.Popen([sys.executable, str(script), str(killed_out)], start_new_session=True)
+    proc = subprocess.Popen([sys.executable, str(script), str(killed_out)], start_new_session=True,
+                            env=importable_env())
     deadline = time.time() + 120
     while time.time() < deadline:
         if results.exists() and len(results.read_text().splitlines()) >= 3:
@@ -95,8 +97,10 @@ def test_sigkill_mid_run_then_resume_equals_uninterrupted(tmp_path):
     done_before = len(results.read_text().splitlines())
     assert 3 <= done_before < 12, "the kill must land mid-run"
 
-    subprocess.run([sys.executable, str(script), str(killed_out)], check=True, timeout=180)
-    subprocess.run([sys.executable, str(script), str(clean_out)], check=True, timeout=180)
+    subprocess.run([sys.executable, str(script), str(killed_out)], check=True, timeout=180,
+                   env=importable_env())
+    subprocess.run([sys.executable, str(script), str(clean_out)], check=True, timeout=180,
+                   env=importable_env())
 
     def load(out):
         lines = (out / "data/results/killme/results.jsonl").read_text().splitlines()
@@ -124,10 +128,10 @@ def test_dask_local_cluster_with_two_workers(tmp_path):
 
 def test_a_bumped_task_version_reruns_its_tasks_and_only_those(tmp_path, capsys, monkeypatch):
     from mctslab import cli
-    from mctslab.core import demo
     from mctslab.core.tasks import task_version
+    from tests.core import demo
 
-    unchanged_fn = "mctslab.core.demo:fail_on_three"
+    unchanged_fn = "tests.core.demo:fail_on_three"
     before = make_tasks(FN, [{"x": 1}], seed=1) + make_tasks(unchanged_fn, [{"x": 1}], seed=1)
     first = run_tasks("versioned", before, workers=1, out=tmp_path, progress=False)
     assert (first.ran, first.cached) == (2, 0)

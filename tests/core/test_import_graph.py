@@ -1,6 +1,11 @@
 """The package's import graph (issue 22): no cycle among ``mctslab`` modules, counting the
 imports inside functions too, so a function-local import cannot hide one; and every module is
-named in its domain's reading guide (the package ``__init__`` docstring)."""
+named in its domain's reading guide (the package ``__init__`` docstring).
+
+Issue 28 adds two rules of ``docs/ARCHITECTURE.md``: imports sit at the top of a module, and one
+inside a function is in ``tests/code_rules.py``'s allow-list with its reason; one domain imports
+another only where the Many Faces domain uses the Go engine's public modules.
+"""
 
 from __future__ import annotations
 
@@ -11,11 +16,12 @@ from pathlib import Path
 import pytest
 
 import mctslab
+from tests import code_rules
 
 ROOT = Path(mctslab.__file__).parent
 MODULES = {("mctslab." + ".".join(p.relative_to(ROOT).with_suffix("").parts))
            .removesuffix(".__init__"): p for p in ROOT.rglob("*.py")}
-DOMAINS = ("othello", "sudoku", "tsp", "go", "manyfaces")
+DOMAINS = mctslab.DOMAINS
 
 
 def _resolve(module: str, node: ast.ImportFrom) -> str:
@@ -90,3 +96,55 @@ def test_every_module_is_named_in_its_domains_reading_guide(domain):
     named = set(re.findall(r"``(\w+)(?:\.py)?``", guide))
     modules = {p.stem for p in (ROOT / domain).glob("*.py") if p.stem != "__init__"}
     assert modules - named == set(), f"{domain}/__init__.py's reading guide misses these"
+
+
+# -- imports at the top of a module (issue 28) ----------------------------------------------------
+def test_function_local_imports_are_only_the_allowed_ones():
+    """An import inside a function hides a dependency (and may hide a cycle): each one is in
+    tests/code_rules.py's allow-list with its reason (laziness of the command line and the
+    benchmarks, optional or slow dependencies), or it goes at the top of its module."""
+    found = [str(i) for i in code_rules.unreasoned_local_imports()]
+    assert found == [], ("move these imports to the top of their module, or add them with "
+                         f"their reason to tests/code_rules.py LOCAL_IMPORTS_ALLOWED: {found}")
+
+
+def test_every_allowed_local_import_is_still_there():
+    used = {code_rules.allowed_by(i) for i in code_rules.function_local_imports()}
+    unused = [key for key in code_rules.LOCAL_IMPORTS_ALLOWED if key not in used]
+    assert unused == [], f"allow-list entries nothing uses any more (remove them): {unused}"
+
+
+def test_the_local_import_rule_sees_nested_and_relative_imports(tmp_path):
+    package = tmp_path / "mctslab"
+    (package / "tsp").mkdir(parents=True)
+    (package / "tsp" / "cli.py").write_text("def verb():\n    from .lkh import lkh\n")
+    (package / "tsp" / "lkh.py").write_text(
+        "import numpy\n\nclass A:\n    def f(self):\n        def g():\n"
+        "            import json\n        from elkai import _elkai\n")
+    found = [str(i) for i in code_rules.function_local_imports(package)]
+    assert found == ["mctslab.tsp.cli:2 imports mctslab.tsp.lkh",
+                     "mctslab.tsp.lkh:6 imports json", "mctslab.tsp.lkh:7 imports elkai"]
+    assert [str(i) for i in code_rules.unreasoned_local_imports(package)] == [
+        "mctslab.tsp.lkh:6 imports json"]
+
+
+# -- one domain into another: only Many Faces on Go's public modules (issue 28) -------------------
+def cross_domain_imports() -> list[tuple[str, str]]:
+    """(importer, imported) for every import of one domain's module by another domain's."""
+    def domain(name):
+        parts = name.split(".")
+        return parts[1] if len(parts) > 1 and parts[1] in DOMAINS else None
+
+    return sorted((m, name) for m in MODULES for name in imports(m)
+                  if domain(m) and domain(name) and domain(m) != domain(name))
+
+
+def test_the_only_imports_across_domains_are_manyfaces_on_gos_public_modules():
+    """Domains import core and never each other, except that the Many Faces domain is built on
+    the Go engine: it may import mctslab.go and its public modules, never a private go._*."""
+    crossing = cross_domain_imports()
+    assert any(m.startswith("mctslab.manyfaces") for m, _ in crossing)  # the rule sees them
+    wrong = [f"{m} imports {name}" for m, name in crossing
+             if m.split(".")[1] != "manyfaces" or name.split(".")[1] != "go"
+             or any(part.startswith("_") for part in name.split(".")[2:])]
+    assert wrong == [], f"imports across domains that ARCHITECTURE.md does not allow: {wrong}"

@@ -19,6 +19,7 @@ from mctslab import cli, pipeline  # noqa: E402
 from mctslab.core.params import positive_int  # noqa: E402
 from mctslab.core.report import Run  # noqa: E402
 from mctslab.core.tasks import make_tasks  # noqa: E402
+from tests.core.demo import importable_env  # noqa: E402
 
 
 def test_run_saves_figures_tables_and_manifest(tmp_path):
@@ -29,7 +30,7 @@ def test_run_saves_figures_tables_and_manifest(tmp_path):
     run.figure(fig, "fig1", caption="a line")
     df = run.table(pd.DataFrame({"a": [1, 2]}), "table1")
     assert list(df["a"]) == [1, 2]
-    results = run.map("toy_squares", make_tasks("mctslab.core.demo:square_with_noise",
+    results = run.map("toy_squares", make_tasks("tests.core.demo:square_with_noise",
                                                 [{"x": 2}], seed=1))
     assert results[0]["square"] == 4
     folder = tmp_path / "figures" / "toy"
@@ -46,7 +47,7 @@ def test_run_saves_figures_tables_and_manifest(tmp_path):
 
 def test_manifest_counts_every_map_call_of_an_experiment(tmp_path):
     """Two calls with overlapping tasks: distinct tasks, what this run computed, the rest stored."""
-    tasks = make_tasks("mctslab.core.demo:square_with_noise", [{"x": x} for x in range(4)], seed=1)
+    tasks = make_tasks("tests.core.demo:square_with_noise", [{"x": x} for x in range(4)], seed=1)
     Run("toy", {}, scale="smoke", workers=1, out=tmp_path, progress=False).map("toy_sq", tasks[:1])
     run = Run("toy", {}, scale="smoke", workers=1, out=tmp_path, progress=False)
     run.map("toy_sq", tasks[:3])          # task 0 stored by the earlier run; 1 and 2 run now
@@ -80,7 +81,7 @@ TOY_CELLS = [
              "from mctslab.core.tasks import make_tasks\n"
              "run = Run('toy', {'size': size}, scale=scale, seed=seed, workers=workers, "
              "scheduler=scheduler, out=out)"),
-    ("code", "results = run.map('toy', make_tasks('mctslab.core.demo:square_with_noise', "
+    ("code", "results = run.map('toy', make_tasks('tests.core.demo:square_with_noise', "
              "[{'x': i} for i in range(size)], seed))\n"
              "run.table(pd.DataFrame(list(results)), 'squares')"),
     ("code", "print('toy stdout marker')"),
@@ -104,6 +105,8 @@ def toy_project(tmp_path, monkeypatch):
     nbformat.write(nb, project / "notebooks" / "toy.ipynb")
     monkeypatch.setenv("MCTSLAB_HOME", str(project))
     monkeypatch.setenv("MCTSLAB_PROGRESS", "0")
+    # the notebook's kernel imports the test-only task functions (tests/core/demo.py)
+    monkeypatch.setenv("PYTHONPATH", importable_env()["PYTHONPATH"])
     return project
 
 

@@ -10,8 +10,8 @@ from mctslab.core.tasks import Task, make_tasks, resolve, run_task
 
 
 def test_task_id_is_stable_and_sensitive():
-    a = Task("mctslab.core.demo:square_with_noise", {"x": 1, "y": [1, 2]}, 5, (0,))
-    b = Task("mctslab.core.demo:square_with_noise", {"y": [1, 2], "x": 1}, 5, (0,))
+    a = Task("tests.core.demo:square_with_noise", {"x": 1, "y": [1, 2]}, 5, (0,))
+    b = Task("tests.core.demo:square_with_noise", {"y": [1, 2], "x": 1}, 5, (0,))
     assert a.id == b.id  # key order does not matter
     assert a.id != Task(a.fn, {"x": 2, "y": [1, 2]}, 5, (0,)).id
     assert a.id != Task(a.fn, a.params, 6, (0,)).id
@@ -19,7 +19,7 @@ def test_task_id_is_stable_and_sensitive():
 
 
 def test_make_tasks_spawns_seeds_like_seedsequence():
-    tasks = make_tasks("mctslab.core.demo:square_with_noise", [{"x": i} for i in range(3)], seed=9)
+    tasks = make_tasks("tests.core.demo:square_with_noise", [{"x": i} for i in range(3)], seed=9)
     children = np.random.SeedSequence(9).spawn(3)
     for task, child in zip(tasks, children):
         assert task.seed_sequence().generate_state(4).tolist() == child.generate_state(4).tolist()
@@ -33,7 +33,7 @@ def test_bad_task_functions_are_named():
     with pytest.raises(ImportError, match="no_such_module"):
         resolve("no_such_module:f")
     with pytest.raises(AttributeError, match="nope"):
-        resolve("mctslab.core.demo:nope")
+        resolve("tests.core.demo:nope")
 
 
 def test_to_jsonable_handles_numpy_and_non_finite():

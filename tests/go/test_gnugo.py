@@ -153,15 +153,8 @@ def test_colours_and_scores():
         gnugo.score_value("B+R")
 
 
-def gnugo_or_skip():
-    try:
-        return gnugo.find_gnugo()
-    except GnuGoNotFound as exc:
-        pytest.skip(f"GNU Go is not installed: {exc}")
-
-
+@pytest.mark.usefixtures("gnugo_executable")
 def test_a_session_with_real_gnugo():
-    gnugo_or_skip()
     with gnugo.gnugo(level=1, seed=3, size=9, timeout=60) as engine:
         engine.size = 9
         assert engine.send("protocol_version") == "2"
@@ -179,8 +172,8 @@ def test_a_session_with_real_gnugo():
     assert not group_alive(pgid)
 
 
+@pytest.mark.usefixtures("gnugo_executable")
 def test_killing_gnugo_mid_game_is_detected_and_restart_works():
-    gnugo_or_skip()
     engine = gnugo.gnugo(level=1, seed=1, size=9)
     engine.size = 9
     engine.play("b", (2, 2))

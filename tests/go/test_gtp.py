@@ -317,18 +317,10 @@ def test_area_owner_is_tromp_taylor():
 
 
 # -- against GNU Go -------------------------------------------------------------------------------
-def gnugo_or_skip():
-    try:
-        return gnugo.find_gnugo()
-    except gnugo.GnuGoNotFound as exc:
-        pytest.skip(f"GNU Go is not installed: {exc}")
-
-
 @pytest.fixture(scope="module")
-def ours_vs_gnugo():
+def ours_vs_gnugo(gnugo_executable):
     """Our engine as a `mctslab go gtp` subprocess (200 playouts, never resigning) and GNU Go
     3.8 level 1, both on 9x9 over GTP; one pair for the module's games."""
-    gnugo_or_skip()
     with gnugo.GtpEngine([sys.executable, "-m", "mctslab.cli", "go", "gtp", "--size", "9",
                           "--playouts", "200", "--seed", "1", "--resign", "0"],
                          timeout=300) as ours, gnugo.gnugo(level=1, seed=1, size=9) as opponent:

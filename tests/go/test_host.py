@@ -8,7 +8,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mctslab.go import gnugo
 from mctslab.go.api import BLACK, WHITE, Board, parse_vertex, search
 from mctslab.go.engine import EngineSettings
 from mctslab.go.gtp import GtpServer
@@ -131,15 +130,8 @@ def test_search_with_given_root_moves_tries_them_in_order_and_only_them():
         search(board, 10, root_moves=[(2, 2), (2, 2)])
 
 
-def _gnugo_or_skip():
-    try:
-        return gnugo.find_gnugo()
-    except gnugo.GnuGoNotFound as exc:
-        pytest.skip(f"GNU Go is not installed: {exc}")
-
-
+@pytest.mark.usefixtures("gnugo_executable")
 def test_the_real_host_advises_on_a_9x9_position():
-    _gnugo_or_skip()
     board = Board(9)
     for color, v in ((BLACK, "E5"), (WHITE, "C3"), (BLACK, "G3"), (WHITE, "C6")):
         board.play(color, parse_vertex(v, 9))

@@ -83,15 +83,6 @@ def test_a_refused_move_is_named():
         play_players(SMALL, gtp("refuse", after=5), size=9, max_moves=10, referee_argv=fake())
 
 
-def _gnugo_or_skip():
-    try:
-        return gnugo.find_gnugo()
-    except gnugo.GnuGoNotFound as exc:
-        if os.environ.get("CI"):
-            raise  # CI must run the GNU Go tests (test_gnugo_is_present_in_ci)
-        pytest.skip(f"GNU Go is not installed: {exc}")
-
-
 def test_gnugo_is_present_in_ci():
     """Tests that need GNU Go must not skip silently in CI (scripts/ensure-gnugo installs it)."""
     if not os.environ.get("CI"):
@@ -117,12 +108,14 @@ def test_ensure_gnugo_fails_in_ci_when_gnugo_cannot_be_had(tmp_path):
 
 
 def test_in_ci_a_missing_gnugo_fails_the_tests_that_need_it(tmp_path):
-    """tests/conftest.py: with CI set, a "GNU Go is not installed" skip is a failure."""
+    """tests/conftest.py: with CI set, a "GNU Go is not installed" skip is a failure (the GNU Go
+    fixture skips while setting the test up, so pytest counts the failure as an error)."""
     env = dict(os.environ, CI="1", MCTSLAB_GNUGO=str(tmp_path / "no-gnugo"))
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                            str(ROOT / "tests/go/test_host.py"), "-k", "real_host"],
                           env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 1 and "1 failed" in done.stdout, done.stdout[-500:]
+    assert done.returncode == 1 and "1 error" in done.stdout, done.stdout[-500:]
+    assert "GNU Go is not installed, and CI is set" in done.stdout, done.stdout[-500:]
     env["CI"] = ""
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                            str(ROOT / "tests/go/test_host.py"), "-k", "real_host"],
@@ -130,8 +123,8 @@ def test_in_ci_a_missing_gnugo_fails_the_tests_that_need_it(tmp_path):
     assert done.returncode == 0 and "1 skipped" in done.stdout, done.stdout[-500:]
 
 
+@pytest.mark.usefixtures("gnugo_executable")
 def test_a_real_9x9_game_of_the_host_engine_against_gnugo_to_two_passes():
-    _gnugo_or_skip()
     host = Player("mcts", engine=EngineSettings(config="gTabu18-hash", classical="gnugo",
                                                 gnugo_level=0, playouts=200, resign=0.0,
                                                 policy="pattern", root_select="winrate"))
@@ -148,10 +141,10 @@ def test_a_real_9x9_game_of_the_host_engine_against_gnugo_to_two_passes():
     assert 0 <= counts["vetoes"] <= counts["searched"] and counts["mean_shortlist"] >= 1
 
 
+@pytest.mark.usefixtures("gnugo_executable")
 def test_gnugo_mc_on_19x19_is_never_sent_boardsize():
     """GNU Go 3.8 refuses --monte-carlo with any board but 9x9 (check_boardsize) yet plays on
     its default 19x19 board: the game must never send it `boardsize`, which it would refuse."""
-    _gnugo_or_skip()
     mc = Player("gnugo-mc", level=1, simulations=400)
     game, failures = play_players(mc, Player("gnugo", level=0), size=19, max_moves=4,
                                   seeds=(1, 2, 3), referee_level=0)
@@ -161,8 +154,8 @@ def test_gnugo_mc_on_19x19_is_never_sent_boardsize():
             engine.send("boardsize 19")
 
 
+@pytest.mark.usefixtures("gnugo_executable")
 def test_gnugo_against_itself_on_7x7():
-    _gnugo_or_skip()
     tasks = match_tasks(Player("gnugo", level=0), Player("gnugo", level=0), 2, size=7,
                         referee_level=0, seed=4)
     results = [game_task(dict(t.params), t.seed_sequence()) for t in tasks]
@@ -184,10 +177,10 @@ def test_match_tasks_pair_up_game_by_game_across_candidates():
     assert [t.params["color"] for t in b] == ["B", "W"] * 3
 
 
+@pytest.mark.usefixtures("gnugo_executable")
 def test_match_command_plays_stores_and_resumes(tmp_path, capsys):
     from mctslab import cli
 
-    _gnugo_or_skip()
     argv = ["go", "match", "--config", "gTabu18-hash-win", "--gnugo-level", "0", "--games", "2",
             "--playouts", "30", "--size", "9", "--workers", "1", "--referee-level", "0",
             "--json", "--out", str(tmp_path)]

@@ -30,11 +30,6 @@ from mctslab.go import gnugo
 from mctslab.go.api import BLACK, WHITE, Board, vertex
 from mctslab.go.gtp import own_eye
 
-try:
-    GNUGO = gnugo.find_gnugo()
-except gnugo.GnuGoNotFound as exc:
-    pytest.skip(f"GNU Go is not installed: {exc}", allow_module_level=True)
-
 # (size, komi, seed, compare all_legal every k moves); 19x19 games are ~500 moves long
 GAMES = [(9, (6.5, 7.0, 0.5)[seed % 3], seed, 1) for seed in range(28)]
 GAMES += [(19, 6.5, 200, 4), (19, 7.5, 201, 4), (19, 0.5, 202, 4)]
@@ -42,7 +37,7 @@ VOLUNTARY_PASS = 0.02  # a pass now and then in the first N^2/2 moves (never two
 
 
 @pytest.fixture(scope="module")
-def oracle():
+def oracle(gnugo_executable):  # the one GNU Go fixture (tests/conftest.py): a skip without it
     with gnugo.gnugo(level=0, seed=0, size=9, timeout=60) as engine:
         yield engine
 

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mctslab import cli
 from mctslab.go import _heavy, _prior, _strong, reference, strong
 from mctslab.go import patterns as pfiles
 from mctslab.go.api import BLACK, WHITE, Board
@@ -331,13 +332,10 @@ def test_tabu_lists_on_the_strong_engine(config):
     assert (gtabu0.move, gtabu0.children) == (plain.move, plain.children)
 
 
+@pytest.mark.usefixtures("gnugo_executable")
 def test_match_command_plays_the_strong_engine_head_to_head(tmp_path):
     """``go match --engine strong --opponent mcts``: the strong engine with a tabu
     configuration against itself without, refereed by GNU Go."""
-    from mctslab import cli
-    from tests.go.test_match import _gnugo_or_skip
-
-    _gnugo_or_skip()
     argv = ["go", "match", "--engine", "strong", "--config", "gTabu18-hash-win", "--opponent",
             "mcts", "--opponent-config", "gnugo-uct", "--games", "2", "--playouts", "40",
             "--size", "7", "--workers", "1", "--referee-level", "0", "--json", "--out",

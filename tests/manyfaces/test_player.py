@@ -13,7 +13,6 @@ import pytest
 from sgfmill import sgf as sgfmill
 
 from mctslab.core.stats import clopper_pearson
-from mctslab.go import gnugo
 from mctslab.go.api import BLACK, WHITE, Board, parse_vertex, vertex
 from mctslab.go.gtp import EngineSettings, own_eye
 from mctslab.manyfaces.player import KnowledgeGtpServer, KnowledgePlayer, evaluate
@@ -133,15 +132,8 @@ def test_cli_verb_serves_gtp():
     assert replies[4].startswith(f"= {vertex(move, 7)}: ") and replies[5] == "= mctslab-manyfaces"
 
 
-def gnugo_or_skip():
-    try:
-        gnugo.find_gnugo()
-    except gnugo.GnuGoNotFound as exc:
-        pytest.skip(f"GNU Go is not installed, the match runner needs it as the referee: {exc}")
-
-
+@pytest.mark.usefixtures("gnugo_executable")
 def test_match_runner_against_gnugo_and_mcts_on_7x7(tmp_path):
-    gnugo_or_skip()
     result = play_match("gnugo", 2, size=7, komi=5.5, out=tmp_path, sgf_dir=tmp_path / "sgf")
     assert result["games"] == 2 and 0 <= result["wins"] <= 2 and result["played"] == 2
     assert (result["candidate"], result["opponent"]) == ("knowledge", "gnugo-level0")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from mctslab.core.stats import clopper_pearson
-from mctslab.go import api, gnugo
+from mctslab.go import api
 from mctslab.go.api import BLACK, WHITE, Board, search
 from mctslab.go.gtp import EngineSettings, GtpServer
 from mctslab.manyfaces import experiments
@@ -53,13 +53,6 @@ Pattern CB106
 
 :|,OE,shape(2),jump_out_far_helper
 """
-
-
-def gnugo_or_skip():
-    try:
-        gnugo.find_gnugo()
-    except gnugo.GnuGoNotFound as exc:
-        pytest.skip(f"GNU Go is not installed, the match runner needs it as the referee: {exc}")
 
 
 @pytest.fixture(scope="module")
@@ -202,8 +195,8 @@ def test_careful_pass_never_passes_a_lost_count(root_select, expected):
     assert ahead.handle("genmove b") == "= pass\n\n"
 
 
+@pytest.mark.usefixtures("gnugo_executable")
 def test_prior_games_are_stored_tasks_with_a_table_and_resume(prior9, monkeypatch, tmp_path):
-    gnugo_or_skip()
     monkeypatch.setattr(PR, "default_compiled", lambda: prior9.compiled)
     played = []
     from mctslab.go import match as go_match
