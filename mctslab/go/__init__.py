@@ -28,7 +28,7 @@ Reading guide, from the board up:
 * ``cli`` - the ``mctslab go`` verbs; ``bench`` - ``mctslab bench go``.
 """
 
-from mctslab.go import _board, strong
+from mctslab.go import _board
 from mctslab.go.api import (
     BLACK,
     EMPTY,
@@ -60,7 +60,7 @@ __all__ += ["BORDER", "I_NUM_EMPTY", "OK", "atari_liberty", "check_move", "full_
 
 
 def warmup() -> None:
-    """Compile (or load from numba's cache) every Go kernel on tiny inputs."""
+    """Compile (or load from numba's cache) the Go kernels the notebooks use, on tiny inputs."""
     board = Board(5, superko=True)
     board.play(BLACK, (2, 2))
     board.legal_moves(WHITE)
@@ -73,4 +73,6 @@ def warmup() -> None:
     _board.atari_liberty(state, board.point((2, 2)))
     search(board, 8, seed=0)
     search(board, 8, seed=0, policy="pattern")
-    strong.warmup()
+    # not the strong engine's kernels: no notebook default plays it, and compiling them cold
+    # took about 2 minutes of a fresh clone's `make reproduce`; go.match and `mctslab go`
+    # compile them (strong.warmup) before a game that uses it
