@@ -20,6 +20,10 @@ from mctslab.go.match import Player
 from mctslab.rng import seed_state
 from tests.go.test_patterns import random_position, ref_weight
 
+# the strong engine's kernels take about 3 minutes to compile cold and no notebook default plays
+# it: CI runs these after `make test` (`make test-reruns`), keeping `make test` near 10 minutes
+pytestmark = pytest.mark.extended
+
 ALL = strong.prior_weights("all")
 NO_TABU = strong._tabu(None, Board(9), 1)[0]
 
