@@ -4,9 +4,7 @@ them, partial and missing rows said as such, and the record passing `mctslab rec
 
 import json
 import math
-import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -14,6 +12,7 @@ import pytest
 from mctslab import records
 from mctslab.core.stats import detectable_difference, games_for_power
 from mctslab.go import sgf, strong_record
+from tests.go.fake_mctslab import option, run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORD = ROOT / "records" / "go_state_tabu" / "strong9-2026-11-26"
@@ -176,35 +175,22 @@ def test_the_markdown_report_cites_the_record_and_has_three_tables():
 
 def _script(tmp_path, *args):
     """scripts/go-strong with a stand-in for mctslab that logs its arguments."""
-    fake = tmp_path / "fake-mctslab"
-    fake.write_text('#!/bin/sh\necho "$@" >> "$CALLS"\n')
-    fake.chmod(0o755)
-    calls = tmp_path / "calls.txt"
-    done = subprocess.run(["sh", str(ROOT / "scripts" / "go-strong"), *args],
-                          env=dict(os.environ, MCTSLAB=str(fake), CALLS=str(calls),
-                                   RECORD=str(tmp_path / "strong9-x")),
-                          capture_output=True, text=True, timeout=60)
-    lines = calls.read_text().splitlines() if calls.exists() else []
-    return done, [line.split() for line in lines]
-
-
-def _option(call, name):
-    return call[call.index(name) + 1]
+    return run_script(tmp_path, "go-strong", *args, env={"RECORD": str(tmp_path / "strong9-x")})
 
 
 def test_the_script_plays_rows_into_the_record_and_sizes_the_head_to_head(tmp_path):
     done, calls = _script(tmp_path, "ablation", "20", "no-rave", "no-capture")
     assert done.returncode == 0, done.stderr
-    assert [(_option(c, "--games"), Path(_option(c, "--out")).name) for c in calls] == [
+    assert [(option(c, "--games"), Path(option(c, "--out")).name) for c in calls] == [
         ("10", "no-rave"), ("10", "no-capture"), ("20", "no-rave"), ("20", "no-capture")]
-    assert _option(calls[0], "--rave") == "none"
-    assert _option(calls[1], "--priors") == "even,self-atari,pattern,distance,edge"
-    assert Path(_option(calls[0], "--out")).parent == tmp_path / "strong9-x"
+    assert option(calls[0], "--rave") == "none"
+    assert option(calls[1], "--priors") == "even,self-atari,pattern,distance,edge"
+    assert Path(option(calls[0], "--out")).parent == tmp_path / "strong9-x"
     done, calls = _script(tmp_path, "tabu")
     tabu = calls[-1]
-    assert _option(tabu, "--games") == str(strong_record.head_to_head_games())
-    assert Path(_option(tabu, "--out")).name.startswith(strong_record.HEAD_TO_HEAD)
-    assert _option(tabu, "--config") == strong_record.TABU_CONFIG
+    assert option(tabu, "--games") == str(strong_record.head_to_head_games())
+    assert Path(option(tabu, "--out")).name.startswith(strong_record.HEAD_TO_HEAD)
+    assert option(tabu, "--config") == strong_record.TABU_CONFIG
 
 
 @needs_record
