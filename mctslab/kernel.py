@@ -28,7 +28,7 @@ from pathlib import Path
 
 from jupyter_client.manager import AsyncKernelManager
 
-from .core.progress import PROGRESS_FD
+from .core.progress import PROGRESS_FD, PROGRESS_POSITION
 
 __all__ = ["HeadlessKernel"]
 
@@ -39,15 +39,18 @@ class HeadlessKernel:
     at its end.
 
     ``log``: the file the kernel's own stdout and stderr go to; ``progress``: whether the
-    executor's bars reach this process's stderr (else the kernel shows none).
+    executor's bars reach this process's stderr (else the kernel shows none); ``position``: the
+    terminal line of its bars, below the first (two notebooks run at a time each have a line).
     """
 
-    def __init__(self, log: str | os.PathLike, progress: bool = True):
+    def __init__(self, log: str | os.PathLike, progress: bool = True, position: int = 0):
         self.log_path = Path(log)
         self.progress = progress
+        self.position = int(position)
         self._log = None
         self._progress_fd: int | None = None
         self._ipc_dir: str | None = None
+        self._managers: list = []
 
     def __enter__(self) -> HeadlessKernel:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
@@ -71,6 +74,19 @@ class HeadlessKernel:
             shutil.rmtree(self._ipc_dir, ignore_errors=True)
             self._ipc_dir = None
 
+    def kill(self) -> None:
+        """SIGKILL this block's kernel now (another thread runs the notebook in it): its
+        notebook client then fails at once, its pool workers die with it (they ask the OS to),
+        and the results it stored stay stored. Used when a stop signal ends a run that executes
+        several notebooks at a time (:func:`mctslab.pipeline.reproduce`)."""
+        for manager in list(self._managers):
+            process = getattr(getattr(manager, "provisioner", None), "process", None)
+            if process is not None and process.poll() is None:
+                try:
+                    process.kill()
+                except OSError:  # already gone
+                    pass
+
     @property
     def kernel_manager_class(self) -> type[AsyncKernelManager]:
         """A kernel manager class bound to this run's log, progress descriptor and IPC folder
@@ -82,12 +98,14 @@ class HeadlessKernel:
         class Manager(AsyncKernelManager):
             def __init__(self, **kwargs):
                 super().__init__(**kwargs)
+                settings._managers.append(self)
                 self.transport = "ipc"
                 self.ip = os.path.join(settings._ipc_dir, "kernel")
 
             async def _async_launch_kernel(self, kernel_cmd, **kw):
                 env = dict(kw.get("env") or os.environ)
                 env.pop(PROGRESS_FD, None)
+                env[PROGRESS_POSITION] = str(settings.position)
                 if settings._progress_fd is not None:
                     env[PROGRESS_FD] = str(settings._progress_fd)
                     kw["pass_fds"] = (*kw.get("pass_fds", ()), settings._progress_fd)

@@ -28,11 +28,14 @@ import ast
 import concurrent.futures as cf
 import importlib
 import json
+import logging
 import multiprocessing
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -195,18 +198,26 @@ def reproduce(names=(), scale: str = "default", params: dict | None = None,
               progress: bool = True) -> Outcomes:
     """Execute the notebooks (all by default) at ``scale``; never raises for one failure.
 
-    Then write the scorecard of the output folder (:mod:`mctslab.core.scorecard`: every
-    notebook's ``paper_vs_run`` table found there, this run's and any earlier run's, each
-    labelled with its own scale) and ``reports/index.html``, which links it."""
+    With two or more workers and notebooks (and no Dask scheduler) the notebooks run two at a
+    time, each with half the workers (:func:`lanes`). Then write the scorecard of the output
+    folder (:mod:`mctslab.core.scorecard`: every notebook's ``paper_vs_run`` table found there,
+    this run's and any earlier run's, each labelled with its own scale) and
+    ``reports/index.html``, which links it."""
 
     params = dict(params or {})
     names = validate(names, scale, params, scheduler)
     lock = OutputLock(paths.output_root(out) / "data" / "results" / ".lock",
                       f"the output folder {paths.output_root(out)}").acquire(wait=False)
     try:
-        warm_up(names, workers)
-        outcomes = Outcomes(_reproduce_one(name, scale, params, workers, scheduler, out,
-                                           progress) for name in names)
+        n_lanes = lanes(names, workers, scheduler)
+        if n_lanes > 1:
+            each = (workers or default_workers()) // n_lanes
+            run = _reproduce_in_lanes(names, n_lanes, scale, params, each, out, progress)
+            outcomes = Outcomes(run)
+        else:
+            warm_up(names, workers)
+            outcomes = Outcomes(_reproduce_one(name, scale, params, workers, scheduler, out,
+                                               progress) for name in names)
         try:
             outcomes.scorecard = scorecard.write(out)
         except Exception as exc:  # noqa: BLE001 - the notebooks' outputs stand without it
@@ -222,6 +233,26 @@ def reproduce(names=(), scale: str = "default", params: dict | None = None,
 # fresh clone, 2026-11-26: go + manyfaces 58, sudoku 46, tsp 18, othello 9); manyfaces runs on
 # go's board, so the two share a process (go's kernels are compiled once, then loaded).
 WARM_UP_GROUPS = (("go", "manyfaces"), ("sudoku",), ("tsp",), ("othello",))
+
+# Notebooks run at most this many at a time (:func:`lanes`), taken in LANE_ORDER by whichever
+# lane is free. One notebook at a time left a core idle through each notebook's serial parts
+# (kernel start and imports, a last long task, plots, its HTML page): 224 of 1,316 core-seconds
+# of a fresh clone's `make reproduce` on 2 cores (10 min 58 s, 5e932fa). The order balances
+# the two lanes on the default scale's CPU seconds with one worker each (go 296, sudoku 216,
+# tsp 210, othello 124, manyfaces 100; measured 2026-11-26): go then tsp in one lane,
+# sudoku, othello and manyfaces in the other, about 506 s each way (longest first: 520 s).
+MAX_LANES = 2
+LANE_ORDER = ("go_state_tabu", "sudoku_less_clue", "othello_wpc_de", "tsp_mcts_vs_sa",
+              "manyfaces_knowledge")
+
+
+def lanes(names, workers: int | None = None, scheduler: str | None = None) -> int:
+    """How many notebooks :func:`reproduce` runs at a time: :data:`MAX_LANES` at most, no more
+    than the notebooks or the workers (each lane gets ``workers // lanes``), and one with a
+    Dask scheduler (the cluster's workers are shared by every notebook already)."""
+    if scheduler_address(scheduler):
+        return 1
+    return max(1, min(MAX_LANES, len(names), workers or default_workers()))
 
 
 def warm_up_groups(names) -> list[tuple[str, ...]]:
@@ -240,19 +271,40 @@ def warm_up(names, workers: int | None = None) -> None:
     pool workers compiled the same kernels side by side (the second core idle in effect) and the
     notebooks' kernels compiled them once more. Here each kernel is compiled once, the cores
     sharing the work; the notebooks then load them from the cache in a second or two."""
+    with warming(names, workers) as ready:
+        for name in names:
+            ready(name)
+
+
+@contextmanager
+def warming(names, workers: int | None = None):
+    """:func:`warm_up` in the background: yields ``ready(notebook)``, which returns once that
+    notebook's kernels are compiled (raising what compiling them raised). The block's end
+    waits for the rest."""
     groups = warm_up_groups(names)
-    if not groups:
-        return
     processes = min(len(groups), workers or default_workers())
     if processes <= 1:
-        mctslab.warmup(tuple(d for g in groups for d in g))
+        if groups:
+            mctslab.warmup(tuple(d for g in groups for d in g))
+        yield lambda name: None
         return
     context = multiprocessing.get_context("spawn")
     with children_ignore_sigint():
         pool = cf.ProcessPoolExecutor(max_workers=processes, mp_context=context,
                                       initializer=die_with_parent, initargs=(os.getpid(),))
     try:
-        for done in [pool.submit(mctslab.warmup, group) for group in groups]:
+        by_domain = {}
+        for group in groups:
+            done = pool.submit(mctslab.warmup, group)
+            by_domain.update((domain, done) for domain in group)
+
+        def ready(name: str) -> None:
+            done = by_domain.get(targets.DOMAINS.get(name))
+            if done is not None:
+                done.result()
+
+        yield ready
+        for done in set(by_domain.values()):
             done.result()
     except BaseException:
         for process in list((pool._processes or {}).values()):
@@ -262,7 +314,62 @@ def warm_up(names, workers: int | None = None) -> None:
     pool.shutdown(wait=True)
 
 
-def _reproduce_one(name, scale, params, workers, scheduler, out, progress) -> Outcome:
+def _reproduce_in_lanes(names, n_lanes, scale, params, workers, out, progress) -> list[Outcome]:
+    """Run notebooks ``names`` ``n_lanes`` at a time (threads, each driving one kernel), in
+    :data:`LANE_ORDER`, each with ``workers`` workers, while their kernels are compiled.
+
+    A stop signal reaches the main thread only: it kills the running kernels (their stored
+    results stay), waits for the lanes to notice, and raises :class:`Interrupted` with the
+    counts of the experiment that was running."""
+    started = utc_now()
+    queue = sorted(names, key=lambda n: LANE_ORDER.index(n) if n in LANE_ORDER else len(LANE_ORDER))
+    outcomes: dict[str, Outcome] = {}
+    kernels: dict[str, HeadlessKernel] = {}
+    stop = threading.Event()
+    taking = threading.Lock()
+
+    with warming(names, min(n_lanes * workers, default_workers())) as ready:
+        def lane(index: int) -> None:
+            while not stop.is_set():
+                with taking:
+                    if not queue:
+                        return
+                    name = queue.pop(0)
+                ready(name)
+                if stop.is_set():
+                    return
+                outcomes[name] = _reproduce_one(name, scale, params, workers, None, out,
+                                                progress, lane=index, kernels=kernels,
+                                                stop=stop)
+
+        threads = cf.ThreadPoolExecutor(max_workers=n_lanes, thread_name_prefix="mctslab-lane")
+        running = [threads.submit(lane, index) for index in range(n_lanes)]
+        try:
+            while cf.wait(running, timeout=0.5).not_done:
+                pass
+        except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM, SIGHUP: end the kernels, then say
+            stop.set()
+            for logger in ("papermill", "nbclient", "traitlets", "asyncio"):
+                logging.getLogger(logger).setLevel(logging.CRITICAL)
+            for kernel in list(kernels.values()):
+                kernel.kill()
+            cf.wait(running, timeout=60)
+            threads.shutdown(wait=False, cancel_futures=True)
+            progress_now = _running_experiment(out, since=started)
+            raise Interrupted(signal_number(exc), progress_now.get("experiment"),
+                              progress_now.get("stored"), progress_now.get("total"),
+                              notebook=progress_now.get("notebook")) from None
+        threads.shutdown(wait=True)
+        for done in running:
+            done.result()  # a lane's own error (not a notebook's: those are outcomes)
+    return [outcomes[name] for name in names if name in outcomes]
+
+
+def _reproduce_one(name, scale, params, workers, scheduler, out, progress, lane: int = 0,
+                   kernels: dict | None = None, stop: threading.Event | None = None) -> Outcome:
+    """Execute notebook ``name``. In a lane of :func:`_reproduce_in_lanes` (``lane``, with the
+    lanes' shared ``kernels`` and ``stop``), the kernel is registered so that a stop can end it,
+    and a notebook whose kernel was ended so is recorded as interrupted, not failed."""
     import papermill
 
     folder = paths.reports_dir(out)
@@ -282,12 +389,19 @@ def _reproduce_one(name, scale, params, workers, scheduler, out, progress) -> Ou
         # the kernel's own output goes to <name>.kernel.log, its progress bars to our stderr
         # (mctslab.kernel); what its cells print to stderr (a warning) is passed on too, while
         # stdout and cell results stay in the executed notebook
-        with HeadlessKernel(folder / f"{name}.kernel.log", progress=progress) as kernel:
-            papermill.execute_notebook(str(_path(name)), str(report), parameters=injected,
-                                       kernel_name="python3", cwd=str(paths.notebooks_dir()),
-                                       progress_bar=False, log_output=False,
-                                       stderr_file=sys.stderr if progress else None,
-                                       kernel_manager_class=kernel.kernel_manager_class)
+        with HeadlessKernel(folder / f"{name}.kernel.log", progress=progress,
+                            position=lane) as kernel:
+            if kernels is not None:
+                kernels[name] = kernel
+            try:
+                papermill.execute_notebook(str(_path(name)), str(report), parameters=injected,
+                                           kernel_name="python3", cwd=str(paths.notebooks_dir()),
+                                           progress_bar=False, log_output=False,
+                                           stderr_file=sys.stderr if progress else None,
+                                           kernel_manager_class=kernel.kernel_manager_class)
+            finally:
+                if kernels is not None:
+                    kernels.pop(name, None)
     except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM, SIGHUP: the kernel exits with us
         update_manifest(name, out, since=started, finished=utc_now(), status="interrupted",
                         wall_seconds=round(time.perf_counter() - start, 1))
@@ -296,6 +410,12 @@ def _reproduce_one(name, scale, params, workers, scheduler, out, progress) -> Ou
                           running.get("total"), notebook=name) from None
     except Exception as exc:  # noqa: BLE001 - reported per notebook, the others still run
         error = f"{type(exc).__name__}: {exc}"
+        # a lane's kernel ended by a stop (or hit by the terminal's Ctrl-C before this process
+        # saw it): interrupted, not failed
+        if stop is not None and stop.wait(1.0):
+            update_manifest(name, out, since=started, finished=utc_now(), status="interrupted",
+                            wall_seconds=round(time.perf_counter() - start, 1))
+            return Outcome(name, False, time.perf_counter() - start, report, "interrupted")
     seconds = time.perf_counter() - start
     update_manifest(name, out, since=started, finished=utc_now(),
                     status="failed" if error else "complete",

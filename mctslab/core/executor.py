@@ -36,7 +36,7 @@ from urllib.parse import urlsplit
 from tqdm import tqdm
 
 from .. import paths
-from .progress import progress_stream
+from .progress import progress_position, progress_stream
 from .stopping import (
     Interrupted,
     OutputLock,
@@ -144,7 +144,7 @@ def _run_locked(experiment, tasks, store, address, n_workers, progress) -> Exper
     failures: list[tuple[Task, str]] = []
     bar = tqdm(total=len(unique), initial=outcome.cached, desc=experiment, unit="task",
                disable=not _progress_enabled(progress), file=progress_stream(), mininterval=1.0,
-               dynamic_ncols=True)
+               dynamic_ncols=True, position=progress_position())
 
     def note_progress() -> None:
         if pending:

@@ -12,9 +12,10 @@ from __future__ import annotations
 import os
 import sys
 
-__all__ = ["PROGRESS_FD", "progress_stream"]
+__all__ = ["PROGRESS_FD", "PROGRESS_POSITION", "progress_stream", "progress_position"]
 
 PROGRESS_FD = "MCTSLAB_PROGRESS_FD"
+PROGRESS_POSITION = "MCTSLAB_PROGRESS_POSITION"  # the bar's line when notebooks run side by side
 
 _streams: dict[int, object] = {}
 
@@ -34,3 +35,14 @@ def progress_stream():
         return _streams[fd]
     except (ValueError, OSError):
         return sys.stderr
+
+
+def progress_position() -> int:
+    """The terminal line of this kernel's bars (``$MCTSLAB_PROGRESS_POSITION``; 0: the first).
+
+    ``mctslab reproduce`` runs two notebooks at a time and gives each kernel its own line, so
+    the two bars do not overwrite each other."""
+    try:
+        return max(0, int(os.environ.get(PROGRESS_POSITION, "0")))
+    except ValueError:
+        return 0
