@@ -7,9 +7,16 @@ In CI (``CI`` set, as ``.ci/run`` does) a test that would skip because GNU Go or
 installed fails instead: the Go tests that need GNU Go and the report pages' browser test must
 run there, never skip silently (``scripts/ensure-gnugo`` and ``scripts/ensure-chromium`` install
 them first, and fail in CI when they cannot).
+
+A run of the whole suite compiles every domain's kernels into numba's cache in a second process
+while the first tests run (:func:`pytest_collection_finish`): pytest runs the tests one at a time,
+and on a fresh clone their first calls compiled the kernels one after the other on one core
+(about 110 CPU-s) while the other core was idle. The tests then load the kernels from the cache.
 """
 
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -60,3 +67,24 @@ def pytest_make_collect_report(collector):
     if missing:
         report.outcome = "failed"
         report.longrepr = f"{missing}, and CI is set: {collector.nodeid} must run in CI"
+
+
+# Compile ahead for a run of this many tests or more (the whole suite is over 1,000): a run of
+# one file should not pay for every domain's kernels.
+WARM_UP_AHEAD_FROM = 300
+# go first: tests/core runs first and needs few kernels; tests/go comes next
+WARM_UP_AHEAD = "import mctslab; mctslab.warmup(('go', 'manyfaces', 'othello', 'sudoku', 'tsp'))"
+_warming: list[subprocess.Popen] = []
+
+
+def pytest_collection_finish(session):
+    if len(session.items) >= WARM_UP_AHEAD_FROM and not os.environ.get("MCTSLAB_NO_WARM_UP"):
+        _warming.append(subprocess.Popen([sys.executable, "-c", WARM_UP_AHEAD],
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
+
+def pytest_sessionfinish(session, exitstatus):
+    for process in _warming:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
