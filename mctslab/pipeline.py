@@ -9,7 +9,8 @@
   anything runs: names against the notebook's parameters, values through the domain's
   ``experiments.config(scale, **params)`` (:data:`CONFIGS`), so a bad value fails in seconds
   rather than inside a notebook after the earlier ones ran for hours;
-- :func:`reproduce` — executes each notebook into ``<out>/reports/<name>.ipynb`` (and a readable
+- :func:`reproduce` — executes the notebooks, two at a time when there are two workers or more
+  (:func:`lanes`), each into ``<out>/reports/<name>.ipynb`` (and a readable
   ``<name>.html`` beside it, with ``reports/index.html``: :mod:`mctslab.reports`); the notebook
   itself writes ``<out>/figures/<name>/`` through :class:`mctslab.core.report.Run`; the manifest
   gets the end time and status here. The kernel runs over IPC with its own output in
