@@ -26,24 +26,39 @@ When the node or edge budget is used up the tree stops growing: the descent ends
 existing node (its chosen city is still appended) and the playout starts from there; ``stats``
 counts these events. The search goes on, only without new nodes.
 
-Why :func:`mcts_search` takes 27 positional arguments and not named bundles (issue 22 tried a
-``Cities``, a ``Scratch`` and a ``Best`` named tuple): numba types a named tuple's arrays one by
-one in Python at every call, where it types plain array arguments in C. That cost 6.5 us per
-call (17.3 against 10.8 us), 2.5% of MCT_RM with one search per city on eil101
-(``mctslab bench tsp.mcts_step_playouts_per_s``, 100 playouts per call) and more when a
-time budget leaves fewer playouts per call; the results were identical. BENCHMARKS.md,
-"Kernel argument bundles", has the figures. ``api._Search`` keeps the arrays together on the
-Python side.
+:func:`mcts_search` takes its arrays in named bundles (:class:`~._playout.Cities`,
+:class:`SearchScratch`, :class:`~._playout.PlayoutScratch`), not as 27 positional arguments.
+numba types a named tuple's arrays one by one in Python at every call, where it types plain
+array arguments in C: issue 22 measured 6.5 us more per call (17.3 against 10.8 us), 2.5% of
+MCT_RM with one search per city on eil101 (``mctslab bench tsp.mcts_step_playouts_per_s``, 100
+playouts per call), and identical results. Issue 28 takes bundles unless the bench loses more
+than 5%; BENCHMARKS.md, "Kernel argument bundles", has the figures.
 """
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
+import numpy as np
 from numba import njit
 
 from ..core.tree import NO_MASK, tree_backup, tree_expand, tree_new_node, tree_select_min
 from ._playout import playout
+
+
+class SearchScratch(NamedTuple):
+    """The arrays of one descent (reused by every iteration): ``path`` int32[n] (its first
+    ``prefix_len`` cities are the root's partial path), ``node_path`` int64[n + 1], ``moves``
+    int32[n]."""
+
+    path: np.ndarray
+    node_path: np.ndarray
+    moves: np.ndarray
+
+
+def search_scratch(n: int) -> SearchScratch:
+    return SearchScratch(np.zeros(n, np.int32), np.zeros(n + 1, np.int64), np.zeros(n, np.int32))
 
 # stats[] slots
 PLAYOUTS = 0
@@ -120,9 +135,9 @@ def _root_children_sd(tree):
 
 
 @njit(cache=True)
-def mcts_search(tree, metric, xs, ys, matrix, xs32, ys32, policy, cp, rng_state, num_playouts,
-                nodes_can_grow, edges_can_grow, best_path, best_length, trace, stats, path, node_path, moves,
-                visited, remaining, rem_x, rem_y, w, block_sum, prefix_len=0):
+def mcts_search(tree, cities, policy, cp, rng_state, num_playouts, nodes_can_grow,
+                edges_can_grow, best_path, best_length, trace, stats, scratch, playout_scratch,
+                prefix_len=0):
     """Run up to ``num_playouts`` iterations on ``tree`` (created with its root, node 0).
 
     The root is the partial path ``path[:prefix_len]`` (the empty path by default; the
@@ -138,8 +153,11 @@ def mcts_search(tree, metric, xs, ys, matrix, xs32, ys32, policy, cp, rng_state,
     ``SD_PENDING`` keeps ``cp[0] = 0`` until the root is complete, then sets ``2 k SD`` and
     mode ``SD_SET``. ``best_path``/``best_length[0]`` keep the best complete path; ``trace[i]``
     = best length after iteration i; ``stats`` int64[4] (slots above). Scratch: ``path``
-    int32[n], ``node_path`` int64[n + 1], ``moves`` int32[n], then as :func:`playout`.
+    int32[n], ``node_path`` int64[n + 1], ``moves`` int32[n] (:class:`SearchScratch`), and
+    ``playout_scratch`` as :func:`playout` takes it; ``cities``: :class:`~._playout.Cities`.
     """
+    path, node_path, moves = scratch
+    visited = playout_scratch.visited
     n = path.shape[0]
     for i in range(num_playouts):
         if (nodes_can_grow and tree.sizes[0] + 1 > tree.node_visits.shape[0]) or \
@@ -147,8 +165,7 @@ def mcts_search(tree, metric, xs, ys, matrix, xs32, ys32, policy, cp, rng_state,
             return i
         depth, count = _descend(tree, n, cp[0], rng_state, path, visited, node_path, moves, stats,
                                 prefix_len)
-        length = playout(metric, xs, ys, matrix, xs32, ys32, policy, path, depth, rng_state,
-                         visited, remaining, rem_x, rem_y, w, block_sum)
+        length = playout(cities, policy, path, depth, rng_state, playout_scratch)
         tree_backup(tree, node_path, count, length)
         if length < best_length[0]:
             best_length[0] = length

@@ -33,6 +33,8 @@ reproduces each draw exactly.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -44,6 +46,40 @@ ROULETTE = 1
 BLOCK = 8
 # The largest 1/w that a block sum of 8 cannot overflow in float32 (FLT_MAX / 8, exact).
 INVERSE_CAP = float(np.finfo(np.float32).max) / BLOCK
+
+
+class Cities(NamedTuple):
+    """An instance as the kernels read it: ``Instance.arrays`` (metric code, float64
+    coordinates, explicit matrix) and the float32 coordinates of the weight pass
+    (``api.float32_coordinates``; empty for an EXPLICIT instance)."""
+
+    metric: int
+    xs: np.ndarray
+    ys: np.ndarray
+    matrix: np.ndarray
+    xs32: np.ndarray
+    ys32: np.ndarray
+
+
+class PlayoutScratch(NamedTuple):
+    """The arrays one playout works in (reused by every playout of a search): ``visited``
+    uint8[n], ``remaining`` int32[n], ``rem_x``/``rem_y`` float32[n] (or [0] without float32
+    coordinates), ``w`` float32[n + 8], ``block_sum`` float64[n // 8 + 2]."""
+
+    visited: np.ndarray
+    remaining: np.ndarray
+    rem_x: np.ndarray
+    rem_y: np.ndarray
+    w: np.ndarray
+    block_sum: np.ndarray
+
+
+def playout_scratch(n: int, coords_n: int) -> PlayoutScratch:
+    """Fresh :class:`PlayoutScratch` for ``n`` cities (``coords_n``: n, or 0 without float32
+    coordinates)."""
+    return PlayoutScratch(np.zeros(n, np.uint8), np.zeros(n, np.int32),
+                          np.zeros(coords_n, np.float32), np.zeros(coords_n, np.float32),
+                          np.zeros(n + 8, np.float32), np.zeros(n // 8 + 2, np.float64))
 
 
 @njit(cache=True)
@@ -157,14 +193,13 @@ def _zero_weight_pick(metric, xs, ys, matrix, last, remaining, w, m, rng_state):
 
 
 @njit(cache=True)
-def playout(metric, xs, ys, matrix, xs32, ys32, policy, path, depth, rng_state,
-            visited, remaining, rem_x, rem_y, w, block_sum):
+def playout(cities, policy, path, depth, rng_state, scratch):
     """Complete ``path[:depth]`` to a full path in place; return its length (exact metric).
 
-    Scratch (sizes): ``visited`` uint8[n], ``remaining`` int32[n], ``rem_x``/``rem_y``
-    float32[n] (or [0] when ``xs32`` is empty), ``w`` float32[n + 8], ``block_sum``
-    float64[n // 8 + 2].
+    ``cities``: :class:`Cities`; ``scratch``: :class:`PlayoutScratch`.
     """
+    metric, xs, ys, matrix, xs32, ys32 = cities
+    visited, remaining, rem_x, rem_y, w, block_sum = scratch
     n = path.shape[0]
     m = _fill_remaining(path, depth, n, visited, xs32, ys32, remaining, rem_x, rem_y)
     has_coords = xs32.shape[0] == n

@@ -138,6 +138,11 @@ def sa_paper(instance: Instance, seed=None, *, t_start=10000.0, t_end=10.0, iter
 
 
 # -- MCTS ----------------------------------------------------------------------------------------
+def cities(instance: Instance) -> _playout.Cities:
+    """``instance`` as the MCTS and playout kernels take it (:class:`_playout.Cities`)."""
+    return _playout.Cities(*instance.arrays, *float32_coordinates(instance))
+
+
 def float32_coordinates(instance: Instance) -> tuple[np.ndarray, np.ndarray]:
     """Coordinates for the roulette's float32 weight pass (empty for GEO and EXPLICIT)."""
     if instance.metric in (_distance.GEO, _distance.EXPLICIT):
@@ -156,12 +161,9 @@ class _Search:
         self.caps = (max_nodes, max_edges)
         self.tree = make_tree(min(256, max_nodes), min(4 * n, max_edges))
         tree_new_node(self.tree)  # the root, node 0
-        self.xs32, self.ys32 = float32_coordinates(instance)
-        coords_n = n if self.xs32.shape[0] else 0
-        self.scratch = (np.zeros(n, np.int32), np.zeros(n + 1, np.int64), np.zeros(n, np.int32),
-                        np.zeros(n, np.uint8), np.zeros(n, np.int32),
-                        np.zeros(coords_n, np.float32), np.zeros(coords_n, np.float32),
-                        np.zeros(n + 8, np.float32), np.zeros(n // 8 + 2, np.float64))
+        self.cities = cities(instance)
+        self.scratch = _mcts.search_scratch(n)
+        self.playout_scratch = _playout.playout_scratch(n, self.cities.xs32.shape[0])
 
     @property
     def can_grow(self) -> tuple[bool, bool]:
@@ -174,13 +176,13 @@ class _Search:
         """Run ``size`` iterations, growing the tree when the kernel asks; return how many ran.
 
         Stops early if ``deadline`` (perf_counter time) has passed when the tree must grow.
-        The root is the partial path ``self.scratch[0][:prefix_len]``.
+        The root is the partial path ``self.scratch.path[:prefix_len]``.
         """
         ran = 0
         while ran < size:
-            ran += _mcts.mcts_search(self.tree, *instance.arrays, self.xs32, self.ys32, code, cp,
-                                     rng_state, size - ran, *self.can_grow, best_path,
-                                     best_length, trace[ran:], stats, *self.scratch, prefix_len)
+            ran += _mcts.mcts_search(self.tree, self.cities, code, cp, rng_state, size - ran,
+                                     *self.can_grow, best_path, best_length, trace[ran:], stats,
+                                     self.scratch, self.playout_scratch, prefix_len)
             if ran < size:
                 if ran and deadline is not None and time.perf_counter() > deadline:
                     break
@@ -198,7 +200,7 @@ class _Search:
         """Empty the tree (arrays kept) and root it at the partial path ``prefix``."""
         self.tree.sizes[:] = 0
         tree_new_node(self.tree)
-        self.scratch[0][:len(prefix)] = prefix
+        self.scratch.path[:len(prefix)] = prefix
 
 
 # How MCTS spends its budget (see :func:`mcts`).
@@ -237,108 +239,141 @@ def mcts(instance: Instance, policy="roulette", cp_rule="mst", cp_k=2.0, seed=No
         raise ValueError(f"unknown MCTS search {search!r}; use one of {', '.join(SEARCH_MODES)}")
     if time_limit is None and playouts is None:
         raise ValueError("MCTS needs a time_limit (seconds) or a number of playouts")
-    n = instance.dimension
     if cp_rule == "mst":  # the MST is the figures' normaliser too: computed once, not timed
         mst = mst_length(instance) if mst is None else mst
-    start = time.perf_counter()
-
-    def fresh_cp():
-        if cp_rule == "mst":
-            return np.array([2.0 * cp_k * mst, cp_k, _mcts.CP_FIXED])
-        return np.array([0.0, cp_k, _mcts.SD_PENDING])
-
-    cp = fresh_cp()
-    search_arrays = _Search(instance, max_nodes, max_edges)
-    rng_state = _seed(seed)
-    best_path = np.arange(n, dtype=np.int32)
-    best_length = np.array([np.inf])
-    stats = np.zeros(4, np.int64)
-    code = _playout.UNIFORM if policy == "uniform" else _playout.ROULETTE
-    improvements, reached, first_playout, per_playout = [], None, None, None
-    deadline = None if time_limit is None else start + time_limit
-
-    def chunk(size, prefix_len=0):
-        """Run ``size`` iterations from the current root, record improvements; return how many."""
-        nonlocal reached, first_playout, per_playout
-        done = int(stats[0])
-        trace = np.empty(size, np.float64)
-        chunk_start = time.perf_counter()
-        ran = search_arrays.run(instance, code, cp, rng_state, size, best_path, best_length, trace,
-                                stats, deadline, prefix_len)
-        chunk_end = time.perf_counter()
-        first_playout = chunk_end - start if first_playout is None else first_playout
-        per_playout = (chunk_end - chunk_start) / ran  # the latest rate (trees deepen)
-        # Playouts cost about the same, so a playout's time is interpolated within its chunk.
-        previous = improvements[-1][2] if improvements else np.inf
-        for index in np.flatnonzero(np.diff(np.concatenate(([previous], trace[:ran]))) < 0):
-            at = chunk_start - start + (index + 1) / ran * (chunk_end - chunk_start)
-            improvements.append((at, done + index + 1, float(trace[index])))
-            if target is not None and reached is None and trace[index] <= target:
-                reached = (at, done + index + 1)
-        return ran
-
+    run = _MctsRun(instance, policy, cp_rule, cp_k, mst, seed, max_nodes, max_edges, time_limit,
+                   target)
     steps = 0
     if search == "single":
-        while playouts is None or stats[0] < playouts:
-            done, now = int(stats[0]), time.perf_counter()
+        run.single(playouts, stop_at_target)
+    else:
+        steps = run.stepwise(playouts, search)
+    return run.result(search, steps, time_limit)
+
+
+class _MctsRun:
+    """One call of :func:`mcts`: its search arrays, its budget and what its chunks of playouts
+    recorded (improvements, the first time ``target`` was reached, the playout rate)."""
+
+    def __init__(self, instance, policy, cp_rule, cp_k, mst, seed, max_nodes, max_edges,
+                 time_limit, target):
+        self.instance, self.n = instance, instance.dimension
+        self.policy, self.cp_rule, self.cp_k, self.mst, self.target = (policy, cp_rule, cp_k,
+                                                                       mst, target)
+        self.start = time.perf_counter()
+        self.cp = self.fresh_cp()
+        self.arrays = _Search(instance, max_nodes, max_edges)
+        self.rng_state = _seed(seed)
+        self.best_path = np.arange(self.n, dtype=np.int32)
+        self.best_length = np.array([np.inf])
+        self.stats = np.zeros(4, np.int64)
+        self.code = _playout.UNIFORM if policy == "uniform" else _playout.ROULETTE
+        self.improvements, self.reached, self.first_playout, self.per_playout = [], None, None, None
+        self.deadline = None if time_limit is None else self.start + time_limit
+
+    def fresh_cp(self) -> np.ndarray:
+        if self.cp_rule == "mst":
+            return np.array([2.0 * self.cp_k * self.mst, self.cp_k, _mcts.CP_FIXED])
+        return np.array([0.0, self.cp_k, _mcts.SD_PENDING])
+
+    def chunk(self, size, prefix_len=0) -> int:
+        """Run ``size`` iterations from the current root, record improvements; return how many."""
+        done = int(self.stats[0])
+        trace = np.empty(size, np.float64)
+        chunk_start = time.perf_counter()
+        ran = self.arrays.run(self.instance, self.code, self.cp, self.rng_state, size,
+                              self.best_path, self.best_length, trace, self.stats, self.deadline,
+                              prefix_len)
+        chunk_end = time.perf_counter()
+        if self.first_playout is None:
+            self.first_playout = chunk_end - self.start
+        self.per_playout = (chunk_end - chunk_start) / ran  # the latest rate (trees deepen)
+        # Playouts cost about the same, so a playout's time is interpolated within its chunk.
+        previous = self.improvements[-1][2] if self.improvements else np.inf
+        for index in np.flatnonzero(np.diff(np.concatenate(([previous], trace[:ran]))) < 0):
+            at = chunk_start - self.start + (index + 1) / ran * (chunk_end - chunk_start)
+            self.improvements.append((at, done + index + 1, float(trace[index])))
+            if self.target is not None and self.reached is None and trace[index] <= self.target:
+                self.reached = (at, done + index + 1)
+        return ran
+
+    def single(self, playouts, stop_at_target) -> None:
+        """``search="single"``: one search from the empty path for the whole budget."""
+        deadline = self.deadline
+        while playouts is None or self.stats[0] < playouts:
+            done, now = int(self.stats[0]), time.perf_counter()
             if not done:
                 size = 1  # the first chunk times one playout
-            elif deadline is not None and now + per_playout > deadline:
+            elif deadline is not None and now + self.per_playout > deadline:
                 break  # the next playout would not finish in time
             else:  # half the remaining time, so the chunks close in on the deadline
-                size = MAX_TRACE_CHUNK if deadline is None else int(0.5 * (deadline - now) / per_playout)
+                size = (MAX_TRACE_CHUNK if deadline is None
+                        else int(0.5 * (deadline - now) / self.per_playout))
             size = max(1, min(size, MAX_TRACE_CHUNK, (playouts or MAX_TRACE_CHUNK) - done))
-            if chunk(size) < size:
+            if self.chunk(size) < size:
                 break  # the deadline passed while the tree was growing
-            if stop_at_target and reached is not None:
+            if stop_at_target and self.reached is not None:
                 break
-    else:
+
+    def stepwise(self, playouts, search) -> int:
+        """``search="step-best"`` / ``"step-mean"``: one search per city; the steps searched."""
+        n, deadline = self.n, self.deadline
         prefix = np.zeros(n, np.int32)
+        steps = 0
         for depth in range(max(n - 1, 1)):  # the last city follows from the others
-            done, now = int(stats[0]), time.perf_counter()
+            done, now = int(self.stats[0]), time.perf_counter()
             if depth and ((playouts is not None and done >= playouts)
                           or (deadline is not None and now >= deadline)):
                 break
             if depth:
-                search_arrays.reroot(prefix[:depth])
-                cp = fresh_cp()
+                self.arrays.reroot(prefix[:depth])
+                self.cp = self.fresh_cp()
             ran = 0
-            if deadline is not None and per_playout is None:
-                ran = chunk(1, depth)  # the first playout times one
+            if deadline is not None and self.per_playout is None:
+                ran = self.chunk(1, depth)  # the first playout times one
                 now = time.perf_counter()
             left = max(n - 1, 1) - depth
             size = MAX_TRACE_CHUNK
             if playouts is not None:
                 size = (playouts - done) // left
             if deadline is not None:
-                size = min(size, int((deadline - now) / left / per_playout) + ran)
+                size = min(size, int((deadline - now) / left / self.per_playout) + ran)
             step_size = max(1, min(size, MAX_TRACE_CHUNK))  # at least one playout per step
             if ran < step_size:
-                ran += chunk(step_size - ran, depth)
+                ran += self.chunk(step_size - ran, depth)
             steps += 1
-            tree = search_arrays.tree
             if search == "step-best" or not ran:
-                prefix[depth] = best_path[depth]
-            else:  # the created root child with the smallest mean (ties: the first)
-                first, count = tree.node_first_edge[0], tree.node_num_edges[0]
-                children = tree.edge_child[first:first + count]
-                created = children >= 0
-                means = np.full(count, np.inf)
-                means[created] = (tree.node_value_sum[children[created]]
-                                  / tree.node_visits[children[created]])
-                prefix[depth] = tree.edge_move[first + int(np.argmin(means))]
-    seconds = time.perf_counter() - start
-    tree = search_arrays.tree
-    return _result(
-        f"mcts-{policy}-{cp_rule}", instance, best_path, seconds, playouts=int(stats[0]),
-        policy=policy, cp_rule=cp_rule, cp_k=cp_k, cp=float(cp[0] / 2.0), search=search,
-        steps=steps, tree_nodes=int(tree.sizes[0]), tree_edges=int(tree.sizes[1]),
-        node_budget_hits=int(stats[1]), edge_budget_hits=int(stats[2]), max_depth=int(stats[3]),
-        first_playout_seconds=first_playout,
-        first_playout_over_budget=bool(time_limit is not None and first_playout > time_limit),
-        improvements=improvements, target=target,
-        time_to_target=None if reached is None else reached[0],
-        playouts_to_target=None if reached is None else reached[1])
+                prefix[depth] = self.best_path[depth]
+            else:
+                prefix[depth] = self.smallest_mean_child()
+        return steps
+
+    def smallest_mean_child(self) -> int:
+        """The city of the created root child with the smallest mean (ties: the first)."""
+        tree = self.arrays.tree
+        first, count = tree.node_first_edge[0], tree.node_num_edges[0]
+        children = tree.edge_child[first:first + count]
+        created = children >= 0
+        means = np.full(count, np.inf)
+        means[created] = (tree.node_value_sum[children[created]]
+                          / tree.node_visits[children[created]])
+        return tree.edge_move[first + int(np.argmin(means))]
+
+    def result(self, search, steps, time_limit) -> SolveResult:
+        seconds = time.perf_counter() - self.start
+        tree, stats, reached = self.arrays.tree, self.stats, self.reached
+        return _result(
+            f"mcts-{self.policy}-{self.cp_rule}", self.instance, self.best_path, seconds,
+            playouts=int(stats[0]), policy=self.policy, cp_rule=self.cp_rule, cp_k=self.cp_k,
+            cp=float(self.cp[0] / 2.0), search=search, steps=steps,
+            tree_nodes=int(tree.sizes[0]), tree_edges=int(tree.sizes[1]),
+            node_budget_hits=int(stats[1]), edge_budget_hits=int(stats[2]),
+            max_depth=int(stats[3]), first_playout_seconds=self.first_playout,
+            first_playout_over_budget=bool(time_limit is not None
+                                           and self.first_playout > time_limit),
+            improvements=self.improvements, target=self.target,
+            time_to_target=None if reached is None else reached[0],
+            playouts_to_target=None if reached is None else reached[1])
 
 
 # -- SA with 2-opt moves (beyond the paper) ------------------------------------------------------

@@ -51,17 +51,14 @@ def sa_moves_per_s():
 def _roulette(name: str, n: int, repetitions: int, playouts: int):
     api.warmup()
     instance, label = _instance(name, n)
-    xs32, ys32 = api.float32_coordinates(instance)
-    coords_n = xs32.shape[0]
+    cities = api.cities(instance)
     path = np.zeros(n, np.int32)
     state = seed_state(1)
-    scratch = (np.zeros(n, np.uint8), np.zeros(n, np.int32), np.zeros(coords_n, np.float32),
-               np.zeros(coords_n, np.float32), np.zeros(n + 8, np.float32), np.zeros(n // 8 + 2))
+    scratch = _playout.playout_scratch(n, cities.xs32.shape[0])
 
     def work():
         for _ in range(playouts):  # complete playouts from the empty path: n - 1 roulette draws
-            _playout.playout(*instance.arrays, xs32, ys32, _playout.ROULETTE, path, 0, state,
-                             *scratch)
+            _playout.playout(cities, _playout.ROULETTE, path, 0, state, scratch)
         return playouts
 
     best, median = _rates(work, repetitions)

@@ -22,9 +22,7 @@ def _scratch(instance):
     n = instance.n
     xs32, ys32 = api.float32_coordinates(instance)
     coords_n = xs32.shape[0]
-    return xs32, ys32, (np.zeros(n, np.uint8), np.zeros(n, np.int32), np.zeros(coords_n, np.float32),
-                        np.zeros(coords_n, np.float32), np.zeros(n + 8, np.float32),
-                        np.zeros(n // 8 + 2))
+    return xs32, ys32, _playout.playout_scratch(n, coords_n)
 
 
 @FAST
@@ -40,7 +38,7 @@ def test_playout_kernel_equals_reference(instance, policy, seed, data):
     path = np.zeros(n, np.int32)
     path[:depth] = prefix
     code = _playout.UNIFORM if policy == "uniform" else _playout.ROULETTE
-    length = _playout.playout(*instance.arrays, xs32, ys32, code, path, depth, state, *scratch)
+    length = _playout.playout(_playout.Cities(*instance.arrays, xs32, ys32), code, path, depth, state, scratch)
     r_path, r_length = reference.playout(instance, policy, prefix, twin)
     assert path.tolist() == r_path and length == r_length
     assert sorted(r_path) == list(range(n)) and state.tolist() == twin.s
@@ -70,8 +68,8 @@ def test_zero_weight_city_is_taken_at_once():
     xs32, ys32, scratch = _scratch(instance)
     for seed in range(20):
         path = np.zeros(4, np.int32)
-        _playout.playout(*instance.arrays, xs32, ys32, _playout.ROULETTE, path, 1, seed_state(seed),
-                         *scratch)
+        _playout.playout(_playout.Cities(*instance.arrays, xs32, ys32), _playout.ROULETTE, path, 1, seed_state(seed),
+                         scratch)
         assert path[1] == 2
 
 
@@ -94,7 +92,7 @@ def test_duplicate_cities_are_drawn_uniformly_among_themselves(metric):
     counts = {}
     path = np.zeros(instance.n, np.int32)
     for _ in range(draws):
-        _playout.playout(*instance.arrays, xs32, ys32, _playout.ROULETTE, path, 1, state, *scratch)
+        _playout.playout(_playout.Cities(*instance.arrays, xs32, ys32), _playout.ROULETTE, path, 1, state, scratch)
         order = tuple(path[1:5])
         assert sorted(order) == [1, 2, 3, 4]  # zero weights always come before the others
         counts[order] = counts.get(order, 0) + 1
@@ -118,8 +116,8 @@ def test_playout_with_duplicates_equals_reference(metric):
         twin = PyRng(state.copy())
         path = np.zeros(instance.n, np.int32)
         path[:depth] = prefix
-        length = _playout.playout(*instance.arrays, xs32, ys32, _playout.ROULETTE, path, depth,
-                                  state, *scratch)
+        length = _playout.playout(_playout.Cities(*instance.arrays, xs32, ys32), _playout.ROULETTE, path, depth,
+                                  state, scratch)
         assert (path.tolist(), length) == reference.playout(instance, "roulette", prefix, twin)
         assert state.tolist() == twin.s
 
@@ -136,7 +134,7 @@ def test_float32_artefact_is_not_a_duplicate():
     second = []
     for _ in range(draws):
         path = np.array([1, 0, 0, 0], np.int32)
-        _playout.playout(*instance.arrays, xs32, ys32, _playout.ROULETTE, path, 1, state, *scratch)
+        _playout.playout(_playout.Cities(*instance.arrays, xs32, ys32), _playout.ROULETTE, path, 1, state, scratch)
         second.append(path[1])
     counts = np.bincount(second, minlength=4)
     # P(2) = 1 / (1 + 1/2 + 2**-25): 4,000 expected, SD 37; city 0 (weight 2**25) about never
@@ -144,8 +142,8 @@ def test_float32_artefact_is_not_a_duplicate():
     twin_state = seed_state(11)
     twin = PyRng(twin_state.copy())
     path = np.array([1, 0, 0, 0], np.int32)
-    length = _playout.playout(*instance.arrays, xs32, ys32, _playout.ROULETTE, path, 1,
-                              twin_state, *scratch)
+    length = _playout.playout(_playout.Cities(*instance.arrays, xs32, ys32), _playout.ROULETTE, path, 1,
+                              twin_state, scratch)
     assert (path.tolist(), length) == reference.playout(instance, "roulette", [1], twin)
 
 
@@ -160,8 +158,8 @@ def test_tiny_explicit_weight_is_not_a_duplicate(tiny):
         state = seed_state(seed)
         twin = PyRng(state.copy())
         path = np.zeros(4, np.int32)
-        length = _playout.playout(*instance.arrays, xs32, ys32, _playout.ROULETTE, path, 1, state,
-                                  *scratch)
+        length = _playout.playout(_playout.Cities(*instance.arrays, xs32, ys32), _playout.ROULETTE, path, 1, state,
+                                  scratch)
         assert path[1] == 2
         assert (path.tolist(), length) == reference.playout(instance, "roulette", [0], twin)
     # without a duplicate, the tiny weights are capped (no overflowing block sum): a valid draw
@@ -170,8 +168,8 @@ def test_tiny_explicit_weight_is_not_a_duplicate(tiny):
         state = seed_state(seed)
         twin = PyRng(state.copy())
         path = np.zeros(4, np.int32)
-        length = _playout.playout(*no_zero.arrays, xs32, ys32, _playout.ROULETTE, path, 1, state,
-                                  *scratch)
+        length = _playout.playout(_playout.Cities(*no_zero.arrays, xs32, ys32), _playout.ROULETTE, path, 1, state,
+                                  scratch)
         assert path[1] == 1  # weight `tiny` against 7 and 5: 1/w capped, still ~certain
         assert (path.tolist(), length) == reference.playout(no_zero, "roulette", [0], twin)
 
@@ -187,8 +185,8 @@ def test_overflowing_block_sum_is_capped_not_a_duplicate():
         state = seed_state(seed)
         twin = PyRng(state.copy())
         path = np.zeros(9, np.int32)
-        length = _playout.playout(*instance.arrays, xs32, ys32, _playout.ROULETTE, path, 1, state,
-                                  *scratch)
+        length = _playout.playout(_playout.Cities(*instance.arrays, xs32, ys32), _playout.ROULETTE, path, 1, state,
+                                  scratch)
         assert sorted(path.tolist()) == list(range(9))
         if seed < 20:
             assert (path.tolist(), length) == reference.playout(instance, "roulette", [0], twin)
