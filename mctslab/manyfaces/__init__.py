@@ -4,17 +4,19 @@ Notebook ``manyfaces_knowledge``; brief ``docs/papers/many-faces-knowledge.md``.
 
 Reading guide:
 
-* ``patterns`` - mkpat parser (patterns.db, patterns2.db, conn.db), compiler into
-  Fotland's three 64-bit masks per 8x8 window, and the :class:`Matcher` wrapper.
+* ``patterns`` - mkpat parser (patterns.db, patterns2.db, conn.db) and compiler into
+  Fotland's three 64-bit masks per 8x8 window.
 * ``_match`` - njit matcher kernels: window masks, 8-bit hash prefilter, word-wise
   early exit, incremental re-matching near changed points, operation counters.
-* ``reference`` - the naive matcher the tests compare against.
+* ``api`` - the matcher from Python: :class:`Matcher` (validation, arrays in, matches and
+  operation counts out).
 * ``joseki`` - GNU Go's joseki SGF trees as a DAG (corner-relative, canonical
   orientation, transpositions merged) and its compressed 1-byte-per-move encoding.
-* ``knowledge`` (kernels in ``_knowledge``, plain twins in ``knowledge_reference``) - the
-  dynamic knowledge on the shared Go board: neighbour counts, connections, eye spaces
-  (``eyes``: GNU Go's eyes.db and eye values), tactical status, groups, influence,
-  territory, the consistency checker.
+* ``knowledge`` (kernels in ``_knowledge``) - the dynamic knowledge on the shared Go board:
+  neighbour counts, connections, eye spaces (``eyes``: GNU Go's eyes.db and eye values),
+  tactical status, groups, influence, territory, the consistency checker.
+* ``reference`` - the plain-Python twins the tests compare the kernels with: the naive
+  matcher and the knowledge structures.
 * ``regression`` - GNU Go's optics / connect / connection suites against our structures.
 * Beyond the paper: ``player`` - a knowledge-based Go player (GTP); ``prior`` - the pattern
   matches as a prior for the Go engine's MCTS; ``player_match`` - their games as stored
@@ -25,12 +27,14 @@ Reading guide:
 
 What the Many Faces domain takes from the Go engine is ``mctslab.go``'s public surface: the
 board (:class:`mctslab.go.Board`, its ``state`` arrays and the kernels ``mctslab.go``
-exports), ``mctslab.go.gtp``, ``mctslab.go.sgf`` and ``mctslab.go.gnugo``.
+exports), ``mctslab.go.api``, ``mctslab.go.gtp``, ``mctslab.go.sgf``, ``mctslab.go.gnugo`` and
+``mctslab.go.match``.
 """
 
 import numpy as np
 
 from mctslab.go.api import BLACK, WHITE, Board
+from mctslab.manyfaces.api import Matcher
 from mctslab.manyfaces.joseki import (
     Continuation,
     JosekiDag,
@@ -44,7 +48,6 @@ from mctslab.manyfaces.joseki import (
 from mctslab.manyfaces.knowledge import Knowledge, check, enclosed_field
 from mctslab.manyfaces.patterns import (
     CompiledPatterns,
-    Matcher,
     Pattern,
     compile_patterns,
     load,

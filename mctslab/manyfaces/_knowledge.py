@@ -3,7 +3,7 @@
 All kernels read the Go board's padded 1-D arrays (:mod:`mctslab.go._board`: ``color``
 int8[P] EMPTY/BLACK/WHITE/BORDER, ``group`` int16[P] string ids, width ``w``; the
 neighbours of p are ``p +- 1``, ``p +- w``). Plain-Python twins are in
-:mod:`mctslab.manyfaces.knowledge_reference` (tests compare them).
+:mod:`mctslab.manyfaces.reference` (tests compare them).
 
 * Incremental per stone: :func:`neighbour_counts` / :func:`update_neighbours` (empty,
   black, white neighbours of each point) and the **connection rays**: ``ray[L, d]`` is

@@ -152,7 +152,7 @@ def match_anchor(o, colour, ar, ac, n, win, pats, starts, row, j_lo, items, q_ro
 
     The list is ``items[starts[row, j]:starts[row, j + 1]]`` (pattern indices) for the
     width classes j >= j_lo, each by decreasing height; ``pats.entries`` is the pattern table
-    ``entries[P, 4]`` (an info word, see :func:`mctslab.manyfaces.patterns.entry_words`,
+    ``entries[P, 4]`` (an info word, see :func:`mctslab.manyfaces.api.entry_words`,
     then the pattern's first-block masks: 40 kB for GNU Go's patterns). With
     q_row >= 0 only patterns whose box contains transformed point (q_row, q_col) are
     tried (incremental re-matching; a class's scan stops at the first pattern too short

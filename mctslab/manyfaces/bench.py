@@ -41,7 +41,8 @@ def _load() -> str:
 def _matcher_setup():
     from mctslab.go.api import Board
     from mctslab.manyfaces import warmup
-    from mctslab.manyfaces.patterns import Matcher, compile_patterns, load_default
+    from mctslab.manyfaces.api import Matcher
+    from mctslab.manyfaces.patterns import compile_patterns, load_default
 
     warmup()
     comp = compile_patterns(load_default())

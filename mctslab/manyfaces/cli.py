@@ -102,9 +102,10 @@ def _analyse(args) -> int:
           f"(Tromp-Taylor {board.area_score():+.1f})")
     if args.png:
         from mctslab.core.plotting import plt
+        from mctslab.manyfaces.experiments import influence_field
         from mctslab.manyfaces.figures import influence_map
 
-        fig = influence_map(know, f"{info['source']} move {board.move_number}")
+        fig = influence_map(influence_field(know, info["source"], board.move_number))
         fig.savefig(args.png, dpi=120, bbox_inches="tight")
         plt.close(fig)
         print(f"wrote {args.png}")
@@ -113,7 +114,8 @@ def _analyse(args) -> int:
 
 def _patterns(args) -> int:
     from mctslab.go import sgf
-    from mctslab.manyfaces.patterns import Matcher, compile_patterns, load_default
+    from mctslab.manyfaces.api import Matcher
+    from mctslab.manyfaces.patterns import compile_patterns, load_default
 
     board, info = _load(args)
     comp = compile_patterns(load_default())

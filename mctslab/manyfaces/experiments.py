@@ -16,7 +16,8 @@ and costs. Each becomes a table or a figure here, next to the paper's figure:
 * :func:`strength` - beyond the paper: the knowledge-based player (:mod:`.player`) against
   GNU Go and our MCTS engine, and MCTS with the pattern prior (:mod:`.prior`) against the same
   MCTS without it and against GNU Go (games through the executor, GNU Go referees);
-  :func:`prior_experiment` - the prior's own measurement (``docs/bench/manyfaces.md``).
+  :func:`prior_experiment` - the prior's rows of :func:`strength` alone (longer runs in
+  ``docs/bench/manyfaces.md``).
 
 The joseki DAG, the influence and territory estimates, the enclosed-field claim and the
 agreement with GNU Go's regression suites are tables of :mod:`mctslab.manyfaces.tables`.
@@ -43,8 +44,9 @@ from mctslab.core.tasks import make_tasks
 from mctslab.go import sgf
 from mctslab.go.api import Board
 from mctslab.go.gnugo import gnugo_missing
+from mctslab.manyfaces.api import Matcher
 from mctslab.manyfaces.knowledge import COMPONENTS, Knowledge, check
-from mctslab.manyfaces.patterns import Matcher, compile_patterns, load_default
+from mctslab.manyfaces.patterns import compile_patterns, load_default
 from mctslab.manyfaces.player_match import Side, match_table, play_match
 
 __all__ = ["SCALES", "PAPER_COST", "Config", "config", "game_paths", "census_task", "census",
@@ -114,11 +116,6 @@ def game_paths(n: int) -> list[str]:
         rows = [r["path"] for r in csv.DictReader(f)]
     idx = np.unique(np.linspace(0, len(rows) - 1, n).round().astype(int))
     return [rows[i] for i in idx]
-
-
-def _moves(relpath: str):
-    _, info = sgf.load(data.find(f"go-games/{relpath}"), 0)
-    return info["moves"]
 
 
 def _moves(relpath: str):
@@ -233,6 +230,30 @@ def influence_positions(cfg: Config):
     return out
 
 
+@dataclass(frozen=True)
+class InfluenceField:
+    """One position's influence field, what the influence figures draw."""
+
+    game: str              # the game (a path under go-games, or an SGF's name)
+    move: int              # moves played
+    field: np.ndarray      # float[size, size]: (B - W) / (B + W + 1), indexed [row, col]
+    stones: np.ndarray     # int8[size, size]: 0 empty, 1 black, 2 white
+    estimate: float        # territory estimate B - W - komi (Knowledge.territory)
+
+
+def influence_field(know: Knowledge, game: str, move: int) -> InfluenceField:
+    """The influence field of ``know``'s position (``move`` moves into ``game``), its stones
+    and its territory estimate."""
+    return InfluenceField(game, move, know.field_grid(), know.board.stones(),
+                          know.territory()["estimate"])
+
+
+def influence_fields(cfg: Config) -> list[InfluenceField]:
+    """The positions of :func:`influence_positions` analysed, for the influence figure."""
+    return [influence_field(Knowledge(Board.from_moves(19, moves[:move])), g, move)
+            for g, move, moves in influence_positions(cfg)]
+
+
 # ---------------------------------------------------------------- time shares
 def time_shares(cfg: Config) -> pd.DataFrame:
     """Replay ``replay_games`` games with every structure maintained, influence
@@ -269,6 +290,33 @@ def time_shares(cfg: Config) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------- beyond the paper: games
+def _pairings(cfg: Config) -> list:
+    """(candidate, opponent) of every match of :func:`strength`; its k-th match is experiment
+    ``manyfaces_strength_<k>``, seeded from ``run.seed + 100 + k``."""
+    mcts = Side("mcts", playouts=cfg.strength_playouts, policy="light", resign=0.0,
+                root_select="winrate", careful_pass=True)
+    prior = dataclasses.replace(mcts, prior_visits=cfg.prior_visits)
+    return [("knowledge", "gnugo"), ("knowledge", mcts), (prior, mcts), (prior, "gnugo"),
+            (mcts, "gnugo")]
+
+
+PRIOR_PAIRINGS = (2, 3, 4)  # the pairings of :func:`_pairings` that measure the pattern prior
+
+
+def _matches(run, cfg: Config, which=None) -> pd.DataFrame:
+    """The table of the pairings ``which`` (indices into :func:`_pairings`; None: all), or one
+    row saying why when GNU Go (the referee of every game) is not installed."""
+    reason = gnugo_missing()
+    if reason:
+        return pd.DataFrame({"skipped": [reason]})
+    chosen = [(k, pair) for k, pair in enumerate(_pairings(cfg)) if which is None or k in which]
+    return match_table([
+        play_match(opponent, cfg.strength_games, candidate=candidate, run=run,
+                   experiment=f"manyfaces_strength_{k}", size=cfg.strength_size, komi=7.5,
+                   gnugo_level=cfg.gnugo_level, seed=run.seed + 100 + k)
+        for k, (candidate, opponent) in chosen])
+
+
 def strength(run, cfg: Config) -> pd.DataFrame:
     """Beyond the paper (issue 13): the knowledge-based player against GNU Go and against our
     MCTS engine, and MCTS with the pattern prior (``prior_visits`` virtual visits per root
@@ -278,43 +326,13 @@ def strength(run, cfg: Config) -> pd.DataFrame:
     GNU Go (``gnugo_level``) refereeing every game (:mod:`.player_match`). One row per pairing
     with the win rate's Clopper-Pearson 95% interval; one row saying why when GNU Go is not
     installed."""
-    reason = gnugo_missing()
-    if reason:
-        return pd.DataFrame({"skipped": [reason]})
-    mcts = Side("mcts", playouts=cfg.strength_playouts, policy="light", resign=0.0,
-                root_select="winrate", careful_pass=True)
-    prior = dataclasses.replace(mcts, prior_visits=cfg.prior_visits)
-    pairings = [("knowledge", "gnugo"), ("knowledge", mcts), (prior, mcts), (prior, "gnugo"),
-                (mcts, "gnugo")]
-    return match_table([
-        play_match(opponent, cfg.strength_games, candidate=candidate, run=run,
-                   experiment=f"manyfaces_strength_{k}", size=cfg.strength_size, komi=7.5,
-                   gnugo_level=cfg.gnugo_level, seed=run.seed + 100 + k)
-        for k, (candidate, opponent) in enumerate(pairings)])
+    return _matches(run, cfg)
 
 
-def prior_experiment(games: int = 100, gnugo_games: int = 0, *, playouts: int = 1000,
-                     policy: str = "light", prior_visits: int = 20, size: int = 9,
-                     komi: float = 7.5, seed: int = 0, gnugo_level: int = 0,
-                     resign: float = 0.0, root_select: str = "winrate",
-                     careful_pass: bool = True, workers: int = 1, out=None,
-                     progress: bool = False):
-    """The pattern prior's measurement (issue 13) as one table (:func:`~mctslab.manyfaces.
-    player_match.match_table`, one row per pairing): MCTS with the pattern prior against the
-    same MCTS without it (``games`` games, colours alternating, seeded from ``seed``) and, when
-    ``gnugo_games > 0``, each of them against GNU Go at ``gnugo_level`` (seeded from
-    ``seed + 1000``). Both MCTS sides search with ``playouts``, ``policy``, ``root_select``,
-    resign below ``resign`` (0: never) and pass with ``careful_pass``. Every game is a task of
-    :func:`~mctslab.manyfaces.player_match.play_match` (stored in ``out`` as it finishes, GNU
-    Go referees). Numbers in ``docs/bench/manyfaces.md``, "Pattern prior for MCTS"."""
-    common = dict(playouts=playouts, policy=policy, resign=resign, root_select=root_select,
-                  careful_pass=careful_pass)
-    with_prior = Side("mcts", prior_visits=prior_visits, **common)
-    without = Side("mcts", prior_visits=0, **common)
-    pairings = [(with_prior, without, games, seed)]
-    if gnugo_games:
-        pairings += [(p, Side("gnugo"), gnugo_games, seed + 1000) for p in (with_prior, without)]
-    settings = dict(size=size, komi=komi, gnugo_level=gnugo_level, workers=workers, out=out,
-                    progress=progress)
-    return match_table([play_match(opp, n, candidate=cand, seed=first, **settings)
-                        for cand, opp, n, first in pairings if n > 0])
+def prior_experiment(run, cfg: Config) -> pd.DataFrame:
+    """The pattern prior's own measurement (issue 13): the last three rows of :func:`strength`,
+    MCTS with the pattern prior against the same MCTS without it, and each of them against
+    GNU Go, played as :func:`strength` plays them (the same stored tasks: after one, the other
+    reads these games from the store). Longer runs: ``docs/bench/manyfaces.md``, "Pattern
+    prior for MCTS"."""
+    return _matches(run, cfg, PRIOR_PAIRINGS)

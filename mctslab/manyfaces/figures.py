@@ -1,5 +1,7 @@
 """Figures of the notebook ``manyfaces_knowledge`` (the census, the influence field on real
 games, the enclosed-field claim) and the influence map of ``mctslab manyfaces analyse --png``.
+They draw what they are given: the influence fields come from
+:func:`mctslab.manyfaces.experiments.influence_fields` (or ``influence_field`` of one position).
 """
 
 from __future__ import annotations
@@ -8,9 +10,8 @@ import numpy as np
 import pandas as pd
 
 from mctslab.core.plotting import plt
-from mctslab.go.api import Board
-from mctslab.manyfaces import experiments
-from mctslab.manyfaces.knowledge import Knowledge, enclosed_field
+from mctslab.manyfaces.experiments import InfluenceField
+from mctslab.manyfaces.knowledge import enclosed_field
 
 __all__ = ["census_figure", "influence_figure", "enclosed_figure", "influence_map"]
 
@@ -36,23 +37,26 @@ def census_figure(tables):
     return fig
 
 
-def influence_figure(cfg: experiments.Config):
-    """The influence field at move 100 and at the end of a few real games (stones drawn on it)."""
-    pos = experiments.influence_positions(cfg)
-    fig, axes = plt.subplots(1, len(pos), figsize=(4.2 * len(pos), 4.4), squeeze=False)
-    for ax, (g, move, moves) in zip(axes[0], pos):
-        know = Knowledge(Board.from_moves(19, moves[:move]))
-        field = know.field_grid()
-        image = ax.imshow(field, origin="lower", cmap="RdBu_r", vmin=-1, vmax=1)
-        stones = know.board.stones()
-        for colour, face in ((1, "black"), (2, "white")):
-            r, c = np.nonzero(stones == colour)
-            ax.scatter(c, r, s=18, c=face, edgecolors="0.3", linewidths=0.5)
-        t = know.territory()
-        ax.set_title(f"{g.split('/')[-1][:22]}\nmove {move}: estimate B-W-komi "
-                     f"{t['estimate']:+.1f}", fontsize=8)
-        ax.set_xticks([])
-        ax.set_yticks([])
+def _draw_influence(ax, position: InfluenceField, stone_size: float):
+    """One position's field on ``ax`` (red Black, blue White) with its stones; the image."""
+    image = ax.imshow(position.field, origin="lower", cmap="RdBu_r", vmin=-1, vmax=1)
+    for colour, face in ((1, "black"), (2, "white")):
+        r, c = np.nonzero(position.stones == colour)
+        ax.scatter(c, r, s=stone_size, c=face, edgecolors="0.3", linewidths=0.5)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    return image
+
+
+def influence_figure(positions: list[InfluenceField]):
+    """The influence field of each position (``experiments.influence_fields``: move 100 and
+    the end of a few real games), stones drawn on it."""
+    fig, axes = plt.subplots(1, len(positions), figsize=(4.2 * len(positions), 4.4),
+                             squeeze=False)
+    for ax, position in zip(axes[0], positions):
+        image = _draw_influence(ax, position, 18)
+        ax.set_title(f"{position.game.split('/')[-1][:22]}\nmove {position.move}: estimate "
+                     f"B-W-komi {position.estimate:+.1f}", fontsize=8)
     fig.colorbar(image, ax=list(axes[0]), shrink=0.8, pad=0.02,
                  label="influence (B - W) / (B + W + 1): +1 Black, -1 White")
     fig.suptitle("Influence field (red: Black, blue: White; 1/d decay, stones block)")
@@ -81,17 +85,11 @@ def enclosed_figure(table: pd.DataFrame):
     return fig
 
 
-def influence_map(know: Knowledge, title: str):
+def influence_map(position: InfluenceField):
     """One position's influence field with its stones and the territory estimate (the
     figure of ``mctslab manyfaces analyse --png``)."""
     fig, ax = plt.subplots(figsize=(6, 6))
-    ax.imshow(know.field_grid(), origin="lower", cmap="RdBu_r", vmin=-1, vmax=1)
-    stones = know.board.stones()
-    for colour, face in ((1, "black"), (2, "white")):
-        r, c = np.nonzero(stones == colour)
-        ax.scatter(c, r, s=40, c=face, edgecolors="0.3", linewidths=0.5)
-    t = know.territory()
-    ax.set_title(f"{title}\nB - W - komi {t['estimate']:+.1f}", fontsize=9)
-    ax.set_xticks([])
-    ax.set_yticks([])
+    _draw_influence(ax, position, 40)
+    ax.set_title(f"{position.game} move {position.move}\nB - W - komi "
+                 f"{position.estimate:+.1f}", fontsize=9)
     return fig

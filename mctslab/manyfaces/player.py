@@ -5,10 +5,11 @@ Reading guide
 -------------
 * :class:`KnowledgePlayer` - Fotland's move generation (1993, "Move selection"): candidate
   moves come from **rules** (tactics on liberty counts, eye vital points, contested
-  connection points), **patterns** (GNU Go's patterns.db through :class:`~mctslab.manyfaces.patterns.
-  Matcher`: the diagram only, constraints ignored) and **joseki** (the DAG's continuations in
-  each corner), each with its reason text as MFG shows them; then every candidate is played
-  on a copy and the position is **evaluated at 1 ply** by :func:`evaluate`.
+  connection points), **patterns** (GNU Go's patterns.db through
+  :class:`~mctslab.manyfaces.api.Matcher`: the diagram only, constraints ignored) and
+  **joseki** (the DAG's continuations in each corner), each with its reason text as MFG
+  shows them; then every candidate is played on a copy and the position is **evaluated at
+  1 ply** by :func:`evaluate`.
 * Quiet positions. MFG evaluates at 1 ply only in quiet positions and reads tactics
   elsewhere. We have no tactical reader beyond liberty counts, so :func:`evaluate` makes
   each position quiet itself (a one-move quiescence step): after our move the opponent is
@@ -37,8 +38,9 @@ from mctslab.go import BORDER, EMPTY, OK, atari_liberty, check_move
 from mctslab.go.api import BLACK, WHITE, vertex
 from mctslab.go.gtp import COMMANDS, EngineSettings, GtpServer, non_eye_moves, own_eye
 from mctslab.manyfaces import joseki as joseki_module
+from mctslab.manyfaces.api import Matcher
 from mctslab.manyfaces.knowledge import STRENGTH_VALUE, TERRITORY_THRESHOLD, Knowledge
-from mctslab.manyfaces.patterns import Matcher, default_compiled
+from mctslab.manyfaces.patterns import default_compiled
 
 __all__ = ["KnowledgePlayer", "Decision", "Candidate", "evaluate", "static_estimate",
            "KnowledgeGtpServer", "main"]

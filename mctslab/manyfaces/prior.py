@@ -6,7 +6,7 @@ Reading guide
 * :func:`pattern_weights` - one non-negative weight per compiled pattern from its GNU Go
   classification and values (the ``:`` line).
 * :class:`PatternPrior` / :func:`pattern_scores` - a full-board match
-  (:class:`~mctslab.manyfaces.patterns.Matcher`) turned into a score in [0, 1] per point for
+  (:class:`~mctslab.manyfaces.api.Matcher`) turned into a score in [0, 1] per point for
   the player to move; :func:`pattern_prior` maps it to the win rates
   :func:`mctslab.go.api.search` takes as ``prior`` (Gelly & Silver 2007 prior knowledge,
   root only).
@@ -43,7 +43,8 @@ import numpy as np
 from mctslab.go import sgf
 from mctslab.go.api import BLACK, Board
 from mctslab.go.gtp import EngineSettings, GtpServer
-from mctslab.manyfaces.patterns import Matcher, default_compiled
+from mctslab.manyfaces.api import Matcher
+from mctslab.manyfaces.patterns import default_compiled
 
 __all__ = ["CLASS_BONUS", "SCORE_SCALE", "pattern_weights", "PatternPrior", "pattern_scores",
            "pattern_prior", "PriorGtpServer", "move_prediction"]

@@ -12,7 +12,7 @@ from mctslab.go import sgf
 from mctslab.go.api import BLACK, WHITE, Board
 from mctslab.manyfaces import _knowledge as kk
 from mctslab.manyfaces import eyes
-from mctslab.manyfaces import knowledge_reference as ref
+from mctslab.manyfaces import reference as ref
 from mctslab.manyfaces.knowledge import Knowledge, check, enclosed_field, replay
 
 

@@ -10,6 +10,7 @@ from sgfmill import boards, sgf
 
 from mctslab import data
 from mctslab.manyfaces import patterns as P
+from mctslab.manyfaces.api import Matcher
 from mctslab.manyfaces.reference import naive_matches
 
 GAMES = ["go-games/alphago/AlphaGo/AG_vs_AG_-_G1_-_English.sgf",
@@ -63,7 +64,7 @@ def naive(compiled, positions):
 @pytest.mark.parametrize("use_hash,incremental,early_exit", SWITCHES)
 def test_every_switch_combination_equals_the_naive_matcher(compiled, positions, naive, use_hash,
                                                             incremental, early_exit):
-    m = P.Matcher(compiled, use_hash=use_hash, incremental=incremental, early_exit=early_exit)
+    m = Matcher(compiled, use_hash=use_hash, incremental=incremental, early_exit=early_exit)
     # without the hash every update is a 70 ms full match: one update is enough there
     steps = (1, 0) if use_hash or incremental else (0,)
     for g in GAMES:
@@ -79,13 +80,13 @@ def test_every_switch_combination_equals_the_naive_matcher(compiled, positions, 
 def test_word_sizes_and_the_incremental_update_from_a_full_match(compiled, positions, naive):
     g = GAMES[0]
     for word_bits in (8, 16, 64):
-        m = P.Matcher(compiled, word_bits=word_bits)
+        m = Matcher(compiled, word_bits=word_bits)
         m.set_board(positions[g, 60])
         assert m.match_tuples() == naive[g, 60]
     # incremental updates through a capture-free and captures-included stretch equal a
     # fresh full match (several moves apart, in both directions)
-    m = P.Matcher(compiled)
-    fresh = P.Matcher(compiled)
+    m = Matcher(compiled)
+    fresh = Matcher(compiled)
     m.set_board(positions[g, 58])
     for k in (59, 60, 58, 130, 128, 129, 60):
         m.update(positions[g, k])
@@ -97,7 +98,7 @@ def test_counters_show_each_speed_up(compiled, positions):
     board = positions[GAMES[0], 130]
     counts = {}
     for use_hash, early_exit in itertools.product([False, True], repeat=2):
-        m = P.Matcher(compiled, use_hash=use_hash, early_exit=early_exit)
+        m = Matcher(compiled, use_hash=use_hash, early_exit=early_exit)
         counts[use_hash, early_exit] = m.set_board(board)
     naive, hashed, early = counts[False, False], counts[True, False], counts[True, True]
     assert naive["windows"] == hashed["windows"] == 16 * 361
@@ -105,7 +106,7 @@ def test_counters_show_each_speed_up(compiled, positions):
     assert hashed["candidates"] < naive["candidates"] / 10
     assert early["words"] < hashed["words"] and early["comparisons"] == hashed["comparisons"]
     assert len({c["matches"] for c in counts.values()}) == 1
-    m = P.Matcher(compiled)
+    m = Matcher(compiled)
     m.set_board(positions[GAMES[0], 129])
     inc = m.update(board)
     assert 0 < inc["anchors"] <= 16 * 8 * 12 and inc["candidates"] < hashed["candidates"] / 10
@@ -118,7 +119,7 @@ def test_a_corner_pattern_is_found_once_with_its_move_on_the_board():
     compiled = P.compile_patterns(pats)
     board = np.zeros((19, 19), np.int8)
     board[17, 0] = 1
-    m = P.Matcher(compiled)
+    m = Matcher(compiled)
     m.set_board(board)
     found = m.matches()
     assert [(x.colour, x.move) for x in found] == [(0, (17, 1))]
@@ -147,7 +148,7 @@ def test_random_boards_of_any_size_equal_the_naive_matcher(subset, n, seed, fill
                                                            early_exit):
     rng = np.random.default_rng(seed)
     board = np.where(rng.random((n, n)) < fill, rng.integers(1, 3, (n, n)), 0).astype(np.int8)
-    m = P.Matcher(subset, n, use_hash=use_hash, early_exit=early_exit)
+    m = Matcher(subset, n, use_hash=use_hash, early_exit=early_exit)
     m.set_board(board)
     assert m.match_tuples() == naive_matches(subset.patterns, board)
     board2 = board.copy()
@@ -158,7 +159,7 @@ def test_random_boards_of_any_size_equal_the_naive_matcher(subset, n, seed, fill
 
 
 def test_bad_boards_are_refused(compiled):
-    m = P.Matcher(compiled, 19)
+    m = Matcher(compiled, 19)
     with pytest.raises(ValueError, match="19x19"):
         m.set_board(np.zeros((9, 9), np.int8))
     with pytest.raises(ValueError, match="values"):
@@ -170,7 +171,7 @@ def test_bad_boards_are_refused(compiled):
         m.update(bad)                            # checked by the update kernel
     assert m.update(np.zeros((19, 19), np.int8))["anchors"] == 0     # nothing was applied
     with pytest.raises(ValueError, match="word_bits"):
-        P.Matcher(compiled, word_bits=12)
+        Matcher(compiled, word_bits=12)
 
 
 def test_incremental_updates_reach_the_far_blocks_of_wide_patterns():
@@ -180,7 +181,7 @@ def test_incremental_updates_reach_the_far_blocks_of_wide_patterns():
     compiled = P.compile_patterns(P.parse_text(text, "test"))
     board = np.zeros((19, 19), np.int8)
     board[5, 2], board[5, 12] = 1, 2
-    m = P.Matcher(compiled)
+    m = Matcher(compiled)
     m.set_board(board)
     before = m.match_tuples()
     assert (0, 5, 2, 0, 0) in before and before == naive_matches(compiled.patterns, board)
@@ -199,7 +200,7 @@ def test_gnu_gos_compiled_joseki_patterns_match_their_own_sgf_positions(name):
     # upper-right corner with '*' on the move and O the player moving.
     pats = P.parse_file(data.find(f"gnugo/joseki/compiled-3.8/{name}.db"))
     compiled = P.compile_patterns(pats)
-    m = P.Matcher(compiled)
+    m = Matcher(compiled)
     game = sgf.Sgf_game.from_bytes(data.find(f"gnugo/joseki/{name}.sgf").read_bytes())
     stack = [(game.get_root(), boards.Board(19))]
     k = 0
@@ -230,8 +231,8 @@ def test_a_stretch_of_single_move_updates_equals_a_fresh_full_match_after_every_
     # (captures included: moves 110-150 of this game remove stones) forward, then back.
     g = GAMES[2]
     boards = game_positions(g, list(range(110, 151)))
-    m = P.Matcher(compiled, use_hash=use_hash)
-    fresh = P.Matcher(compiled)
+    m = Matcher(compiled, use_hash=use_hash)
+    fresh = Matcher(compiled)
     m.set_board(boards[110])
     order = list(range(111, 151)) + list(range(149, 109, -3))
     captures = 0
