@@ -12,7 +12,9 @@ scale cheaper (fewer playouts, a shorter speed-up horizon, fewer repetitions and
 the other experiments' ids, and the first tasks of a shortened list, are unchanged); Othello's
 learning ids (and the learning results of ``othello_smoke_store``) when ``learning_task`` became
 version 2 (issue 27: fresh games against the replaced opponent; the learning itself is
-unchanged). A stored result
+unchanged). Go's ids (``go``, at the Go notebook's seed 20261123) were recorded by the code
+of main at a38d89c for issue 28: issue 22 had not pinned them; the smoke ids equal those a
+smoke run of the notebook stored. A stored result
 is found by its id, so equal ids mean a recorded result store reads back with nothing re-run.
 
 Stages that need results (Othello's evaluations of the learned WPCs) read them from

@@ -11,7 +11,6 @@ import numpy as np
 from matplotlib.patches import Circle
 
 from mctslab.core.plotting import plt
-from mctslab.core.stats import binomial_test
 
 from . import sgf
 from .api import BLACK, WHITE
@@ -71,19 +70,18 @@ def figure6(thinking):
 
 
 def win_rate_figure(table3):
-    """Total win rate per engine with its 95% interval, the paper's beside (Tables 2-3)."""
+    """Total win rate per engine with its 95% interval, the paper's beside (Tables 2-3): the
+    rates and intervals of :func:`mctslab.go.tables.table3`, the paper's as the middle of its
+    interval."""
     skipped = _skipped_figure(table3, "Tables 2-3: win rates against GNU Go 3.8")
     if skipped is not None:
         return skipped
     fig, ax = plt.subplots(figsize=(7, 4))
     x = np.arange(len(table3))
-    rates = table3["wins"] / table3["games"]
-    tests = [binomial_test(int(w), int(n)) for w, n in zip(table3["wins"], table3["games"])]
-    lows, highs = [t.ci_low for t in tests], [t.ci_high for t in tests]
-    ax.errorbar(x - 0.1, rates, yerr=[rates - lows, highs - rates], fmt="o", capsize=4,
-                label="ours, 95% Clopper-Pearson")
-    paper = [np.mean([float(v) for v in ci.split("-")]) if isinstance(ci, str) else np.nan
-             for ci in table3["paper 95% CI"]]
+    rates = table3["rate"]
+    ax.errorbar(x - 0.1, rates, yerr=[rates - table3["ci_low"], table3["ci_high"] - rates],
+                fmt="o", capsize=4, label="ours, 95% Clopper-Pearson")
+    paper = (table3["paper ci_low"].astype(float) + table3["paper ci_high"].astype(float)) / 2
     ax.plot(x + 0.1, paper, "s", label="paper (1,000 games)")
     ax.axhline(0.5, color="grey", lw=0.8)
     ax.set_xticks(x, table3["method"], rotation=20)

@@ -19,7 +19,13 @@ import pandas as pd
 
 from mctslab.core import targets
 from mctslab.core.compare import config_rows, paper_row, paper_table
-from mctslab.core.stats import binomial_test, clopper_pearson, games_for_power, mcnemar_exact
+from mctslab.core.stats import (
+    binomial_test,
+    clopper_pearson,
+    games_for_power,
+    mcnemar_exact,
+    win_rate_table,
+)
 
 from . import gnugo
 from .experiments import GNUGO_SELF, TABU_POSITION, Played, config
@@ -148,24 +154,28 @@ def ablation_table(played: Played, control: str) -> pd.DataFrame:
 
 
 def table3(played: Played, controls=("gTabu0", "gnugo-uct")) -> pd.DataFrame:
-    """Two-sided binomial test of each row's total wins against p = 0.5 (95% Clopper-Pearson),
-    the paper's beside; and the exact McNemar test of each row against each control row over
-    the same games (same seeds, same GNU Go): ``b/c`` = games won only by the row / only by
-    the control."""
+    """Two-sided binomial test of each row's total wins against p = 0.5 with its 95%
+    Clopper-Pearson interval ``ci_low`` / ``ci_high`` (:func:`mctslab.core.stats.win_rate_table`;
+    rate, p and interval to 3 decimals), the paper's beside; and the exact McNemar test of each
+    row against each control row over the same games (same seeds, same GNU Go): ``b/c`` = games
+    won only by the row / only by the control."""
     skipped = _skipped(played)
     if skipped is not None:
         return skipped
     games = games_frame(played)
+    counts = [{"method": name, "wins": int(group.won.sum()), "games": len(group)}
+              for name, group in games.groupby("method", sort=False)]
     rows = []
-    for name, group in games.groupby("method", sort=False):
-        wins, n = int(group.won.sum()), len(group)
-        test = binomial_test(wins, n)
+    for stats in win_rate_table(counts, rounded=False).to_dict("records"):
+        name = stats["method"]
         paper = PAPER_TABLE3.get(name)
-        row = {"method": name, "wins": wins, "games": n, "rate": round(wins / n, 3),
-               "p": round(test.pvalue, 3), "95% CI": _ci(test),
-               "significant": bool(test.pvalue < 0.05),
+        row = {"method": name, "wins": stats["wins"], "games": stats["games"],
+               "rate": round(stats["rate"], 3), "p": round(stats["p_value"], 3),
+               "ci_low": round(stats["ci_low"], 3), "ci_high": round(stats["ci_high"], 3),
+               "significant": bool(stats["significant"]),
                "paper p": None if paper is None else paper[0],
-               "paper 95% CI": None if paper is None else f"{paper[1]:.3f}-{paper[2]:.3f}"}
+               "paper ci_low": None if paper is None else paper[1],
+               "paper ci_high": None if paper is None else paper[2]}
         for control in controls:
             pair = _paired(games, name, control) if name != GNUGO_SELF else None
             row[f"vs {control} b/c"] = None if pair is None else f"{pair[0]}/{pair[1]}"

@@ -164,7 +164,7 @@ def protocol_values() -> dict:
             ("Eye shape", "half eye", "eighths"): eyes.EyeValue(0, 0, 1, 1).eighths[1]}
 
 
-def paper_vs_run(cost, joseki, shares, enclosed, scale: str) -> pd.DataFrame:
+def paper_vs_run(cost, joseki, shares, enclosed, cfg: experiments.Config) -> pd.DataFrame:
     """The paper's numbers next to this run's, one row per target (:mod:`mctslab.core.compare`
     judges each by its margin).
 
@@ -177,7 +177,7 @@ def paper_vs_run(cost, joseki, shares, enclosed, scale: str) -> pd.DataFrame:
     time (search included) in the paper and of a replay without search here: shown, not
     compared. The constants our code fixes: :func:`protocol_values`.
     """
-    name, rows = "manyfaces_knowledge", []
+    name, scale, rows = "manyfaces_knowledge", cfg.scale, []
     stage = cost.set_index("stage")
     for (label, _, _, _), where in zip(
             (experiments.PAPER_COST[0], experiments.PAPER_COST[-1]),

@@ -20,7 +20,7 @@ from mctslab.core.compare import config_rows, paper_row, paper_table
 from mctslab.core.rounding import round_table
 from mctslab.core.stats import mean_interval
 from mctslab.othello import wpc as wpc_module
-from mctslab.othello.experiments import config, elo_reading_record  # noqa: F401 (re-exported)
+from mctslab.othello.experiments import Config, config, elo_reading_record  # noqa: F401 (re-exported)
 
 __all__ = ["change_series", "table3", "table4", "top_rated_vs_paper", "repetitions_table", "claims",
            "run_summary", "learner_sizes_summary", "learner_sizes_runs", "elo_reading_record",
@@ -435,7 +435,7 @@ def protocol_values(paper_cfg) -> dict:
         ("Table 4", "evaluation", "games per WPC"): paper_cfg.final_games}
 
 
-def paper_vs_run(learned, evaluated, scale: str) -> pd.DataFrame:
+def paper_vs_run(learned, evaluated, cfg: Config) -> pd.DataFrame:
     """The paper's statements, numbers and protocol next to this run's, one row per target
     (:mod:`mctslab.core.compare` judges each by its margin or criterion).
 
@@ -449,7 +449,7 @@ def paper_vs_run(learned, evaluated, scale: str) -> pd.DataFrame:
     - The protocol constants at paper scale (:func:`protocol_values`).
     CPU seconds per unit: a learning run's seconds over its replacements, or per repetition.
     """
-    name, rows = "othello_wpc_de", []
+    name, scale, rows = "othello_wpc_de", cfg.scale, []
     individual = learned.mode("individual")
     replacements = sum(sum(e["kind"] == "replace" for e in r["events"]) for r in individual)
     per_replacement = (sum(r["seconds"] for r in individual) / replacements

@@ -22,7 +22,7 @@ from ..core.compare import config_rows, paper_row, paper_table
 from ..core.rounding import round_table
 from ..core.stats import clopper_pearson, mean_interval
 from .api import canonical_forms, read_puzzles
-from .experiments import config
+from .experiments import Config, config
 from .generator import variant_name
 from .readings import READING_DEFAULTS
 
@@ -445,7 +445,7 @@ def protocol_values(paper_cfg) -> dict:
             "numba solution counter (python-sat re-verifies every listed puzzle)"}
 
 
-def paper_vs_run(table1_results, table2_results, scale: str) -> pd.DataFrame:
+def paper_vs_run(table1_results, table2_results, cfg: Config) -> pd.DataFrame:
     """The paper's Tables 1 and 2, its 17-clue find and its protocol next to this run's, one
     row per target (:mod:`mctslab.core.compare` judges each by its margin).
 
@@ -456,7 +456,7 @@ def paper_vs_run(table1_results, table2_results, scale: str) -> pd.DataFrame:
     that found a 17-clue puzzle, with the Clopper-Pearson interval, against the paper's 1 of
     4. Then the protocol constants at paper scale (:func:`protocol_values`).
     """
-    name, rows = "sudoku_less_clue", []
+    name, scale, rows = "sudoku_less_clue", cfg.scale, []
 
     def count_rows(artefact, label, runs, columns):
         playouts = runs[0]["config"]["playouts"]

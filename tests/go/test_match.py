@@ -267,6 +267,30 @@ def test_tables_give_the_self_play_row_the_papers_black_share_and_pair_rows():
     assert cost["games per engine for 80% power (0.540 vs 0.519)"][0] == 8865
 
 
+def test_table3_is_the_win_rate_table_and_the_figure_plots_its_numbers():
+    """Table 3 takes rate, interval and p from core.stats.win_rate_table, rounded to 3 decimals:
+    the paper's Table 2 counts (540 and 519 of 1,000) give its Table 3 (p = 0.012 and 0.242).
+    The figure draws the table's numbers, recomputing nothing."""
+    from mctslab.go import figures, tables
+
+    from .test_paper_vs_run import _games
+
+    played = _games({"gnugo-uct": (266, 500, 253, 500), "gTabu18-hash-win": (280, 500, 260, 500)})
+    t3 = tables.table3(played).set_index("method")
+    row = t3.loc["gTabu18-hash-win"]
+    assert (row.wins, row.games, row.rate, row.p) == (540, 1000, 0.54, 0.012)
+    assert (row.ci_low, row.ci_high, bool(row.significant)) == (0.509, 0.571, True)
+    assert (row["paper p"], row["paper ci_low"], row["paper ci_high"]) == (0.012, 0.509, 0.571)
+    uct = t3.loc["gnugo-uct"]
+    assert (uct.p, uct.ci_low, uct.ci_high, bool(uct.significant)) == (0.242, 0.488, 0.55, False)
+    assert uct["vs gTabu0 b/c"] is None  # no control row in this run
+    ax = figures.win_rate_figure(t3.reset_index()).axes[0]
+    (ours,) = [c for c in ax.containers if c.get_label().startswith("ours")]
+    (paper,) = [line.get_ydata() for line in ax.lines if line.get_label().startswith("paper")]
+    assert list(ours.lines[0].get_ydata()) == [0.519, 0.54]
+    assert list(paper) == pytest.approx([(0.488 + 0.55) / 2, 0.54])
+
+
 def test_report_reads_recorded_match_folders_and_pairs_their_games(tmp_path, capsys):
     """`mctslab go report` rebuilds Tables 2-3 from match folders (as `go match --out` leaves
     them): rows by folder, games paired by their seed's spawn key whatever the store's order."""

@@ -19,7 +19,7 @@ def _inputs(naive_ops, chain_ops, bytes_per_move, sides=(3, 9, 23)):
 
 
 def test_order_of_magnitude_arithmetic_and_the_enclosed_claim():
-    table = tables.paper_vs_run(*_inputs(2.5e8, 9.0e5, 1.4), "smoke")
+    table = tables.paper_vs_run(*_inputs(2.5e8, 9.0e5, 1.4), experiments.config("smoke"))
     assert tuple(table.columns) == COLUMNS
     rows = table.set_index(["artefact", "row", "column"])
     naive = ("Pattern matcher", "naive match, per board")
@@ -44,7 +44,8 @@ def test_order_of_magnitude_arithmetic_and_the_enclosed_claim():
 
 
 def test_far_figures_differ_and_a_small_enclosure_is_not_constant():
-    table = tables.paper_vs_run(*_inputs(3.0e6, 5.0e6, 3.0, sides=(3, 5)), "paper")
+    table = tables.paper_vs_run(*_inputs(3.0e6, 5.0e6, 3.0, sides=(3, 5)),
+                                experiments.config("paper"))
     rows = table.set_index(["row", "column"])
     assert rows.loc[("naive match, per board", "operations"), "verdict"] == DIFFERS
     assert rows.loc[("every speed-up, per incremental update", "operations"),

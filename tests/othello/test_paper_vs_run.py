@@ -14,7 +14,7 @@ def test_paper_vs_run_has_the_shared_shape_one_row_per_target(tmp_path):
               out=tmp_path, progress=False)
     learned = experiments.learn(run, cfg)
     evaluated = experiments.evaluate(run, cfg, learned)
-    table = tables.paper_vs_run(learned, evaluated, "smoke")
+    table = tables.paper_vs_run(learned, evaluated, cfg)
     claims = tables.claims(learned, evaluated)
     assert tuple(table.columns) == COLUMNS
     assert not table.duplicated(["artefact", "row", "column"]).any()

@@ -1,0 +1,24 @@
+"""Issue 28: the Go notebook's task ids at every scale are the ones recorded at main a38d89c (Go's
+were not pinned by issue 22; the smoke ids equal those a smoke run of the notebook stored)."""
+
+import pytest
+
+from mctslab.go import experiments, gnugo
+from tests.task_ids import Recorder, check
+
+SEED = 20261123  # the Go notebook's default seed
+
+
+@pytest.mark.parametrize("scale", ["smoke", "default", "paper"])
+def test_notebook_task_ids_are_unchanged(scale, monkeypatch):
+    # the games' tasks do not depend on whether GNU Go is installed here
+    monkeypatch.setattr(gnugo, "gnugo_missing", lambda: None)
+    cfg = experiments.config(scale)
+    run = Recorder(seed=SEED)
+    experiments.play_matches(run, cfg)
+    experiments.veto_rates(run, cfg)
+    experiments.play_anchors(run, cfg)
+    experiments.duplicates(run, cfg)
+    experiments.candidates(run, cfg)
+    experiments.play_pure(run, cfg)
+    check("go", scale, run.tasks)
