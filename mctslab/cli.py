@@ -26,13 +26,13 @@ import os
 import shutil
 import sys
 
-from . import DOMAINS, __version__
-from .core import cliargs
-from .core.stopping import OutputBusy, install_handlers, interrupted_line, signal_number
+from mctslab import DOMAINS, __version__
+from mctslab.core import cliargs
+from mctslab.core.stopping import OutputBusy, install_handlers, interrupted_line, signal_number
 
 
 def _cmd_list(args) -> int:
-    from . import pipeline
+    from mctslab import pipeline
 
     found = pipeline.notebooks()  # FileNotFoundError: no project found (one line, exit 2)
     if not found:
@@ -47,7 +47,7 @@ def _cmd_list(args) -> int:
 
 
 def _cmd_reproduce(args) -> int:
-    from . import pipeline
+    from mctslab import pipeline
 
     params = {}
     for key, value in args.parameter or []:
@@ -74,10 +74,10 @@ def _cmd_reproduce(args) -> int:
 
 
 def _cmd_scorecard(args) -> int:
-    from .core import scorecard
+    from mctslab.core import scorecard
 
     if args.records is not None:
-        from . import records
+        from mctslab import records
 
         root = records.records_root(args.records or None)
         if not root.is_dir():
@@ -95,7 +95,7 @@ def _cmd_scorecard(args) -> int:
 
 
 def _print_scorecard(written) -> None:
-    from .core.scorecard import VERDICT_ORDER
+    from mctslab.core.scorecard import VERDICT_ORDER
 
     totals = written.card.verdict.value_counts()
     summary = ", ".join(f"{totals.get(v, 0)} {v}" for v in VERDICT_ORDER)
@@ -105,7 +105,7 @@ def _print_scorecard(written) -> None:
 
 
 def _cmd_records(args) -> int:
-    from . import records
+    from mctslab import records
 
     if args.records_verb == "save":
         folder = records.save(args.notebook, args.out, root=args.root, label=args.label,
@@ -136,7 +136,7 @@ def _cmd_records(args) -> int:
 
 
 def _cmd_bench(args) -> int:
-    from .core import bench
+    from mctslab.core import bench
 
     try:
         chosen = bench.select(args.names)
@@ -166,7 +166,7 @@ def _cmd_bench(args) -> int:
 
 
 def _cmd_data(args) -> int:
-    from . import data, datasets
+    from mctslab import data, datasets
 
     verb = getattr(args, "data_verb", None)
     if verb == "verify":
@@ -211,8 +211,8 @@ def _cmd_data(args) -> int:
 
 
 def _cmd_results(args) -> int:
-    from . import paths
-    from .core.store import ResultStore
+    from mctslab import paths
+    from mctslab.core.store import ResultStore
 
     root = paths.output_root(args.out) / "data" / "results"
     for name in args.clean or []:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .paths import project_root
+from mctslab.paths import project_root
 
 __all__ = ["DataNotFoundError", "find", "search_dirs", "available"]
 

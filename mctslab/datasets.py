@@ -24,7 +24,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import data
+from mctslab import data
 
 __all__ = ["SHIPPED", "FETCHABLE", "Shipped", "Fetchable", "FileCheck", "sha256",
            "read_checksums", "write_checksums", "verify", "count", "fetch", "FetchError",

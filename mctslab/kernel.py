@@ -28,7 +28,7 @@ from pathlib import Path
 
 from jupyter_client.manager import AsyncKernelManager
 
-from .core.progress import PROGRESS_FD, PROGRESS_POSITION
+from mctslab.core.progress import PROGRESS_FD, PROGRESS_POSITION
 
 __all__ = ["HeadlessKernel"]
 

@@ -41,21 +41,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import mctslab
-
-from . import paths, reports
-from .core import scorecard, targets
-from .core.executor import check_scheduler, default_workers, scheduler_address
-from .core.params import SCALES, check_scale, positive_int
-from .core.report import update_manifest
-from .core.stopping import (
+from mctslab import paths, reports
+from mctslab.core import scorecard, targets
+from mctslab.core.executor import check_scheduler, default_workers, scheduler_address
+from mctslab.core.params import SCALES, check_scale, positive_int
+from mctslab.core.report import update_manifest
+from mctslab.core.stopping import (
     Interrupted,
     OutputLock,
     children_ignore_sigint,
     die_with_parent,
     signal_number,
 )
-from .core.store import utc_now
-from .kernel import HeadlessKernel
+from mctslab.core.store import utc_now
+from mctslab.kernel import HeadlessKernel
 
 __all__ = ["notebooks", "parameters", "validate", "reproduce", "parse_value"]
 

@@ -41,13 +41,13 @@ from types import SimpleNamespace
 
 import pandas as pd
 
-from . import paths
-from .core import compare
-from .core import scorecard as scorecard_module
-from .core import targets as targets_module
-from .core.display import shown
-from .core.store import utc_now, write_json
-from .go import match as go_match
+from mctslab import paths
+from mctslab.core import compare
+from mctslab.core import scorecard as scorecard_module
+from mctslab.core import targets as targets_module
+from mctslab.core.display import shown
+from mctslab.core.store import utc_now, write_json
+from mctslab.go import match as go_match
 
 __all__ = ["MAX_FILE_BYTES", "MAX_RECORD_BYTES", "RECORD", "SUMS", "records_root", "save",
            "Report", "check", "check_record", "find_records", "scorecard", "markdown_table",

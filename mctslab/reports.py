@@ -22,7 +22,7 @@ from pathlib import Path
 import nbformat
 from nbconvert import HTMLExporter
 
-from . import paths
+from mctslab import paths
 
 __all__ = ["notebook_html", "write_index", "manifest_markdown"]
 

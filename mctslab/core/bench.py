@@ -26,8 +26,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .. import DOMAINS
-from .store import to_jsonable
+from mctslab import DOMAINS
+from mctslab.core.store import to_jsonable
 
 __all__ = ["benchmark", "BENCHMARKS", "DOMAINS", "load_domains", "to_json"]
 

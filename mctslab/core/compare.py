@@ -54,8 +54,8 @@ from dataclasses import asdict, dataclass
 
 import pandas as pd
 
-from . import targets as targets_module
-from .stats import sample_to_settle, sd_from_interval
+from mctslab.core import targets as targets_module
+from mctslab.core.stats import sample_to_settle, sd_from_interval
 
 __all__ = ["REPRODUCED", "DIFFERS", "INCONCLUSIVE", "NOT_RUN", "DERIVED", "NOT_COMPARED",
            "VERDICTS", "CLAIM_STATES", "COLUMNS", "PaperRow", "Judgement", "judge",

@@ -35,17 +35,17 @@ from urllib.parse import urlsplit
 
 from tqdm import tqdm
 
-from .. import paths
-from .progress import progress_position, progress_stream
-from .stopping import (
+from mctslab import paths
+from mctslab.core.progress import progress_position, progress_stream
+from mctslab.core.stopping import (
     Interrupted,
     OutputLock,
     children_ignore_sigint,
     die_with_parent,
     signal_number,
 )
-from .store import ResultStore, utc_now, write_json
-from .tasks import Task, run_task
+from mctslab.core.store import ResultStore, utc_now, write_json
+from mctslab.core.tasks import Task, run_task
 
 __all__ = ["run_tasks", "ExperimentResults", "TaskFailed", "default_workers", "scheduler_address",
            "check_scheduler", "SchedulerUnreachable", "discard_pool"]

@@ -34,15 +34,15 @@ import sys
 import tomllib
 from pathlib import Path
 
-from .. import __version__, paths
-from .display import shown
-from .executor import ExperimentResults, run_tasks
-from .figcheck import figure_problems
-from .params import SCALES, check_scale, positive_int
-from .plotting import plt
-from .store import to_jsonable, utc_now, write_json
-from .tasks import Task
-from .varying import caption_note, declared
+from mctslab import __version__, paths
+from mctslab.core.display import shown
+from mctslab.core.executor import ExperimentResults, run_tasks
+from mctslab.core.figcheck import figure_problems
+from mctslab.core.params import SCALES, check_scale, positive_int
+from mctslab.core.plotting import plt
+from mctslab.core.store import to_jsonable, utc_now, write_json
+from mctslab.core.tasks import Task
+from mctslab.core.varying import caption_note, declared
 
 __all__ = ["Run", "SCALES", "check_scale", "git_commit", "dependency_versions", "scale_label",
            "merged_summary", "machine", "sha256"]

@@ -35,11 +35,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import paths
-from . import compare
-from . import targets as targets_module
-from .compare import COLUMNS as COMPARE_COLUMNS
-from .compare import DERIVED, DIFFERS, NOT_COMPARED, NOT_RUN, VERDICTS
+from mctslab import paths
+from mctslab.core import compare
+from mctslab.core import targets as targets_module
+from mctslab.core.compare import COLUMNS as COMPARE_COLUMNS
+from mctslab.core.compare import DERIVED, DIFFERS, NOT_COMPARED, NOT_RUN, VERDICTS
 
 __all__ = ["NOT_COMPARED", "VERDICT_ORDER", "COLUMNS", "BenchRun", "read_tables", "build",
            "unmatched", "counts", "bench_runs", "write", "render", "Scorecard"]

@@ -28,7 +28,7 @@ import pandas as pd
 from numba import njit
 from scipy import stats as _st
 
-from .rounding import round_table
+from mctslab.core.rounding import round_table
 
 __all__ = [
     "BinomialTest",

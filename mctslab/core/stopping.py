@@ -31,7 +31,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from .store import utc_now
+from mctslab.core.store import utc_now
 
 __all__ = ["Stopped", "Interrupted", "install_handlers", "die_with_parent", "children_ignore_sigint",
            "interrupted_line", "OutputLock", "OutputBusy", "command_line"]

@@ -51,7 +51,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import NOTEBOOKS
+from mctslab import NOTEBOOKS
 
 __all__ = ["COLUMNS", "DOMAINS", "KINDS", "NUMERIC_KINDS", "NOT_COMPARED_PREFIX",
            "DERIVED_PREFIX", "targets_path", "load", "all_targets", "target", "value",

@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from .store import to_jsonable
+from mctslab.core.store import to_jsonable
 
 __all__ = ["Task", "make_tasks", "keyed_tasks", "task_key", "resolve", "run_task",
            "task_version"]

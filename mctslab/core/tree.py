@@ -35,8 +35,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..rng import rng_below
-from .ucb import ucb_min
+from mctslab.core.ucb import ucb_min
+from mctslab.rng import rng_below
 
 __all__ = [
     "Tree",

@@ -50,8 +50,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from ..rng import rng_below, rng_random
-from ._board import (
+from mctslab.go._board import (
     BLACK,
     BORDER,
     EMPTY,
@@ -67,6 +66,7 @@ from ._board import (
     _eye_like,
     _u,
 )
+from mctslab.rng import rng_below, rng_random
 
 # Property state bits (the second index of ``class_weight``).
 NEAR, OSAFE, XSAFE, XSUICIDE = 1, 2, 4, 8

@@ -32,8 +32,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..rng import rng_below
-from ._board import (
+from mctslab.go._board import (
     I_KO,
     I_KO_COLOR,
     I_NUM_EMPTY,
@@ -47,9 +46,10 @@ from ._board import (
     hash_after,
     play_arrays,
 )
-from ._patterns import pattern_move
-from ._tabu import NONE as TABU_NONE
-from ._tabu import tabu_check, tabu_key
+from mctslab.go._patterns import pattern_move
+from mctslab.go._tabu import NONE as TABU_NONE
+from mctslab.go._tabu import tabu_check, tabu_key
+from mctslab.rng import rng_below
 
 LIGHT, PATTERN = 0, 1  # policy codes (api.POLICIES)
 TABU_STATE, TABU_MOVE = 0, 1  # what the queues hold (Tabu.config[3])

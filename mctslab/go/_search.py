@@ -35,9 +35,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..core.tree import make_tree, tree_expand, tree_grow, tree_new_node, tree_select_max
-from ..rng import rng_below, seed_state
-from ._board import (
+from mctslab.core.tree import make_tree, tree_expand, tree_grow, tree_new_node, tree_select_max
+from mctslab.go._board import (
     BLACK,
     I_KO,
     I_KO_COLOR,
@@ -51,8 +50,9 @@ from ._board import (
     copy_state,
     play_unchecked,
 )
-from ._playout import TABU_NONE, Tabu, no_tabu, playout
-from ._tabu import BATCH_ON_LOSS, make_queues, tabu_flush
+from mctslab.go._playout import TABU_NONE, Tabu, no_tabu, playout
+from mctslab.go._tabu import BATCH_ON_LOSS, make_queues, tabu_flush
+from mctslab.rng import rng_below, seed_state
 
 
 @njit(cache=True, _nrt=False)

@@ -36,13 +36,12 @@ from typing import NamedTuple
 from mctslab import data
 from mctslab.core.params import as_real, config_values, positive_int
 from mctslab.core.tasks import keyed_tasks, make_tasks, task_key
-
-from . import gnugo, sgf
-from .api import Board, search
-from .engine import ENGINES, EngineSettings, engine_settings
-from .gtp import GtpServer
-from .match import Player, match_tasks
-from .tabu import PAPER_CONFIGS, parse_config
+from mctslab.go import gnugo, sgf
+from mctslab.go.api import Board, search
+from mctslab.go.engine import ENGINES, EngineSettings, engine_settings
+from mctslab.go.gtp import GtpServer
+from mctslab.go.match import Player, match_tasks
+from mctslab.go.tabu import PAPER_CONFIGS, parse_config
 
 __all__ = ["Config", "SCALES", "config", "Played", "GNUGO_SELF", "TABLE2_CONFIGS",
            "tabu_position", "veto_positions", "table2_rows", "anchor_rows", "pure_rows",

@@ -11,9 +11,8 @@ import numpy as np
 from matplotlib.patches import Circle
 
 from mctslab.core.plotting import plt
-
-from . import sgf
-from .api import BLACK, WHITE
+from mctslab.go import sgf
+from mctslab.go.api import BLACK, WHITE
 
 __all__ = ["figure5", "figure6", "win_rate_figure", "table4_figure", "game_boards_figure",
            "draw_board"]

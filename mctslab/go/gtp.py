@@ -44,13 +44,12 @@ import sys
 import numpy as np
 
 from mctslab import __version__
+from mctslab.go import _board as kb
+from mctslab.go import _playout, sgf, strong
+from mctslab.go import api as go_api
+from mctslab.go.engine import EngineSettings
+from mctslab.go.host import ClassicalHost, root_moves, shortlist_move
 from mctslab.rng import seed_state
-
-from . import _board as kb
-from . import _playout, sgf, strong
-from . import api as go_api
-from .engine import EngineSettings
-from .host import ClassicalHost, root_moves, shortlist_move
 
 __all__ = ["EngineSettings", "GtpServer", "dead_stones", "main"]
 

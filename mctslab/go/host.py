@@ -46,9 +46,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _board as kb
-from .api import Board, parse_vertex, vertex
-from .gnugo import EngineFailure, GtpEngine, gnugo_argv, gtp_color
+from mctslab.go import _board as kb
+from mctslab.go.api import Board, parse_vertex, vertex
+from mctslab.go.gnugo import EngineFailure, GtpEngine, gnugo_argv, gtp_color
 
 __all__ = ["Advice", "ClassicalHost", "FUSEKI_VALUE", "ROOT_ORDERS", "root_moves",
            "shortlist_move"]

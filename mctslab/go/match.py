@@ -47,11 +47,10 @@ import numpy as np
 
 from mctslab.core.stats import binomial_test
 from mctslab.core.tasks import make_tasks, resolve
-
-from . import gnugo, sgf, strong
-from .api import BLACK, WHITE, Board, search
-from .engine import STRONG_FIELDS, EngineSettings
-from .gtp import GtpServer
+from mctslab.go import gnugo, sgf, strong
+from mctslab.go.api import BLACK, WHITE, Board, search
+from mctslab.go.engine import STRONG_FIELDS, EngineSettings
+from mctslab.go.gtp import GtpServer
 
 __all__ = ["KINDS", "Player", "InProcessEngine", "MatchError", "game_task", "match_tasks",
            "summary", "restarting", "play_players"]

@@ -36,8 +36,7 @@ from typing import NamedTuple
 import numpy as np
 
 from mctslab.data import find
-
-from ._patterns import (
+from mctslab.go._patterns import (
     CANDIDATES,
     NEAR,
     NUM_STATES,

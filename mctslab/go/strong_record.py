@@ -23,9 +23,8 @@ import pandas as pd
 from mctslab import records
 from mctslab.core.scorecard import _md_table
 from mctslab.core.stats import binomial_test, detectable_difference, games_for_power
-
-from . import tables
-from .experiments import Played
+from mctslab.go import tables
+from mctslab.go.experiments import Played
 
 __all__ = ["PREFIX", "CONTROL", "ROWS", "HEAD_TO_HEAD", "TABU_CONFIG", "TABU_DIFFERENCE", "find",
            "played", "validation_table", "ablation", "head_to_head_games", "tabu_table",

@@ -26,11 +26,10 @@ from mctslab.core.stats import (
     mcnemar_exact,
     win_rate_table,
 )
-
-from . import gnugo
-from .experiments import GNUGO_SELF, TABU_POSITION, Played, config
-from .match import Player
-from .tabu import candidate_bound, tabu_size
+from mctslab.go import gnugo
+from mctslab.go.experiments import GNUGO_SELF, TABU_POSITION, Played, config
+from mctslab.go.match import Player
+from mctslab.go.tabu import candidate_bound, tabu_size
 
 __all__ = ["PAPER_TABLE2", "PAPER_TABLE3", "PAPER_TABLE4", "PAPER_FIG6", "games_frame",
            "ablation_table", "table2", "table3", "host_table", "validation_table", "veto_table",

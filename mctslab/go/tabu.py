@@ -16,7 +16,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from . import _tabu
+from mctslab.go import _tabu
 
 __all__ = ["TabuConfig", "parse_config", "tabu_size", "candidate_bound", "PAPER_CONFIGS",
            "REDRAWS", "POLICY_REDRAWS"]

@@ -20,22 +20,22 @@ Reading guide (each module says which part of the paper it implements):
 
 import numpy as np
 
-from .api import (
-                  PuzzleFormatError,
-                  Solution,
-                  apply_rules,
-                  candidate_masks,
-                  canonical_form,
-                  canonical_forms,
-                  format_puzzle,
-                  paper_normalise,
-                  parse_puzzle,
-                  read_puzzles,
-                  solve,
-                  solve_many,
+from mctslab.sudoku.api import (
+    PuzzleFormatError,
+    Solution,
+    apply_rules,
+    candidate_masks,
+    canonical_form,
+    canonical_forms,
+    format_puzzle,
+    paper_normalise,
+    parse_puzzle,
+    read_puzzles,
+    solve,
+    solve_many,
 )
-from .experiments import warmup as _warmup_generation
-from .generator import GenerationResult, GeneratorConfig, generate
+from mctslab.sudoku.experiments import warmup as _warmup_generation
+from mctslab.sudoku.generator import GenerationResult, GeneratorConfig, generate
 
 __all__ = ["PuzzleFormatError", "Solution", "parse_puzzle", "format_puzzle", "read_puzzles",
            "solve", "solve_many", "apply_rules", "paper_normalise", "canonical_form",

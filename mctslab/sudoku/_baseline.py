@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ._playout import playout, reduce_to_minimal
+from mctslab.sudoku._playout import playout, reduce_to_minimal
 
 
 @njit(cache=True)

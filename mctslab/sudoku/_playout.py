@@ -33,9 +33,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..rng import rng_below
-from ._rules import apply_rules
-from ._solver import count_solutions
+from mctslab.rng import rng_below
+from mctslab.sudoku._rules import apply_rules
+from mctslab.sudoku._solver import count_solutions
 
 
 class PlayoutScratch(NamedTuple):

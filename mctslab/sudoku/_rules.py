@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._solver import start_propagation
+from mctslab.sudoku._solver import start_propagation
 
 
 @njit(cache=True)

@@ -57,10 +57,10 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..core.tree import tree_backup, tree_expand, tree_new_node, tree_select_min
-from ._canon import paper_normalise
-from ._playout import playout, reduce_to_minimal, select_hint, start_state, try_hint
-from ._rules import apply_rules
+from mctslab.core.tree import tree_backup, tree_expand, tree_new_node, tree_select_min
+from mctslab.sudoku._canon import paper_normalise
+from mctslab.sudoku._playout import playout, reduce_to_minimal, select_hint, start_state, try_hint
+from mctslab.sudoku._rules import apply_rules
 
 TERMINAL_SKIP, TERMINAL_REVISIT, TERMINAL_EXPAND = 0, 1, 2
 MIN_OF_PLAYOUTS, MIN_OF_CHILDREN = 0, 1

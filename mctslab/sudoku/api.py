@@ -18,9 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import _canon, _minlex, _rules, _solver
-from ._tables import make_tables
-from .sat import SatSudoku
+from mctslab.sudoku import _canon, _minlex, _rules, _solver
+from mctslab.sudoku._tables import make_tables
+from mctslab.sudoku.sat import SatSudoku
 
 __all__ = ["PuzzleFormatError", "Solution", "STATUS_NAMES", "parse_puzzle", "format_puzzle",
            "read_puzzles", "FastSolver", "make_solver", "solve", "solve_many", "apply_rules",

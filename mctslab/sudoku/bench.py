@@ -24,13 +24,13 @@ import time
 
 import numpy as np
 
-from ..core.bench import benchmark
-from ..data import find
-from . import _minlex, _solver
-from ._canon import make_minlex_scratch
-from ._tables import make_tables
-from .api import _line_perms, read_puzzles, solve_many
-from .generator import GeneratorConfig, generate
+from mctslab.core.bench import benchmark
+from mctslab.data import find
+from mctslab.sudoku import _minlex, _solver
+from mctslab.sudoku._canon import make_minlex_scratch
+from mctslab.sudoku._tables import make_tables
+from mctslab.sudoku.api import _line_perms, read_puzzles, solve_many
+from mctslab.sudoku.generator import GeneratorConfig, generate
 
 SAMPLE = "sudoku/sudoku17-sample.txt"
 

@@ -16,14 +16,18 @@ import time
 
 import numpy as np
 
-from ..core import cliargs
-from .readings import READINGS
+from mctslab.core import cliargs
+from mctslab.sudoku.readings import READINGS
 
 __all__ = ["add_parser"]
 
 
 def _cmd_check(args) -> int:
-    from .api import STATUS_NAMES, make_solver, read_puzzles  # imported by the verb: a fast --help
+    from mctslab.sudoku.api import (  # imported by the verb: a fast --help
+        STATUS_NAMES,
+        make_solver,
+        read_puzzles,
+    )
 
     boards, numbers, errors = read_puzzles(args.file)
     for number, reason in errors:
@@ -48,8 +52,8 @@ def _cmd_check(args) -> int:
 
 
 def _cmd_generate(args) -> int:
-    from .api import canonical_form, format_puzzle, parse_puzzle
-    from .generator import GeneratorConfig, generate
+    from mctslab.sudoku.api import canonical_form, format_puzzle, parse_puzzle
+    from mctslab.sudoku.generator import GeneratorConfig, generate
 
     readings = {name: getattr(args, name) for name in ("exploration_n", *READINGS)}
     if not 17 <= args.max_clues <= 81:

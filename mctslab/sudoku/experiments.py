@@ -32,16 +32,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.params import config_values, finite_number, non_default, positive_int
-from ..core.tasks import keyed_tasks, make_tasks, task_version
-from ..core.warmup import compile_once
-from ..rng import seed_state
-from . import _baseline
-from ._playout import make_playout_scratch
-from ._tables import make_tables
-from .api import canonical_forms, format_puzzle, paper_normalise, parse_puzzle
-from .generator import GeneratorConfig, finds_per_part, generate, variant_name, verified_puzzles
-from .readings import READING_DEFAULTS, check_readings
+from mctslab.core.params import config_values, finite_number, non_default, positive_int
+from mctslab.core.tasks import keyed_tasks, make_tasks, task_version
+from mctslab.core.warmup import compile_once
+from mctslab.rng import seed_state
+from mctslab.sudoku import _baseline
+from mctslab.sudoku._playout import make_playout_scratch
+from mctslab.sudoku._tables import make_tables
+from mctslab.sudoku.api import canonical_forms, format_puzzle, paper_normalise, parse_puzzle
+from mctslab.sudoku.generator import (
+    GeneratorConfig,
+    finds_per_part,
+    generate,
+    variant_name,
+    verified_puzzles,
+)
+from mctslab.sudoku.readings import READING_DEFAULTS, check_readings
 
 __all__ = ["Config", "SCALES", "config", "VARIANTS", "table1_tasks", "table2_tasks", "baseline_tasks",
            "table1_runs", "table2_runs", "beyond_runs", "removal_runs", "warmup",

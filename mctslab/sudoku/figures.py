@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.plotting import plt
-from .tables import _groups, finds_per_tenth
+from mctslab.core.plotting import plt
+from mctslab.sudoku.tables import _groups, finds_per_tenth
 
 __all__ = ["histogram_figure", "finds_per_tenth_figure"]
 

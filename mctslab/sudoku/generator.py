@@ -19,14 +19,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core.params import from_mapping
-from ..core.tree import make_tree
-from ..rng import seed_state
-from . import _search
-from ._playout import make_playout_scratch
-from ._tables import make_tables
-from .api import format_puzzle
-from .readings import (
+from mctslab.core.params import from_mapping
+from mctslab.core.tree import make_tree
+from mctslab.rng import seed_state
+from mctslab.sudoku import _search
+from mctslab.sudoku._playout import make_playout_scratch
+from mctslab.sudoku._tables import make_tables
+from mctslab.sudoku.api import format_puzzle
+from mctslab.sudoku.readings import (
     CHILD_DRAWS,
     EXHAUSTED,
     MIN_OF,
@@ -35,7 +35,7 @@ from .readings import (
     TERMINALS,
     check_readings,
 )
-from .sat import SatSudoku
+from mctslab.sudoku.sat import SatSudoku
 
 __all__ = ["GeneratorConfig", "variant_name", "GenerationResult", "generate", "verified_puzzles",
            "finds_per_part", "SELECTIONS", "PLAYOUTS", "READINGS"]

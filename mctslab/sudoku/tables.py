@@ -16,15 +16,15 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from .. import data
-from ..core import targets
-from ..core.compare import config_rows, paper_row, paper_table
-from ..core.rounding import round_table
-from ..core.stats import clopper_pearson, mean_interval
-from .api import canonical_forms, read_puzzles
-from .experiments import Config, config
-from .generator import variant_name
-from .readings import READING_DEFAULTS
+from mctslab import data
+from mctslab.core import targets
+from mctslab.core.compare import config_rows, paper_row, paper_table
+from mctslab.core.rounding import round_table
+from mctslab.core.stats import clopper_pearson, mean_interval
+from mctslab.sudoku.api import canonical_forms, read_puzzles
+from mctslab.sudoku.experiments import Config, config
+from mctslab.sudoku.generator import variant_name
+from mctslab.sudoku.readings import READING_DEFAULTS
 
 __all__ = ["PAPER_TABLE1", "PAPER_TABLE2", "PAPER_HUNT", "table1", "table2", "finds17", "finds",
            "yield_table", "baseline_table", "heuristic_table", "census_forms", "finds_per_tenth",

@@ -14,19 +14,19 @@ by the MST. Reading guide:
   ``tsp_mcts_vs_sa``; ``cli``: ``mctslab tsp``; ``bench``: ``mctslab bench tsp``.
 """
 
-from . import lkh  # the module; lkh.lkh(instance, ...) runs LKH-3
-from .api import (
-    SolveResult,
-    exact,
-    mcts,
-    mst_length,
-    path_length,
-    sa_2opt,
-    sa_paper,
-    tour_length,
-    warmup,
+from mctslab.tsp import lkh  # the module; lkh.lkh(instance, ...) runs LKH-3
+from mctslab.tsp.api import (
+           SolveResult,
+           exact,
+           mcts,
+           mst_length,
+           path_length,
+           sa_2opt,
+           sa_paper,
+           tour_length,
+           warmup,
 )
-from .tsplib import Instance, TsplibFormatError, load, load_tour
+from mctslab.tsp.tsplib import Instance, TsplibFormatError, load, load_tour
 
 __all__ = ["Instance", "TsplibFormatError", "SolveResult", "load", "load_tour", "mst_length",
            "path_length", "tour_length", "sa_paper", "mcts", "sa_2opt", "exact", "lkh", "warmup"]

@@ -43,8 +43,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..core.tree import NO_MASK, tree_backup, tree_expand, tree_new_node, tree_select_min
-from ._playout import playout
+from mctslab.core.tree import NO_MASK, tree_backup, tree_expand, tree_new_node, tree_select_min
+from mctslab.tsp._playout import playout
 
 
 class SearchScratch(NamedTuple):

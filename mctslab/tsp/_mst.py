@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._distance import weight
+from mctslab.tsp._distance import weight
 
 
 @njit(cache=True)

@@ -38,8 +38,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..rng import rng_below, rng_random
-from ._distance import ATT, CEIL_2D, EUC_2D, path_length, weight
+from mctslab.rng import rng_below, rng_random
+from mctslab.tsp._distance import ATT, CEIL_2D, EUC_2D, path_length, weight
 
 UNIFORM = 0
 ROULETTE = 1

@@ -25,8 +25,8 @@ import math
 import numpy as np
 from numba import njit
 
-from ..rng import rng_below, rng_random
-from ._distance import EXPLICIT, coord_weight, path_length
+from mctslab.rng import rng_below, rng_random
+from mctslab.tsp._distance import EXPLICIT, coord_weight, path_length
 
 NO_DRAW_EXPONENT = 40.0
 

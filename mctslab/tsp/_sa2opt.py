@@ -22,8 +22,8 @@ import math
 
 from numba import njit
 
-from ..rng import rng_below, rng_random
-from ._distance import weight
+from mctslab.rng import rng_below, rng_random
+from mctslab.tsp._distance import weight
 
 CURRENT = 0  # slot of the current tour length in ``lengths``
 BEST = 1  # slot of the best snapshot length

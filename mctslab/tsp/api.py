@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.spatial import cKDTree
 
-from ..core.tree import make_tree, tree_grow, tree_new_node
-from ..rng import seed_state
-from . import _distance, _exact, _mcts, _mst, _playout, _sa, _sa2opt
-from .tsplib import Instance, from_coordinates
+from mctslab.core.tree import make_tree, tree_grow, tree_new_node
+from mctslab.rng import seed_state
+from mctslab.tsp import _distance, _exact, _mcts, _mst, _playout, _sa, _sa2opt
+from mctslab.tsp.tsplib import Instance, from_coordinates
 
 __all__ = ["SolveResult", "mst_length", "path_length", "tour_length", "check_path", "sa_paper",
            "mcts", "sa_2opt", "exact", "warmup", "SA_PAPER", "MCTS_VARIANTS", "EXACT_MAX_CITIES"]

@@ -16,11 +16,11 @@ import time
 
 import numpy as np
 
-from ..core.bench import benchmark
-from ..data import available
-from ..rng import seed_state
-from . import _playout, api, tsplib
-from .experiments import load_instance
+from mctslab.core.bench import benchmark
+from mctslab.data import available
+from mctslab.rng import seed_state
+from mctslab.tsp import _playout, api, tsplib
+from mctslab.tsp.experiments import load_instance
 
 
 def _instance(name: str, n: int):

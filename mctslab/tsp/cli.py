@@ -17,8 +17,8 @@ every ``mctslab`` command).
 
 from __future__ import annotations
 
-from ..core import cliargs
-from . import api, tsplib
+from mctslab.core import cliargs
+from mctslab.tsp import api, tsplib
 
 METHOD_NAMES = ("sa", "mct-um", "mct-rm", "mct-rs", "sa-2opt", "lkh", "exact")
 # The methods each option applies to (the others would ignore it: an error instead).
@@ -72,7 +72,7 @@ def _solve(instance, args, mst):
     if args.method == "sa-2opt":
         return api.sa_2opt(instance, args.seed, time_limit=args.time_limit)
     if args.method == "lkh":
-        from .lkh import lkh  # elkai, imported only when asked for
+        from mctslab.tsp.lkh import lkh  # elkai, imported only when asked for
 
         return lkh(instance, args.seed, time_limit=args.time_limit)
     policy, rule, _ = api.MCTS_VARIANTS[args.method]

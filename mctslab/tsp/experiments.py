@@ -36,12 +36,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..core.params import config_values, finite_number, non_default, positive_int
-from ..core.tasks import Task, task_key, task_version
-from ..core.warmup import compile_once
-from ..data import find
-from . import api, tsplib
-from .lkh import lkh
+from mctslab.core.params import config_values, finite_number, non_default, positive_int
+from mctslab.core.tasks import Task, task_key, task_version
+from mctslab.core.warmup import compile_once
+from mctslab.data import find
+from mctslab.tsp import api, tsplib
+from mctslab.tsp.lkh import lkh
 
 __all__ = ["Config", "config", "SCALES", "DEFAULT_INSTANCES", "PAPER_CONSTANTS", "METHODS",
            "METHOD_CHOICES", "CP_RULES", "mcts_methods", "method_label", "method_cp",

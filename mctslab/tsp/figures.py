@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..core.plotting import plt
-from .experiments import method_label
-from .tables import best_known_path, roulette_variants
+from mctslab.core.plotting import plt
+from mctslab.tsp.experiments import method_label
+from mctslab.tsp.tables import best_known_path, roulette_variants
 
 __all__ = ["figure8", "figure9", "figure_baselines", "figure_anytime"]
 

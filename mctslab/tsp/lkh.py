@@ -20,9 +20,9 @@ import time
 
 import numpy as np
 
-from . import _distance
-from .api import SolveResult, check_path
-from .tsplib import Instance
+from mctslab.tsp import _distance
+from mctslab.tsp.api import SolveResult, check_path
+from mctslab.tsp.tsplib import Instance
 
 __all__ = ["lkh"]
 

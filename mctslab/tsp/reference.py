@@ -18,8 +18,8 @@ import math
 
 import numpy as np
 
-from ._distance import CEIL_2D, EUC_2D, EXPLICIT, GEO, GEO_RADIUS
-from .tsplib import Instance
+from mctslab.tsp._distance import CEIL_2D, EUC_2D, EXPLICIT, GEO, GEO_RADIUS
+from mctslab.tsp.tsplib import Instance
 
 MASK64 = (1 << 64) - 1
 

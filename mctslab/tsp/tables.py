@@ -13,12 +13,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..core import targets
-from ..core.compare import config_rows, paper_row, paper_table
-from ..core.rounding import round_table
-from ..core.stats import mean_interval
-from . import tsplib
-from .experiments import CP_RULES, METHODS, SA_REFERENCE_KEYS, Config, config, method_cp
+from mctslab.core import targets
+from mctslab.core.compare import config_rows, paper_row, paper_table
+from mctslab.core.rounding import round_table
+from mctslab.core.stats import mean_interval
+from mctslab.tsp import tsplib
+from mctslab.tsp.experiments import CP_RULES, METHODS, SA_REFERENCE_KEYS, Config, config, method_cp
 
 __all__ = ["PAPER", "PAPER_CP", "mean_ratios", "speedup", "cp_ratios", "baselines",
            "per_instance", "ineffective_sa", "ineffective_sa_markdown", "speedup_uncapped",

@@ -27,8 +27,8 @@ from pathlib import Path
 import numpy as np
 import tsplib95
 
-from .. import data
-from ._distance import EXPLICIT, GEO, GEO_PI, METRIC_CODES
+from mctslab import data
+from mctslab.tsp._distance import EXPLICIT, GEO, GEO_PI, METRIC_CODES
 
 __all__ = ["Instance", "TsplibFormatError", "load", "load_tour", "parse", "parse_tour",
            "from_coordinates", "optima", "instance_names", "opt_tour_names", "data_path"]

@@ -272,8 +272,7 @@ def test_table3_is_the_win_rate_table_and_the_figure_plots_its_numbers():
     the paper's Table 2 counts (540 and 519 of 1,000) give its Table 3 (p = 0.012 and 0.242).
     The figure draws the table's numbers, recomputing nothing."""
     from mctslab.go import figures, tables
-
-    from .test_paper_vs_run import _games
+    from tests.go.test_paper_vs_run import _games
 
     played = _games({"gnugo-uct": (266, 500, 253, 500), "gTabu18-hash-win": (280, 500, 260, 500)})
     t3 = tables.table3(played).set_index("method")

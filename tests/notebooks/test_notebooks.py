@@ -12,8 +12,7 @@ import pytest
 
 from mctslab.core import targets
 from mctslab.core.varying import VARIES, declared
-
-from .conftest import reproduce, table_differences
+from tests.notebooks.conftest import reproduce, table_differences
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))

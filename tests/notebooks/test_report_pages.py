@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 from matplotlib import image
 
-from ..conftest import CHROMIUM_MISSING
+from tests.conftest import CHROMIUM_MISSING
 
 PAGE = "go_state_tabu"
 

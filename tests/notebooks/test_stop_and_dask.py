@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT, reproduce, table_differences
+from tests.notebooks.conftest import ROOT, reproduce, table_differences
 
 # Stopped mid-way: the runs need tasks of a second or more, or the pool (kept between
 # experiments, so warm) finishes a smoke run in the second a killed run's kernel takes to

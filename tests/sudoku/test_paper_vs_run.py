@@ -3,8 +3,7 @@ judged by equivalence only at the paper's budget and scale, with what would sett
 
 from mctslab.core.compare import COLUMNS, DIFFERS, INCONCLUSIVE, NOT_RUN, REPRODUCED
 from mctslab.sudoku import experiments, tables
-
-from .test_intervals_hunt import _run
+from tests.sudoku.test_intervals_hunt import _run
 
 PAPER = experiments.config("paper")
 

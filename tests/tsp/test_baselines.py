@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from mctslab.tsp import api, lkh, tsplib
-
-from .conftest import METRICS, needs_tsplib, random_instance
+from tests.tsp.conftest import METRICS, needs_tsplib, random_instance
 
 
 @pytest.mark.parametrize("metric", METRICS)

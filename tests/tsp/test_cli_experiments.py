@@ -11,8 +11,7 @@ import pytest
 from mctslab.cli import main
 from mctslab.core.report import Run
 from mctslab.tsp import api, experiments, figures, tables, tsplib
-
-from .conftest import needs_tsplib
+from tests.tsp.conftest import needs_tsplib
 
 TINY = ("NAME : tiny9\nTYPE : TSP\nDIMENSION : 9\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n"
         + "".join(f"{k + 1} {x} {y}\n" for k, (x, y) in

@@ -14,8 +14,7 @@ from mctslab.core.report import Run
 from mctslab.rng import seed_state
 from mctslab.tsp import _sa, api, experiments, reference, tables
 from mctslab.tsp.reference import PyRng
-
-from .conftest import instances, random_instance
+from tests.tsp.conftest import instances, random_instance
 
 
 def test_accept_all_accepts_every_proposed_move():

@@ -11,8 +11,7 @@ from scipy.sparse.csgraph import minimum_spanning_tree
 from mctslab.rng import seed_state
 from mctslab.tsp import _distance, _sa, api, reference
 from mctslab.tsp.reference import PyRng
-
-from .conftest import METRICS, instances, random_instance
+from tests.tsp.conftest import METRICS, instances, random_instance
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -12,8 +12,7 @@ from mctslab.core.tree import make_tree, tree_new_node
 from mctslab.rng import seed_state
 from mctslab.tsp import _distance, _mcts, _playout, api, reference, tsplib
 from mctslab.tsp.reference import PyRng
-
-from .conftest import explicit_instance, instances, random_instance
+from tests.tsp.conftest import explicit_instance, instances, random_instance
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

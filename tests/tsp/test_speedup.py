@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 
 from mctslab.rng import seed_state
 from mctslab.tsp import _sa, api, experiments, tables
-
-from .conftest import instances, random_instance
+from tests.tsp.conftest import instances, random_instance
 
 
 def test_first_reach_takes_the_first_improvement_at_or_below_the_target():

@@ -11,8 +11,7 @@ import pytest
 from mctslab import data
 from mctslab.tsp import api, tsplib
 from mctslab.tsp.tsplib import TsplibFormatError
-
-from .conftest import needs_tsplib
+from tests.tsp.conftest import needs_tsplib
 
 # The 26 published optimal tours in the data folder (README of tsplib/).
 OPT_TOURS = ("a280 att48 berlin52 brg180 ch130 ch150 eil101 eil51 eil76 gr120 gr202 gr48 gr666 "
