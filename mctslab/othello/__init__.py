@@ -7,7 +7,8 @@ differential evolution (notebook ``othello_wpc_de``). Modules:
   epsilon-greedy 1-ply WPC players, games and matches; ``_de`` - a generation's fitness.
 * ``wpc`` - WPC layout (10 variables a..j), the standard WPC, published WPCs, WPC files.
 * ``api`` - validated Python entry points; ``learning`` - DE/rand/1/bin, individual and
-  group learning; ``experiments`` (+ ``tables``, ``figures``) - the paper's protocol.
+  group learning; ``experiments`` (+ ``tables``, ``figures``) - the paper's protocol;
+  ``beyond`` - the runs beyond the paper (learner sizes, fixed references, Elo readings).
 * ``reference`` - the plain-Python twin used by the tests; ``bench``, ``cli``.
 """
 

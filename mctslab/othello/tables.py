@@ -20,7 +20,8 @@ from mctslab.core.compare import config_rows, paper_row, paper_table
 from mctslab.core.rounding import round_table
 from mctslab.core.stats import mean_interval
 from mctslab.othello import wpc as wpc_module
-from mctslab.othello.experiments import Config, config, elo_reading_record  # noqa: F401 (re-exported)
+from mctslab.othello.beyond import elo_reading_record  # noqa: F401 (re-exported)
+from mctslab.othello.experiments import Config, config  # noqa: F401 (re-exported)
 
 __all__ = ["change_series", "table3", "table4", "top_rated_vs_paper", "repetitions_table", "claims",
            "run_summary", "learner_sizes_summary", "learner_sizes_runs", "elo_reading_record",

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from mctslab.core.report import Run
-from mctslab.othello import experiments, tables
+from mctslab.othello import beyond, experiments, tables
 
 
 @pytest.mark.parametrize("bad", [("keep", "keep"), ("keep", "elo"), "keep", ("rederive", 1),
@@ -53,7 +53,7 @@ def compared(tmp_path_factory):
               out=tmp_path_factory.mktemp("out"), progress=False)
     recording = _Recording(run)
     learned = experiments.learn(recording, cfg)
-    rows = experiments.elo_readings(recording, cfg, learned)
+    rows = beyond.elo_readings(recording, cfg, learned)
     return cfg, run, recording, learned, rows
 
 
@@ -135,7 +135,7 @@ def test_summary_and_runs_tables(compared):
 
 def test_no_reading_compared_gives_empty_tables(compared):
     cfg, run, _, learned, _ = compared
-    rows = experiments.elo_readings(run, dataclasses.replace(cfg, compared_elo_readings=()), learned)
+    rows = beyond.elo_readings(run, dataclasses.replace(cfg, compared_elo_readings=()), learned)
     assert rows.empty and tables.elo_readings_summary(rows).empty
     assert tables.elo_readings_runs(rows).empty
 

@@ -4,7 +4,7 @@ learned WPCs are checked too."""
 
 import pytest
 
-from mctslab.othello import experiments
+from mctslab.othello import beyond, experiments
 from tests.task_ids import OTHELLO_STORE, Recorder, attempt, check
 
 
@@ -14,7 +14,7 @@ def test_notebook_task_ids_are_unchanged(scale):
     run = Recorder(store=OTHELLO_STORE if scale == "smoke" else None)
     learned = experiments.learn(run, cfg)
     attempt(experiments.evaluate, run, cfg, learned)
-    attempt(experiments.learner_sizes, run, cfg, learned)
-    attempt(experiments.elo_readings, run, cfg, learned)
-    attempt(experiments.reference_learning, run, cfg)
+    attempt(beyond.learner_sizes, run, cfg, learned)
+    attempt(beyond.elo_readings, run, cfg, learned)
+    attempt(beyond.reference_learning, run, cfg)
     check("othello", scale, run.tasks)
