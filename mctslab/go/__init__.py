@@ -19,6 +19,7 @@ Reading guide, from the board up:
 * ``engine`` - ``EngineSettings``, the one settings type of our engine; ``host`` - the paper's
   engines: GNU Go 3.8's classical move generation hosts our search, which may veto its move;
 * ``gnugo`` - the GTP client for GNU Go (or any GTP engine), with failure detection;
+* ``game`` - one game between two GTP engines from the empty board, and its record;
   ``gtp`` - our GTP engine (``mctslab go gtp``: the pure and the host move rules);
   ``sgf`` - SGF in and out (sgfmill);
 * ``match`` - the one game loop for any two players, the game task and the match summary;

@@ -20,7 +20,7 @@ Players (:class:`Player`):
   ``factory(player, size, komi, seed)`` and returning a ``GtpServer``), with the kind's
   settings in ``options`` (the Many Faces knowledge player).
 
-The loop is :func:`mctslab.go.gnugo.play_game`: each ``genmove`` is relayed with ``play`` to
+The loop is :func:`mctslab.go.game.play_game`: each ``genmove`` is relayed with ``play`` to
 the other engine (and to the referee) until two passes, a resignation or ``max_moves``. A
 classical GNU Go at ``referee_level`` referees (``final_score``: Chinese rules, its own
 dead-stone judgement): the opponent itself when it is classical GNU Go at that level, else a
@@ -50,6 +50,7 @@ from mctslab.core.tasks import make_tasks, resolve
 from mctslab.go import gnugo, sgf, strong
 from mctslab.go.api import BLACK, WHITE, Board, search
 from mctslab.go.engine import STRONG_FIELDS, EngineSettings
+from mctslab.go.game import GameRecord, RefusedMove, play_game, score_value
 from mctslab.go.gtp import GtpServer
 
 __all__ = ["KINDS", "Player", "InProcessEngine", "MatchError", "game_task", "match_tasks",
@@ -266,7 +267,7 @@ def _decisions(engine) -> dict:
 
 @dataclass
 class _Game:
-    record: gnugo.GameRecord
+    record: GameRecord
     version: str
     sides: dict = field(default_factory=dict)  # colour -> dict of times and counts
 
@@ -300,10 +301,10 @@ def play_players(black: Player, white: Player, *, size: int = 19, komi: float = 
                 referee = extra = gnugo.GtpEngine(argv, timeout=timeout)
                 engines["referee"] = extra
             try:
-                record = gnugo.play_game(timed[BLACK], timed[WHITE], size=size, komi=komi,
+                record = play_game(timed[BLACK], timed[WHITE], size=size, komi=komi,
                                          max_moves=max_moves, referee=referee,
                                          genmove_timeout=timeout)
-            except gnugo.RefusedMove as exc:
+            except RefusedMove as exc:
                 raise MatchError(str(exc)) from None
             sides = {c: dict(think=t.seconds, cpu=t.total_cpu(), **_decisions(t.engine))
                      for c, t in timed.items()}
@@ -344,7 +345,7 @@ def game_task(params: dict, seed) -> dict:
     winner = record.result[0] if record.result and record.result[0] in "BW" else None
     margin = None
     if record.score is not None:
-        margin = gnugo.score_value(record.score) * (1 if cand_color == BLACK else -1)
+        margin = score_value(record.score) * (1 if cand_color == BLACK else -1)
     text = sgf.game_bytes(size, komi, record.moves, result=record.result, date=None,
                           root_props={"PB": names[BLACK], "PW": names[WHITE]},
                           settings={**_flat(params), "candidate_seed": cand_seed,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mctslab.go import gnugo
+from mctslab.go import game, gnugo
 from mctslab.go.gnugo import (
     EngineDied,
     EngineFailure,
@@ -147,10 +147,10 @@ def test_colours_and_scores():
         "black"] * 3 + ["white"] * 3
     with pytest.raises(ValueError, match="not a colour"):
         gnugo.gtp_color(3)
-    assert gnugo.score_value("B+3.5") == 3.5 and gnugo.score_value("W+0.5") == -0.5
-    assert gnugo.score_value("0") == 0.0
+    assert game.score_value("B+3.5") == 3.5 and game.score_value("W+0.5") == -0.5
+    assert game.score_value("0") == 0.0
     with pytest.raises(ValueError):
-        gnugo.score_value("B+R")
+        game.score_value("B+R")
 
 
 @pytest.mark.usefixtures("gnugo_executable")
@@ -190,7 +190,7 @@ def test_play_game_relays_moves_until_two_passes_and_asks_the_referee():
     # the fake fills the first empty point; with no captures a 5x5 board fills in 25 moves,
     # then both pass
     with fake() as black, fake() as white:
-        record = gnugo.play_game(black, white, size=5, komi=0.5, referee=white)
+        record = game.play_game(black, white, size=5, komi=0.5, referee=white)
         assert record.end == "passes" and len(record.moves) == 27
         assert record.moves[:3] == [(1, (0, 0)), (2, (0, 1)), (1, (0, 2))]
         assert record.moves[-2:] == [(2, None), (1, None)] or record.moves[-2:] == [
@@ -201,10 +201,10 @@ def test_play_game_relays_moves_until_two_passes_and_asks_the_referee():
 
 def test_play_game_stops_at_max_moves_and_names_a_refused_move():
     with fake() as black, fake() as white:
-        record = gnugo.play_game(black, white, size=9, max_moves=4)
+        record = game.play_game(black, white, size=9, max_moves=4)
         assert record.end == "max moves" and len(record.moves) == 4 and record.result is None
     with fake() as black, fake("refuse", after=5) as white:
         # white answers boardsize, clear_board, komi, play (move 1), genmove (move 2), then
         # refuses every play: move 3
-        with pytest.raises(gnugo.RefusedMove, match=r"move 3 \(B C1\) was refused: illegal"):
-            gnugo.play_game(black, white, size=9)
+        with pytest.raises(game.RefusedMove, match=r"move 3 \(B C1\) was refused: illegal"):
+            game.play_game(black, white, size=9)

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mctslab import __version__
-from mctslab.go import api, gnugo, sgf
+from mctslab.go import api, game, gnugo, sgf
 from mctslab.go.gtp import COMMANDS, EngineSettings, GtpServer, area_owner, own_eye
 
 REPLY = re.compile(r"\A([=?])(\d*)(?: ([^\n]*(?:\n[^\n]+)*))?\n\n\Z")
@@ -333,10 +333,10 @@ def test_a_complete_game_against_gnugo_to_two_passes(ours_vs_gnugo, ours_black, 
     passes; GNU Go referees; the game saved as SGF replays to GNU Go's final board."""
     ours, opponent = ours_vs_gnugo
     black, white = (ours, opponent) if ours_black else (opponent, ours)
-    record = gnugo.play_game(black, white, size=9, komi=6.5, referee=opponent)
+    record = game.play_game(black, white, size=9, komi=6.5, referee=opponent)
     assert record.end == "passes" and [move for _, move in record.moves[-2:]] == [None, None]
     assert len(record.moves) > 20 and all(move is not None for _, move in record.moves[:10])
-    assert gnugo.score_value(record.score) != 0 and record.result == record.score
+    assert game.score_value(record.score) != 0 and record.result == record.score
     # our dead stones (200 light playouts, > 70% owned by the other side) against GNU Go's
     # judgement of the same final position; observed over the games this test has played as
     # the engine changed: 22 of 22, 23 of 28 and 17 of 24 in common, always the same winner

@@ -26,7 +26,7 @@ a share of the games to be scored (observed counts beside it).
 import numpy as np
 import pytest
 
-from mctslab.go import gnugo
+from mctslab.go import game, gnugo
 from mctslab.go.api import BLACK, WHITE, Board, vertex
 from mctslab.go.gtp import own_eye
 
@@ -104,7 +104,7 @@ def test_legal_moves_captures_and_area_score_equal_gnugo(oracle):
         if dead or oracle.final_status_list("seki"):
             skipped.append((seed, f"GNU Go: dead {dead}" if dead else "seki"))
             continue
-        theirs = gnugo.score_value(oracle.final_score())
+        theirs = game.score_value(oracle.final_score())
         assert board.area_score() == theirs, (
             f"seed {seed} ({size}x{size}, komi {komi}): area score {board.area_score()} "
             f"vs GNU Go {theirs}\n{board}")
