@@ -14,7 +14,8 @@ Reading guide:
   orientation, transpositions merged) and its compressed 1-byte-per-move encoding.
 * ``knowledge`` (kernels in ``_knowledge``) - the dynamic knowledge on the shared Go board:
   neighbour counts, connections, eye spaces (``eyes``: GNU Go's eyes.db and eye values),
-  tactical status, groups, influence, territory, the consistency checker.
+  tactical status, groups (``groups``: strings joined into groups, their eyes, potential
+  and strength class), influence, territory, the consistency checker.
 * ``reference`` - the plain-Python twins the tests compare the kernels with: the naive
   matcher and the knowledge structures.
 * ``regression`` - GNU Go's optics / connect / connection suites against our structures.

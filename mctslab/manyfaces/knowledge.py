@@ -78,6 +78,8 @@ from mctslab.go import BORDER, EMPTY, I_NUM_EMPTY, atari_liberty, full_hash
 from mctslab.go.api import BLACK, WHITE, Board
 from mctslab.manyfaces import _knowledge as kk
 from mctslab.manyfaces import eyes as eyes_module
+from mctslab.manyfaces import groups as groups_module
+from mctslab.manyfaces.groups import BIG_REGION_EIGHTHS, Group  # noqa: F401 (re-exported)
 
 __all__ = ["Knowledge", "Connection", "EyeSpace", "Group", "CONNECTION_TYPES",
            "CONNECTION_STRENGTHS", "STRENGTH_CLASSES", "STRENGTH_VALUE", "check",
@@ -91,7 +93,6 @@ STRENGTH_CLASSES = ("dead", "weak", "unsettled", "strong", "alive")
 STRENGTH_VALUE = {"alive": 1.0, "strong": 0.85, "unsettled": 0.6, "weak": 0.35, "dead": -0.5}
 INFLUENCE_DAMPING = 1.0
 TERRITORY_THRESHOLD = 0.5
-BIG_REGION_EIGHTHS = 16
 BIG_REGION_MAX = 80
 SECONDS_OF = {"string_libs": "liberties"}
 COMPONENTS = ("board", "incremental", "liberties", "connections", "eyes", "tactical",
@@ -123,25 +124,6 @@ class EyeSpace:
     @property
     def eighths(self) -> tuple[int, int, int]:
         return self.value.eighths
-
-
-@dataclass
-class Group:
-    color: int
-    strings: list
-    stones: int
-    liberties: int
-    escape_open: int
-    escape_friend: int
-    escape_enemy: int
-    eyes: int                 # typ eighths
-    min_eyes: int
-    potential: int            # eighths
-    strength: str
-
-    @property
-    def escapes(self) -> int:
-        return self.escape_open + self.escape_friend + self.escape_enemy
 
 
 class Knowledge:
@@ -361,117 +343,7 @@ class Knowledge:
         return self._timed("groups", self._groups)
 
     def _groups(self):
-        st = self.board.state
-        color, group = st.color, st.group
-        conns = self.connection_array()
-        spaces = self.eye_spaces()
-        status = self.tactical()
-        w = self.w
-        parent = {g: g for g in status}
-
-        def find(x):
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        def union(x, y):
-            rx, ry = find(x), find(y)
-            if rx != ry:
-                parent[max(rx, ry)] = min(rx, ry)
-
-        for r in conns:
-            if r[3] >= kk.SHARED:
-                union(int(r[0]), int(r[1]))
-        space_strings = []
-        for sp in spaces:
-            border = set()
-            for p in sp.points:
-                for q in (p + 1, p - 1, p + w, p - w):
-                    if color[q] == sp.owner:
-                        border.add(int(group[q]))
-            border = sorted(border)
-            for b in border[1:]:
-                union(border[0], b)
-            space_strings.append(border)
-        big_strings = []
-        for owner in (BLACK, WHITE):
-            for members in self._big[owner]:
-                border = set()
-                for p in members:
-                    for q in (p + 1, p - 1, p + w, p - w):
-                        if color[q] == owner:
-                            border.add(int(group[q]))
-                big_strings.append(border)
-        gid = np.zeros_like(group)
-        roots: dict[int, list] = {}
-        for g in status:
-            roots.setdefault(find(g), []).append(g)
-        stones_mask = (color == BLACK) | (color == WHITE)
-        gid[stones_mask] = [find(int(g)) for g in group[stones_mask]]
-        libs = self._libs
-        kk.id_liberties(color, w, gid, self.ray, libs[0], libs[1], libs[2], libs[3])
-        eyes = dict.fromkeys(roots, 0)
-        min_eyes = dict.fromkeys(roots, 0)
-        vital_gain = dict.fromkeys(roots, 0)
-        for sp, border in zip(spaces, space_strings):
-            if border:
-                r = find(border[0])
-                lo, typ, hi = sp.eighths
-                eyes[r] += typ
-                min_eyes[r] += lo
-                vital_gain[r] += hi - typ
-        for border in big_strings:
-            for r in {find(b) for b in border}:
-                eyes[r] += BIG_REGION_EIGHTHS
-                min_eyes[r] += BIG_REGION_EIGHTHS
-        capture_gain = dict.fromkeys(roots, 0)
-        for g, s in status.items():
-            if s == "safe":
-                continue
-            near = set()
-            p = g
-            while True:
-                for q in (p + 1, p - 1, p + w, p - w):
-                    if color[q] == 3 - color[g]:
-                        near.add(find(int(group[q])))
-                p = int(st.next_stone[p])
-                if p == g:
-                    break
-            for r in near:
-                capture_gain[r] += 8
-        connect_gain = dict.fromkeys(roots, 0)
-        for r in conns:
-            if r[3] == kk.CUTTABLE:
-                ra, rb = find(int(r[0])), find(int(r[1]))
-                if ra != rb:
-                    connect_gain[ra] += 4
-                    connect_gain[rb] += 4
-        out = []
-        self._group_of = {}
-        for root, strings in sorted(roots.items()):
-            esc = int(libs[1][root] + libs[2][root] + libs[3][root])
-            potential = (vital_gain[root] + min(16, capture_gain[root])
-                         + min(8, connect_gain[root]) + min(16, 2 * esc))
-            total = eyes[root] + potential
-            if all(status[s] == "captured" for s in strings):
-                cls = "dead"
-            elif eyes[root] >= 16:
-                cls = "alive"
-            elif total >= 24:
-                cls = "strong"
-            elif total >= 12:
-                cls = "unsettled"
-            elif total >= 4 or libs[0][root] >= 5:
-                cls = "weak"
-            else:
-                cls = "dead"
-            grp = Group(int(color[root]), sorted(strings), int(sum(st.stones[s] for s in strings)),
-                        int(libs[0][root]), int(libs[1][root]), int(libs[2][root]),
-                        int(libs[3][root]), eyes[root], min_eyes[root], potential, cls)
-            for s in strings:
-                self._group_of[s] = grp
-            out.append(grp)
+        out, self._group_of = groups_module.analyse(self)
         return out
 
     def influence(self) -> np.ndarray:
