@@ -10,6 +10,7 @@
     mctslab records save NOTEBOOK [--out DIR]     record a run under records/<notebook>/
     mctslab records check [RECORD ...]            re-judge and verify every record (exit 1)
     mctslab records table RECORD [TABLE]          a record's table as Markdown (docs/bench)
+    mctslab records docs                          regenerate docs/bench's tables from records
     mctslab data [verify|fetch NAME]              data sets: list, check checksums, fetch
     mctslab othello|sudoku|tsp ...                each domain's own verbs
 
@@ -105,7 +106,7 @@ def _print_scorecard(written) -> None:
 
 
 def _cmd_records(args) -> int:
-    from mctslab import records
+    from mctslab import bench_docs, records
 
     if args.records_verb == "save":
         folder = records.save(args.notebook, args.out, root=args.root, label=args.label,
@@ -115,6 +116,12 @@ def _cmd_records(args) -> int:
         return 0
     if args.records_verb == "table":
         print(records.markdown_table(args.record, args.table))
+        return 0
+    if args.records_verb == "docs":
+        changed = bench_docs.update()
+        for block in changed:
+            print(f"{block.where()}: regenerated from {block.record} {block.table}")
+        print(f"{len(changed)} generated tables changed in docs/bench/*.md and BENCHMARKS.md")
         return 0
     reports = ([records.check_record(folder) for folder in args.records] if args.records
                else records.check(args.root))
@@ -132,7 +139,12 @@ def _cmd_records(args) -> int:
                 print(f"  {note}")
         elif report.notes:
             print(f"  {len(report.notes)} notes (--verbose shows them)")
-    return 0 if all(r.ok for r in reports) else 1
+    docs = [] if args.records or args.root else bench_docs.stale()
+    for problem in docs:
+        print(f"error: {problem}")
+    if not (args.records or args.root):
+        print(f"docs/bench tables generated from records: {'ok' if not docs else 'FAILED'}")
+    return 0 if all(r.ok for r in reports) and not docs else 1
 
 
 def _cmd_bench(args) -> int:
@@ -288,6 +300,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--root", default=None, help="the records folder (default: records/)")
     v.add_argument("--verbose", action="store_true", help="also the notes (verdict changes, "
                                                           "matches in progress)")
+    v.set_defaults(func=_cmd_records)
+    v = verbs.add_parser("docs", help="regenerate the tables of docs/bench/*.md that come "
+                                      "from records (<!-- from-record: ... --> blocks)")
     v.set_defaults(func=_cmd_records)
     v = verbs.add_parser("table", help="a record's table as Markdown, citing the record")
     v.add_argument("record", metavar="RECORD", help="a record folder")

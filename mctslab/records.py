@@ -474,10 +474,21 @@ def scorecard(root=None, scale: str = "paper", bench_folder=None):
         title=f"Scorecard of the committed records ({scale} scale)", sources=sources)
 
 
-def markdown_table(record, stem: str = "paper_vs_run") -> str:
+def _shown(path: Path, relative_to) -> str:
+    if relative_to is not None:
+        try:
+            return path.resolve().relative_to(Path(relative_to).resolve()).as_posix()
+        except ValueError:
+            pass
+    return path.as_posix()
+
+
+def markdown_table(record, stem: str = "paper_vs_run", *, columns=(), relative_to=None) -> str:
     """One CSV of a notebook record as a Markdown table, under a line citing it (path, scale,
-    date, commit): for ``docs/bench/*.md``, so a number there comes from a record. For a
-    match record, the table of its matches' summaries."""
+    date, commit): for ``docs/bench/*.md``, so a number there comes from a record
+    (:mod:`mctslab.bench_docs` keeps them generated). ``columns`` picks and orders columns;
+    the path is shown relative to ``relative_to`` when given. For a match record, the table of
+    its matches' summaries."""
     folder = Path(record)
     if not (folder / RECORD).is_file():
         rows = []
@@ -491,17 +502,26 @@ def markdown_table(record, stem: str = "paper_vs_run") -> str:
                          "p": s.get("pvalue")})
         if not rows:
             raise FileNotFoundError(f"{folder}: no {RECORD} and no summary.json")
-        return (f"From `{folder.as_posix()}` (match summaries, `mctslab records check` "
-                f"recomputes them from the games):\n\n"
-                + scorecard_module._md_table(pd.DataFrame(rows)))
+        frame = pd.DataFrame(rows)
+        return (f"From `{_shown(folder, relative_to)}` (match summaries, `mctslab records "
+                f"check` recomputes them from the games):\n\n"
+                + scorecard_module._md_table(_columns(frame, columns, folder)))
     path = folder / f"{stem}.csv"
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such table in the record")
     record_info = json.loads((folder / RECORD).read_text())
     frame = pd.read_csv(path, keep_default_na=False, na_values=[""])
-    cite = (f"From `{path.as_posix()}` (scale {record_info.get('scale')}, run "
+    cite = (f"From `{_shown(path, relative_to)}` (scale {record_info.get('scale')}, run "
             f"{record_info.get('date')}, commit {str(record_info.get('commit') or '')[:7]}):")
-    return cite + "\n\n" + scorecard_module._md_table(frame)
+    return cite + "\n\n" + scorecard_module._md_table(_columns(frame, columns, path))
+
+
+def _columns(frame: pd.DataFrame, columns, where) -> pd.DataFrame:
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise KeyError(f"{where}: no column {', '.join(missing)} (it has "
+                       f"{', '.join(map(str, frame.columns))})")
+    return frame[list(columns)] if columns else frame
 
 
 def recorded_table(notebook: str, stem: str, scale: str = "paper", root=None):

@@ -1,0 +1,136 @@
+"""The tables of ``docs/bench/*.md`` that come from a committed record, generated from it
+(issue 27: "no number is copied by hand").
+
+A generated table sits between two comment lines naming its source, a record folder (relative
+to the project root) and one of its tables, optionally with the columns to show::
+
+    <!-- from-record: records/tsp_mcts_vs_sa/paper-2026-11-27 fig8_mean_ratio_to_sa -->
+    From `records/tsp_mcts_vs_sa/paper-2026-11-27/fig8_mean_ratio_to_sa.csv` (scale paper, ...):
+
+    | method | ratio |
+    ...
+    <!-- /from-record -->
+
+    <!-- from-record: records/... census_connections columns=type,cut,total -->
+
+:func:`update` rewrites every block from its record (``mctslab records docs``); :func:`stale`
+lists the blocks whose text differs from what the record gives, which ``mctslab records check``
+(part of ``make test``) reports as errors, so a hand-edited number or a record replaced under a
+table fails. Prose around a block cites the record by its path and quotes no number of it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from mctslab import paths
+from mctslab.records import markdown_table
+
+__all__ = ["Block", "blocks", "render", "stale", "update", "bench_pages"]
+
+_BEGIN = re.compile(r"^<!-- from-record: (?P<spec>[^>]*?) -->\n", re.M)
+_END = "<!-- /from-record -->"
+
+
+@dataclass(frozen=True)
+class Block:
+    """One generated table of a page: where it is, its source and the text it holds now."""
+
+    page: Path
+    line: int          # 1-based line of the opening comment
+    record: str        # the record folder, relative to the project root
+    table: str         # the table's stem
+    columns: tuple[str, ...]
+    start: int         # character offsets of the generated text (between the comments)
+    end: int
+    text: str
+
+    def where(self) -> str:
+        return f"{self.page}:{self.line}"
+
+
+def bench_pages(root=None) -> list[Path]:
+    """The pages whose blocks are checked: ``docs/bench/*.md`` and ``BENCHMARKS.md``."""
+    base = Path(root) if root is not None else paths.project_root()
+    pages = sorted((base / "docs" / "bench").glob("*.md"))
+    return pages + [p for p in [base / "BENCHMARKS.md"] if p.is_file()]
+
+
+def _parse_spec(spec: str, where: str) -> tuple[str, str, tuple[str, ...]]:
+    words = spec.split()
+    if len(words) < 2 or any(not w.startswith("columns=") for w in words[2:]):
+        raise ValueError(f"{where}: a from-record comment names a record folder and a table "
+                         f"(then optionally columns=a,b), got {spec!r}")
+    columns = tuple(c for w in words[2:] for c in w.split("=", 1)[1].split(",") if c)
+    return words[0], words[1], columns
+
+
+def blocks(page) -> list[Block]:
+    """Every generated block of ``page``; an opening comment without its closing one is an
+    error naming the line."""
+    page = Path(page)
+    text = page.read_text()
+    found = []
+    for match in _BEGIN.finditer(text):
+        line = text.count("\n", 0, match.start()) + 1
+        where = f"{page}:{line}"
+        end = text.find(_END, match.end())
+        following = _BEGIN.search(text, match.end())
+        if end < 0 or (following and following.start() < end):
+            raise ValueError(f"{where}: from-record block without its closing {_END}")
+        record, table, columns = _parse_spec(match.group("spec"), where)
+        found.append(Block(page, line, record, table, columns, match.end(), end,
+                           text[match.end():end]))
+    return found
+
+
+def render(block: Block, root=None) -> str:
+    """The text the block's record gives: a line citing the record, a blank line, the table."""
+    base = Path(root) if root is not None else paths.project_root()
+    folder = base / block.record
+    if not folder.is_dir():
+        raise FileNotFoundError(f"{block.where()}: no record folder {block.record}")
+    return markdown_table(folder, block.table, columns=block.columns, relative_to=base) + "\n"
+
+
+def stale(root=None) -> list[str]:
+    """One line per block whose text is not what its record gives (or whose record or table
+    is missing), naming the page and line; empty when every block is current."""
+    problems = []
+    for page in bench_pages(root):
+        try:
+            found = blocks(page)
+        except ValueError as error:
+            problems.append(str(error))
+            continue
+        for block in found:
+            try:
+                wanted = render(block, root)
+            except (FileNotFoundError, KeyError) as error:
+                problems.append(str(error).strip("'\""))
+                continue
+            if block.text != wanted:
+                problems.append(f"{block.where()}: the table from {block.record} "
+                                f"{block.table} differs from the record (edited by hand, or "
+                                f"the record changed): run `mctslab records docs`")
+    return problems
+
+
+def update(root=None) -> list[Block]:
+    """Rewrite every block from its record; returns the blocks that changed."""
+    changed = []
+    for page in bench_pages(root):
+        text = page.read_text()
+        pieces, last = [], 0
+        for block in blocks(page):
+            wanted = render(block, root)
+            pieces += [text[last:block.start], wanted]
+            last = block.end
+            if wanted != block.text:
+                changed.append(block)
+        new = "".join(pieces) + text[last:]
+        if new != text:
+            page.write_text(new)
+    return changed

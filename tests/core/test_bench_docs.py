@@ -1,0 +1,77 @@
+"""docs/bench tables generated from committed records (issue 27: "no number is copied by
+hand"): a block is rewritten from its record, a hand edit or a missing record is named by page
+and line, and the repository's own pages are current."""
+
+from __future__ import annotations
+
+import pytest
+
+from mctslab import bench_docs
+from tests.core.test_records import _saved
+
+PAGE = """# A bench page
+
+Prose citing the record.
+
+<!-- from-record: records/tsp_mcts_vs_sa/paper-2026-11-27 fig8_mean_ratio_to_sa -->
+old text
+<!-- /from-record -->
+
+<!-- from-record: records/tsp_mcts_vs_sa/paper-2026-11-27 fig8_mean_ratio_to_sa columns=ratio -->
+<!-- /from-record -->
+After.
+"""
+
+
+def _project(tmp_path):
+    folder = _saved(tmp_path)  # tmp_path/records/tsp_mcts_vs_sa/paper-2026-11-27
+    (tmp_path / "docs" / "bench").mkdir(parents=True)
+    page = tmp_path / "docs" / "bench" / "tsp.md"
+    page.write_text(PAGE)
+    return folder, page
+
+
+def test_blocks_are_generated_from_their_record_and_then_current(tmp_path):
+    _, page = _project(tmp_path)
+    assert len(bench_docs.stale(tmp_path)) == 2
+    changed = bench_docs.update(tmp_path)
+    assert [b.line for b in changed] == [5, 9]
+    text = page.read_text()
+    assert text.startswith("# A bench page\n\nProse citing the record.\n") and text.endswith(
+        "<!-- /from-record -->\nAfter.\n")
+    assert ("From `records/tsp_mcts_vs_sa/paper-2026-11-27/fig8_mean_ratio_to_sa.csv` "
+            "(scale paper, run 2026-11-27, commit ababab") in text
+    assert "| method | ratio |" in text and "| MCT_RM | 0.641 |" in text
+    assert "| ratio |\n|---|\n| 0.641 |" in text  # columns= picks
+    assert "old text" not in text
+    assert bench_docs.stale(tmp_path) == []
+    assert bench_docs.update(tmp_path) == []
+
+
+def test_a_hand_edited_number_is_named_by_page_and_line(tmp_path):
+    _, page = _project(tmp_path)
+    bench_docs.update(tmp_path)
+    page.write_text(page.read_text().replace("| MCT_RM | 0.641 |", "| MCT_RM | 0.600 |", 1))
+    [problem] = bench_docs.stale(tmp_path)
+    assert problem.startswith(f"{page}:5: the table from records/tsp_mcts_vs_sa/"
+                              "paper-2026-11-27 fig8_mean_ratio_to_sa differs from the record")
+
+
+def test_a_missing_record_table_or_column_or_end_is_an_error(tmp_path):
+    _, page = _project(tmp_path)
+    page.write_text(PAGE.replace("paper-2026-11-27 fig8", "paper-1999-01-01 fig8", 1)
+                    .replace("columns=ratio", "columns=nothing"))
+    problems = bench_docs.stale(tmp_path)
+    assert any(p.startswith(f"{page}:5: no record folder records/tsp_mcts_vs_sa/paper-1999")
+               for p in problems)
+    assert any("no column nothing" in p for p in problems)
+    page.write_text(PAGE.replace("<!-- /from-record -->\nAfter.", "After."))
+    [problem] = bench_docs.stale(tmp_path)
+    assert problem == f"{page}:9: from-record block without its closing <!-- /from-record -->"
+    with pytest.raises(ValueError, match="names a record folder and a table"):
+        page.write_text("<!-- from-record: records/x -->\n<!-- /from-record -->\n")
+        bench_docs.blocks(page)
+
+
+def test_the_repositorys_bench_pages_are_current():
+    assert bench_docs.stale() == []
