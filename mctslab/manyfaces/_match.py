@@ -190,8 +190,8 @@ def match_anchor(o, colour, ar, ac, n, pats, cands, row, j_lo, q_row, q_col, q_o
     """Try one candidate list at one (orientation, colour, anchor) and set match bits.
 
     The list is ``items[starts[row, j]:starts[row, j + 1]]`` (pattern indices; ``cands``, a
-    :class:`Candidates`) for the width classes j >= j_lo, each by decreasing height; ``pats.entries`` is the pattern table
-    ``entries[P, 4]`` (an info word, see :func:`mctslab.manyfaces.api.entry_words`,
+    :class:`Candidates`) for the width classes j >= j_lo, each by decreasing height;
+    ``pats.entries`` is the pattern table ``entries[P, 4]`` (an info word, see :func:`mctslab.manyfaces.api.entry_words`,
     then the pattern's first-block masks: 40 kB for GNU Go's patterns). With
     q_row >= 0 only patterns whose box contains transformed point (q_row, q_col) are
     tried (incremental re-matching; a class's scan stops at the first pattern too short
@@ -204,9 +204,7 @@ def match_anchor(o, colour, ar, ac, n, pats, cands, row, j_lo, q_row, q_col, q_o
     keeps its result (q is the only difference it can see, or another changed point
     will re-try it); one that rejects the new state cannot match; only one that accepts
     the new state and rejected the old one is compared (a changed-point test: 2 ops)."""
-    masks, meta, block_dr, block_dc, entries = (pats.masks, pats.meta, pats.block_dr,
-                                                pats.block_dc, pats.entries)
-    starts, items = cands.starts, cands.items
+    entries, starts, items = pats.entries, cands.starts, cands.items
     win, match_bits, match_count, counters = (state.win, state.match_bits, state.match_count,
                                               state.counters)
     early_exit, word_bits = switches.early_exit, switches.word_bits
@@ -261,15 +259,9 @@ def match_anchor(o, colour, ar, ac, n, pats, cands, row, j_lo, q_row, q_col, q_o
             ok = hit == full
             n_words += nwords if ok or not early_exit else words_to_fail(hit, word_bits)
             if e & 16:                      # the other blocks of a pattern bigger than 8x8
-                for k in range(meta[p, 4] + 1, meta[p, 5]):
-                    if ok or not early_exit:
-                        ak = (ar + block_dr[k]) * n + ac + block_dc[k]
-                        hit = ((win[o, ak, colour] & masks[k, 0])
-                               | (win[o, ak, 1 - colour] & masks[k, 1])
-                               | (win[o, ak, 2] & masks[k, 2]))
-                        n_words += nwords if hit == full or not early_exit else words_to_fail(
-                            hit, word_bits)
-                        ok = ok and hit == full
+                ok, more_words = later_blocks_hit(o, colour, ar, ac, n, win, pats, p, ok,
+                                                  early_exit, word_bits)
+                n_words += more_words
             if in_place and q_old < 0:
                 # the bit may be stale (the pattern matched before this update)
                 bit = np.uint64(1) << np.uint64(p & 63)
@@ -281,6 +273,32 @@ def match_anchor(o, colour, ar, ac, n, pats, cands, row, j_lo, q_row, q_col, q_o
                 match_count[t, a] += 1
             if ok:
                 n_match += 1
+    count_window(counters, n_cand, n_comp, n_words, n_match, n_tests)
+
+
+@numba.njit(cache=True, _nrt=False, inline="always")
+def later_blocks_hit(o, colour, ar, ac, n, win, pats, p, ok, early_exit, word_bits):
+    """The other 8x8 blocks of pattern ``p`` (bigger than 8x8) at one window, after its first
+    block gave ``ok``: returns ``(ok, words compared)``; with ``early_exit`` the blocks after
+    a failing one are not compared."""
+    full = np.uint64(0xFFFFFFFFFFFFFFFF)
+    nwords = 64 // word_bits
+    masks, block_dr, block_dc = pats.masks, pats.block_dr, pats.block_dc
+    n_words = 0
+    for k in range(pats.meta[p, 4] + 1, pats.meta[p, 5]):
+        if ok or not early_exit:
+            ak = (ar + block_dr[k]) * n + ac + block_dc[k]
+            hit = ((win[o, ak, colour] & masks[k, 0])
+                   | (win[o, ak, 1 - colour] & masks[k, 1])
+                   | (win[o, ak, 2] & masks[k, 2]))
+            n_words += nwords if hit == full or not early_exit else words_to_fail(hit, word_bits)
+            ok = ok and hit == full
+    return ok, n_words
+
+
+@numba.njit(cache=True, _nrt=False, inline="always")
+def count_window(counters, n_cand, n_comp, n_words, n_match, n_tests):
+    """Add one window's counts (:func:`match_anchor`) to the counters."""
     counters[WINDOWS] += 1
     counters[CANDIDATES] += n_cand
     counters[COMPARISONS] += n_comp
