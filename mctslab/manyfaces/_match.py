@@ -191,11 +191,11 @@ def match_anchor(o, colour, ar, ac, n, pats, cands, row, j_lo, q_row, q_col, q_o
 
     The list is ``items[starts[row, j]:starts[row, j + 1]]`` (pattern indices; ``cands``, a
     :class:`Candidates`) for the width classes j >= j_lo, each by decreasing height;
-    ``pats.entries`` is the pattern table ``entries[P, 4]`` (an info word, see :func:`mctslab.manyfaces.api.entry_words`,
-    then the pattern's first-block masks: 40 kB for GNU Go's patterns). With
-    q_row >= 0 only patterns whose box contains transformed point (q_row, q_col) are
-    tried (incremental re-matching; a class's scan stops at the first pattern too short
-    to reach q_row). A pattern needs its orientation bit, its box on the board and its
+    ``pats.entries`` is the pattern table ``entries[P, 4]`` (an info word, see
+    :func:`mctslab.manyfaces.api.entry_words`, then the pattern's first-block masks: 40 kB for
+    GNU Go's patterns). With q_row >= 0 only patterns whose box contains transformed point
+    (q_row, q_col) are tried (incremental re-matching; a class's scan stops at the first
+    pattern too short to reach q_row). A pattern needs its orientation bit, its box on the board and its
     edge marks at the board edge (edge anchoring). ``in_place``: the tried patterns'
     bits are set *or cleared* (the caller has not cleared them).
 
