@@ -111,31 +111,21 @@ def clone_state(state: BoardState) -> BoardState:
                           mark=state.mark.copy(), stack=state.stack.copy())
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _copy_points(color, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, empty_index,
-                 color2, group2, next_stone2, stones2, libs2, lib_sum2, lib_sumsq2, empty2,
-                 empty_index2):
-    # element loops: numba's ``a[:] = b`` may allocate a temporary copy of ``b``
-    for p in range(color.shape[0]):
-        color2[p] = color[p]
-        group2[p] = group[p]
-        next_stone2[p] = next_stone[p]
-        stones2[p] = stones[p]
-        libs2[p] = libs[p]
-        lib_sum2[p] = lib_sum[p]
-        lib_sumsq2[p] = lib_sumsq[p]
-        empty2[p] = empty[p]
-        empty_index2[p] = empty_index[p]
-
-
 @njit(cache=True, _nrt=False)
 def copy_state(src, dst):
     """Copy the position ``src`` into the preallocated ``dst`` of the same size (no allocation;
     ``captured`` is not copied: it only describes the last move's captures)."""
-    _copy_points(src.color, src.group, src.next_stone, src.stones, src.libs, src.lib_sum,
-                 src.lib_sumsq, src.empty, src.empty_index, dst.color, dst.group,
-                 dst.next_stone, dst.stones, dst.libs, dst.lib_sum, dst.lib_sumsq, dst.empty,
-                 dst.empty_index)
+    # element loops: numba's ``a[:] = b`` may allocate a temporary copy of ``b``
+    for p in range(src.color.shape[0]):
+        dst.color[p] = src.color[p]
+        dst.group[p] = src.group[p]
+        dst.next_stone[p] = src.next_stone[p]
+        dst.stones[p] = src.stones[p]
+        dst.libs[p] = src.libs[p]
+        dst.lib_sum[p] = src.lib_sum[p]
+        dst.lib_sumsq[p] = src.lib_sumsq[p]
+        dst.empty[p] = src.empty[p]
+        dst.empty_index[p] = src.empty_index[p]
     for i in range(src.info.shape[0]):
         dst.info[i] = src.info[i]
     dst.hash[0] = src.hash[0]

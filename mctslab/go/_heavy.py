@@ -19,7 +19,7 @@ Reading guide.
   every tree node above (:mod:`mctslab.go._strong`). The state-tabu paper's lists
   (:mod:`mctslab.go._tabu`) may check its first moves, as in the UCT engine's playouts.
 * Kernels run with ``_nrt=False`` and allocate nothing (the pattern policy's scratch comes in
-  its ``policy_data`` tuple, see :func:`mctslab.go.patterns.policy_data`).
+  its ``policy_data`` bundle, see :func:`mctslab.go.patterns.policy_data`).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from mctslab.go._board import (
     hash_after,
     play_arrays,
 )
-from mctslab.go._patterns import choose_pattern_move, liberties_after
+from mctslab.go._patterns import PatternPolicy, choose_pattern_move, liberties_after
 from mctslab.go._playout import TABU_NONE, TABU_STATE, choose_light_move
 from mctslab.go._tabu import tabu_check, tabu_key
 from mctslab.rng import rng_random
@@ -50,7 +50,7 @@ class PlayoutPolicy(NamedTuple):
     """What a strong-engine playout plays with (a bundle of typed flags and tables)."""
 
     policy: int              # LIGHT, PATTERN or HEAVY
-    patterns: tuple          # the pattern policy's ``policy_data`` (patterns.policy_data)
+    patterns: PatternPolicy  # the pattern policy's ``policy_data`` (patterns.policy_data)
     reject_suggested: float  # HEAVY: probability of refusing a proposed bad self-atari
     reject_random: float     # HEAVY: the same for a uniformly drawn move
     random_tries: int        # HEAVY: uniform redraws after refusals before playing the last

@@ -4,7 +4,7 @@ Monte-Carlo pattern weights, then the light policy (issue 11, "Playouts and sear
 Reading guide.
 
 * **Data and table**: GNU Go's ``mc_*.db`` files, read and tabulated by
-  :mod:`mctslab.go.patterns` (Python, no kernels), which makes the ``policy_data`` tuple.
+  :mod:`mctslab.go.patterns` (Python, no kernels), which makes the ``policy_data`` bundle.
 * **Policy** (:func:`choose_pattern_move`; the playout falls back on the light policy when it
   returns -1). With ``L`` the previous move (nothing is tried after a pass):
 
@@ -37,7 +37,7 @@ Reading guide.
   not match) and for escapes whose liberty is not a neighbour of ``L`` (GNU Go counts those as
   "near" too).
 * Kernels run with ``_nrt=False`` and allocate nothing: the tables, ``params`` and the scratch
-  candidate buffers come in the ``policy_data`` tuple made by
+  candidate buffers come in the ``policy_data`` bundle (:class:`PatternPolicy`) made by
   :func:`mctslab.go.patterns.policy_data`.
   :func:`pattern_move` is what ``_playout.playout`` calls: for a tuple it is the pattern
   policy, for any other ``policy_data`` (the light policy's empty array) it returns -1, so both
@@ -45,6 +45,8 @@ Reading guide.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, types
@@ -77,6 +79,21 @@ NUM_STATES = 256
 # ``params`` entries (float64): the tunables of the policy.
 TACTICS_RATE, FAR_WEIGHT = 0, 1
 CANDIDATES = 64  # scratch size for tactical candidates (distinct points; more are dropped)
+
+
+class PatternPolicy(NamedTuple):
+    """The pattern policy's ``policy_data`` (:func:`mctslab.go.patterns.policy_data`): its
+    tables, tunables and scratch, one per search (the scratch is written during playouts)."""
+
+    pattern_class: np.ndarray    # int8 or int16[2, 4 ** 8]: 3x3 code -> class, per mover
+    class_weight: np.ndarray     # float64[classes, NUM_STATES]: weight by property state
+    class_need: np.ndarray       # int64[classes]: the state bits a class's weight depends on
+    class_max: np.ndarray        # float64[classes]: largest weight of a near point
+    class_max_quiet: np.ndarray  # float64[classes]: the same with nothing to capture
+    params: np.ndarray           # float64[2]: TACTICS_RATE, FAR_WEIGHT
+    points: np.ndarray           # int64[CANDIDATES] scratch: candidates (and classes)
+    weights: np.ndarray          # float64[8] scratch: the near candidates' weights (bounds)
+
 
 # --- kernels --------------------------------------------------------------------------------
 
@@ -323,10 +340,10 @@ def _quiet_state(col, group, libs, lib_sum, lib_sumsq, w, q):
 
 @njit(cache=True, _nrt=False, inline="always")
 def sample_near_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info, rng,
-                     color, last, far_weight, pattern_class, class_weight, class_need, class_max,
-                     class_max_quiet, points, weights):
+                     color, last, policy):
     """Step 2 drawn without weighing every neighbour: a neighbour of ``last`` with probability
-    ``w / (S + F)``, or -1 (probability ``F / (S + F)``), as in the module docstring.
+    ``w / (S + F)``, or -1 (probability ``F / (S + F)``), as in the module docstring; the
+    tables and scratch are ``policy``'s (a :class:`PatternPolicy`).
 
     Rejection sampling with lazily tightened bounds: each candidate starts with its class's
     largest value (``class_max``, no property test), a draw landing on a candidate not yet
@@ -335,6 +352,10 @@ def sample_near_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, i
     Every accepted draw has the exact distribution; few candidates are ever weighed when far
     points dominate; points with two empty neighbours and no string in atari next to them (most)
     are weighed at once. ``points[8:16]`` hold the candidates' classes (-1 once weighed)."""
+    pattern_class, class_weight, class_need = policy.pattern_class, policy.class_weight, \
+        policy.class_need
+    class_max, class_max_quiet = policy.class_max, policy.class_max_quiet
+    points, weights = policy.points, policy.weights
     w = info[I_WIDTH]
     ko = info[I_KO] if info[I_KO_COLOR] == color else -1
     k = 0
@@ -365,7 +386,7 @@ def sample_near_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, i
             k += 1
     if k == 0:
         return -1
-    far = far_weight * (info[I_NUM_EMPTY] - near_empty)
+    far = policy.params[FAR_WEIGHT] * (info[I_NUM_EMPTY] - near_empty)
     while bound_sum > 0.0:
         x = rng_random(rng) * (bound_sum + far)
         if x >= bound_sum:
@@ -400,21 +421,20 @@ def sample_near_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, i
 @njit(cache=True, _nrt=False)
 def choose_pattern_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info, rng,
                         color, policy_data):
-    """Steps 1 and 2 of the policy: a point, or -1 for "let the light policy choose"."""
-    pattern_class, class_weight, class_need, class_max, class_max_quiet, params, points, \
-        weights = policy_data
+    """Steps 1 and 2 of the policy: a point, or -1 for "let the light policy choose".
+    ``policy_data``: a :class:`PatternPolicy`."""
     last = info[I_LAST]
     if last == PASS:
         return -1
-    rate = params[TACTICS_RATE]
+    rate = policy_data.params[TACTICS_RATE]
+    points = policy_data.points
     if rate >= 1.0 or (rate > 0.0 and rng_random(rng) < rate):
         n = tactical_moves(col, group, next_stone, libs, lib_sum, lib_sumsq, info, color, last,
                            points)
         if n > 0:
             return points[rng_below(rng, n)]
     return sample_near_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info,
-                            rng, color, last, params[FAR_WEIGHT], pattern_class, class_weight,
-                            class_need, class_max, class_max_quiet, points, weights)
+                            rng, color, last, policy_data)
 
 
 def pattern_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info, rng, color,

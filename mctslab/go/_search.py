@@ -45,6 +45,7 @@ from mctslab.go._board import (
     I_TO_MOVE,
     I_WIDTH,
     PASS,
+    BoardState,
     _playable,
     clone_state,
     copy_state,
@@ -53,6 +54,27 @@ from mctslab.go._board import (
 from mctslab.go._playout import TABU_NONE, Tabu, no_tabu, playout
 from mctslab.go._tabu import BATCH_ON_LOSS, make_queues, tabu_flush
 from mctslab.rng import rng_below, seed_state
+
+
+class UctSettings(NamedTuple):
+    """A search's parameters (:func:`run_search` documents them), fixed for the search."""
+
+    c: float                  # the UCB exploration constant C
+    expansion_threshold: int  # visits before a leaf is expanded (the root always is)
+    policy: int               # playout policy code (``_playout.LIGHT``, ``PATTERN``)
+    komi: float
+    max_moves: int            # a playout stops after this many moves
+    prior_visits: int         # the root children's virtual visits (0: no prior)
+
+
+class SearchBuffers(NamedTuple):
+    """The arrays one search works in besides its tree (reused by every iteration)."""
+
+    scratch: BoardState       # the root position copied, then played on by descent and playout
+    path: np.ndarray          # int64[nodes + 1]: the nodes of the current descent
+    moves_buf: np.ndarray     # int32[P + 1]: a new node's moves
+    hash_out: np.ndarray      # uint64[hash_moves]: the hashes after a playout's first moves
+    hash_log: np.ndarray      # uint64[playouts or 0, hash_moves]: hash_out of every playout
 
 
 @njit(cache=True, _nrt=False)
@@ -147,16 +169,18 @@ def backup(tree, path, length, root_color, black_result):
 
 
 @njit(cache=True, _nrt=False)
-def uct_run(tree, root, scratch, rng, n_playouts, c, expansion_threshold, policy, policy_data,
-            komi, max_moves, tabu, path, moves_buf, hash_out, hash_log, first, prior_visits):
+def uct_run(tree, root, rng, n_playouts, settings, policy_data, tabu, buffers, first):
     """Up to ``n_playouts`` UCT iterations from ``root`` on ``tree`` (node 0 = root, created by
-    the caller); returns the number done (fewer when the tree budget runs out).
+    the caller) with :class:`UctSettings` ``settings``, working in :class:`SearchBuffers`
+    ``buffers``; returns the number done (fewer when the tree budget runs out).
 
     ``tabu``: the leaves' tabu queues (:class:`_playout.Tabu`, indexed by node); with the
     batch-on-loss update the buffer is flushed into the leaf's queues when the player who made
     playout move 1 lost. ``hash_log[first + i, :]`` receives playout ``i``'s ``hash_out`` (the
     positions after its first moves) when ``hash_log`` has rows.
     """
+    c, expansion_threshold, policy, komi, max_moves, prior_visits = settings
+    scratch, path, moves_buf, hash_out, hash_log = buffers
     points = root.color.shape[0]
     root_color = root.info[I_TO_MOVE]
     done = 0
@@ -269,11 +293,12 @@ def run_search(root, n_playouts, *, c=1.5, expansion_threshold=1, policy=0,
         if tree.sizes[0] + points + 1 > tree.node_visits.shape[0]:  # (edges: >= 2 * points)
             raise ValueError(f"max_nodes={max_nodes} cannot hold the root's children")
         expand_root_with_prior(tree, root, rng, moves_buf, prior, prior_visits)
+    settings = UctSettings(c, expansion_threshold, policy, komi, max_moves, prior_visits)
+    buffers = SearchBuffers(scratch, path, moves_buf, hash_out, hash_log)
     done = 0
     while done < n_playouts:
-        step = uct_run(tree, root, scratch, rng, n_playouts - done, c, expansion_threshold,
-                       policy, policy_data, komi, max_moves, tabu, path, moves_buf, hash_out,
-                       hash_log, done, prior_visits)
+        step = uct_run(tree, root, rng, n_playouts - done, settings, policy_data, tabu, buffers,
+                       done)
         done += step
         if done < n_playouts:
             if tree.sizes[0] + 1 > tree.node_visits.shape[0]:

@@ -47,6 +47,7 @@ from mctslab.go._patterns import (
     XCAP_SHIFT,
     XSAFE,
     XSUICIDE,
+    PatternPolicy,
 )
 
 __all__ = ["PATTERN_FILES", "DEFAULT_PATTERN_FILE", "PatternRule", "PatternFile",
@@ -278,8 +279,8 @@ def load_patterns(name_or_path: str | os.PathLike = DEFAULT_PATTERN_FILE) -> Pat
 
 
 def policy_data(table: PatternTable, *, tactics_rate: float = 1.0,
-                far_weight: float = 1.0) -> tuple:
-    """The ``policy_data`` tuple of the pattern policy: tables, parameters and fresh scratch
+                far_weight: float = 1.0) -> PatternPolicy:
+    """The ``policy_data`` bundle of the pattern policy: tables, parameters and fresh scratch
     (one tuple per search: the scratch is written during playouts). ``pattern_class`` goes in
     as ``int8`` when the classes fit (every GNU Go file: 29 to 38 classes), a smaller table
     for the cache; the kernels read either type."""
@@ -288,8 +289,8 @@ def policy_data(table: PatternTable, *, tactics_rate: float = 1.0,
     # int8 classes when they fit: the two 64 K-entry lookup tables take 128 KB, not 256 KB
     pattern_class = table.pattern_class.astype(np.int8) if classes <= 127 else \
         table.pattern_class
-    return (pattern_class, table.class_weight, table.class_need, table.class_max,
-            table.class_max_quiet, params, np.zeros(CANDIDATES, np.int64),
-            np.zeros(8, np.float64))
+    return PatternPolicy(pattern_class, table.class_weight, table.class_need, table.class_max,
+                         table.class_max_quiet, params, np.zeros(CANDIDATES, np.int64),
+                         np.zeros(8, np.float64))
 
 

@@ -322,18 +322,11 @@ def aggregate_connections(rec, n_rec, cut, n_cut, color, group, w, dlibs, mark, 
     """One row per pair of strings linked by connection records or cut shapes:
     out[i] = (string a, string b, type, strength, n1, n2, n3, the single distance-1 point
     or -1), a < b. Types and strengths as in :mod:`mctslab.manyfaces.knowledge`; ``dlibs``
-    are the strings' distinct liberties, ``mark`` int32[P] scratch. Returns the row count."""
+    are the strings' distinct liberties, ``mark`` int32[P] scratch. Returns the row count.
+    The records are sorted by pair (:func:`pair_keys`); each pair's run gives one row."""
     P = color.shape[0]
     m = n_rec + n_cut
-    keys = np.empty(m, np.int64)
-    for i in range(n_rec):
-        ga = np.int64(group[rec[i, 1]])
-        gb = np.int64(group[rec[i, 2]])
-        keys[i] = min(ga, gb) * P + max(ga, gb)
-    for i in range(n_cut):
-        ga = np.int64(group[cut[i, 0]])
-        gb = np.int64(group[cut[i, 1]])
-        keys[n_rec + i] = min(ga, gb) * P + max(ga, gb)
+    keys = pair_keys(rec, n_rec, cut, n_cut, group, P)
     order = np.argsort(keys, kind="mergesort")
     for p in range(P):
         mark[p] = 0
@@ -345,69 +338,16 @@ def aggregate_connections(rec, n_rec, cut, n_cut, color, group, w, dlibs, mark, 
             end += 1
         ga = keys[order[start]] // P
         gb = keys[order[start]] % P
-        c = color[ga]
-        # distinct connection points by their smallest distance
-        n1 = 0
-        n2 = 0
-        n3 = 0
-        single = -1
-        kmin = 4
-        for j in range(start, end):
-            i = order[j]
-            if i >= n_rec:
-                continue
-            k = rec[i, 3]
-            kmin = min(kmin, k)
-            L = rec[i, 0]
-            if mark[L] == 0 or k < mark[L]:
-                mark[L] = k
-        for j in range(start, end):
-            i = order[j]
-            if i >= n_rec:
-                continue
-            L = rec[i, 0]
-            k = mark[L]
-            if k > 0:
-                if k == 1:
-                    n1 += 1
-                    single = L
-                elif k == 2:
-                    n2 += 1
-                else:
-                    n3 += 1
-                mark[L] = 0
+        n1, n2, n3, single, kmin = count_connection_points(rec, n_rec, order, start, end, mark)
         if kmin == 4:     # cut shapes only
-            kind = cut[order[start] - n_rec, 2]
-            for j in range(start, end):
-                if cut[order[j] - n_rec, 2] != kind:
-                    kind = MULTIPLE
+            kind = cut_kind(cut, n_rec, order, start, end)
             strength = CUT
         else:
-            kind = -1
-            for j in range(start, end):
-                i = order[j]
-                if i >= n_rec or rec[i, 3] != kmin:
-                    continue
-                rel = rec[i, 4]
-                if rel == KNIGHT or rel == LARGE_KNIGHT:
-                    a0 = min(rec[i, 1], rec[i, 2])
-                    b0 = max(rec[i, 1], rec[i, 2])
-                    links = 0
-                    for jj in range(start, end):
-                        ii = order[jj]
-                        if ii < n_rec and rec[ii, 4] == rel and min(rec[ii, 1], rec[ii, 2]) == a0 \
-                                and max(rec[ii, 1], rec[ii, 2]) == b0:
-                            links += 1
-                    if links < 2:
-                        rel = HALF_KNIGHT if rel == KNIGHT else HALF_LARGE_KNIGHT
-                if kind == -1:
-                    kind = rel
-                elif kind != rel:
-                    kind = MULTIPLE
+            kind = link_kind(rec, n_rec, order, start, end, kmin)
             if n1 >= 2:
                 strength = SOLID
             elif n1 == 1:
-                strength = AJI if not safe_for(color, group, w, dlibs, single, 3 - c) \
+                strength = AJI if not safe_for(color, group, w, dlibs, single, 3 - color[ga]) \
                     else SHARED
             else:
                 strength = CUTTABLE
@@ -422,6 +362,100 @@ def aggregate_connections(rec, n_rec, cut, n_cut, color, group, w, dlibs, mark, 
         n_out += 1
         start = end
     return n_out
+
+
+@njit(cache=True)
+def pair_keys(rec, n_rec, cut, n_cut, group, P):
+    """int64[n_rec + n_cut]: the pair of strings ``min(a, b) * P + max(a, b)`` of each
+    connection record (stones ``rec[i, 1:3]``), then of each cut shape (``cut[i, 0:2]``)."""
+    keys = np.empty(n_rec + n_cut, np.int64)
+    for i in range(n_rec):
+        ga = np.int64(group[rec[i, 1]])
+        gb = np.int64(group[rec[i, 2]])
+        keys[i] = min(ga, gb) * P + max(ga, gb)
+    for i in range(n_cut):
+        ga = np.int64(group[cut[i, 0]])
+        gb = np.int64(group[cut[i, 1]])
+        keys[n_rec + i] = min(ga, gb) * P + max(ga, gb)
+    return keys
+
+
+@njit(cache=True)
+def count_connection_points(rec, n_rec, order, start, end, mark):
+    """The distinct connection points of one pair's records ``order[start:end]`` (indices
+    >= ``n_rec`` are cut shapes and skipped), each counted at its smallest distance: returns
+    ``(n1, n2, n3, the last distance-1 point or -1, the smallest distance or 4 when there is
+    no connection record)``. ``mark`` (zero on entry) is left zero."""
+    n1 = 0
+    n2 = 0
+    n3 = 0
+    single = -1
+    kmin = 4
+    for j in range(start, end):
+        i = order[j]
+        if i >= n_rec:
+            continue
+        k = rec[i, 3]
+        kmin = min(kmin, k)
+        L = rec[i, 0]
+        if mark[L] == 0 or k < mark[L]:
+            mark[L] = k
+    for j in range(start, end):
+        i = order[j]
+        if i >= n_rec:
+            continue
+        L = rec[i, 0]
+        k = mark[L]
+        if k > 0:
+            if k == 1:
+                n1 += 1
+                single = L
+            elif k == 2:
+                n2 += 1
+            else:
+                n3 += 1
+            mark[L] = 0
+    return n1, n2, n3, single, kmin
+
+
+@njit(cache=True)
+def cut_kind(cut, n_rec, order, start, end):
+    """The type of a pair linked by cut shapes only (``order[start:end]``, all >= ``n_rec``):
+    their shape when they agree, else MULTIPLE."""
+    kind = cut[order[start] - n_rec, 2]
+    for j in range(start, end):
+        if cut[order[j] - n_rec, 2] != kind:
+            kind = MULTIPLE
+    return kind
+
+
+@njit(cache=True)
+def link_kind(rec, n_rec, order, start, end, kmin):
+    """The type of a pair from its connection records at the smallest distance ``kmin``:
+    their relation when they agree, else MULTIPLE. A knight's or large knight's move counts
+    only when two records link the same two stones by it; one alone is the half shape."""
+    kind = -1
+    for j in range(start, end):
+        i = order[j]
+        if i >= n_rec or rec[i, 3] != kmin:
+            continue
+        rel = rec[i, 4]
+        if rel == KNIGHT or rel == LARGE_KNIGHT:
+            a0 = min(rec[i, 1], rec[i, 2])
+            b0 = max(rec[i, 1], rec[i, 2])
+            links = 0
+            for jj in range(start, end):
+                ii = order[jj]
+                if ii < n_rec and rec[ii, 4] == rel and min(rec[ii, 1], rec[ii, 2]) == a0 \
+                        and max(rec[ii, 1], rec[ii, 2]) == b0:
+                    links += 1
+            if links < 2:
+                rel = HALF_KNIGHT if rel == KNIGHT else HALF_LARGE_KNIGHT
+        if kind == -1:
+            kind = rel
+        elif kind != rel:
+            kind = MULTIPLE
+    return kind
 
 
 @njit(cache=True)

@@ -8,13 +8,19 @@ all three bits. Colour 1 (``O`` = white) swaps the black and white masks.
 
 Patterns: ``pats`` (:class:`Patterns`): ``masks[K, 3]`` uint64, ``meta[P, 8]`` int32 with
 rows (height, width, orientation bits, edge bits, first block, end block), ``block_dr[K]``,
-``block_dc[K]``, ``key_bits[4]``, ``bucket_starts[3 * 8 * 256, 9]`` int32, ``entries[P, 4]``
-uint64, ``bucket_items[M]`` uint16; see :class:`mctslab.manyfaces.patterns.CompiledPatterns`.
-``lists`` (:class:`Lists`): the candidate lists used without the hash. A
-candidate list (a hash bucket; ``lists``: all patterns, the patterns bigger than 8x8) is
-a list of pattern indices split into width classes, each by decreasing height; the
-indices point into ``entries``, one 32-byte row per pattern (packed meta data and the
-first block's masks), small enough to stay in the core's caches.
+``block_dc[K]``, ``key_bits[4]``, ``entries[P, 4]`` uint64; see
+:class:`mctslab.manyfaces.patterns.CompiledPatterns`. ``lists`` (:class:`Lists`): the
+candidate lists, each a :class:`Candidates`: the hash buckets (``starts[3 * 8 * 256, 9]``
+int32, ``items[M]`` uint16), all patterns and the patterns bigger than 8x8 (the two used
+without the hash). A candidate list (a row of ``starts``) is a list of pattern indices split
+into width classes, each by decreasing height; the indices point into ``entries``, one
+32-byte row per pattern (packed meta data and the first block's masks), small enough to stay
+in the core's caches.
+
+The matcher's other arguments come in three more bundles, built once by
+:class:`mctslab.manyfaces.api.Matcher`: :class:`Geometry` (board size, orientation table,
+largest pattern box, hash key points), :class:`State` (what the kernels write: window masks,
+match bits and counts, counters) and :class:`Switches`.
 
 Matches are kept as bits: ``match_bits[2*o + colour, a, p >> 6]`` bit ``p & 63``, and
 ``match_count[2*o + colour, a]`` counts them (an anchor without matches is not scanned).
@@ -37,10 +43,10 @@ update 4.
 Kernels run with ``_nrt=False`` (they allocate nothing): without it every array passed
 to an inlined helper is reference counted, which cost a third of an incremental update.
 
-The board, windows, match bits and switches stay positional arguments: bundling them as well
-(a ``State`` and a ``Switches`` named tuple, issue 22) cost 3% of a full and of an incremental
-match (``BENCHMARKS.md``, "Kernel argument bundles"), so only the pattern tables, which were
-tuples indexed by number, became named ones.
+Issue 22 measured bundles like these at 2.7-3% of a full and of an incremental match
+(``BENCHMARKS.md``, "Kernel argument bundles": numba types a named tuple's arrays in Python at
+every call from Python) and kept the arrays positional; issue 28 takes bundles unless the bench
+loses more than 5%, and the kernels are down from 19-20 arguments to 9-15.
 """
 
 from typing import NamedTuple
@@ -65,20 +71,53 @@ class Patterns(NamedTuple):
     block_dr: np.ndarray       # [K] row offset of each block in its pattern
     block_dc: np.ndarray       # [K] column offset
     key_bits: np.ndarray       # [4] the window bits of the 8-bit hash key
-    bucket_starts: np.ndarray  # int32[3 * 8 * 256, classes + 1]: a hash bucket's width classes
     entries: np.ndarray        # uint64[P, 4]: info word and first-block masks per pattern
-    bucket_items: np.ndarray   # uint16[M]: the buckets' pattern indices
+
+
+class Candidates(NamedTuple):
+    """Candidate lists of one kind: list ``r``, width class ``j`` is
+    ``items[starts[r, j]:starts[r, j + 1]]`` (pattern indices, by decreasing height)."""
+
+    starts: np.ndarray         # int32[R, C + 1]
+    items: np.ndarray          # uint16[M]
 
 
 class Lists(NamedTuple):
-    """The candidate lists used without the hash: every pattern, and the patterns bigger
-    than 8x8 (anchors more than 7 columns left of a changed point); each ``starts[1, C + 1]``
-    (width classes) with its ``items`` (pattern indices, uint16)."""
+    """The candidate lists: the hash buckets (row ``(anchor class * 8 + orientation) * 256 +
+    key``, :func:`hashed_row`), and without the hash every pattern and the patterns bigger
+    than 8x8 (anchors more than 7 columns left of a changed point; one row each)."""
 
-    all_starts: np.ndarray
-    all_items: np.ndarray
-    big_starts: np.ndarray
-    big_items: np.ndarray
+    buckets: Candidates
+    all: Candidates
+    big: Candidates
+
+
+class Geometry(NamedTuple):
+    """The board and the patterns' extent, fixed for a matcher."""
+
+    n: int                     # board size N
+    fwd: np.ndarray            # int32[8, N * N]: where board point p goes in orientation o
+    max_h: int                 # the tallest pattern's height
+    max_w: int                 # the widest pattern's width
+    key_mask: np.uint64        # the window bits of the hash key points (``key_bits``)
+
+
+class State(NamedTuple):
+    """What the kernels write (module docstring)."""
+
+    win: np.ndarray            # uint64[8, N * N, 3]: window masks (black, white, empty)
+    match_bits: np.ndarray     # uint64[16, N * N, (P + 63) // 64]
+    match_count: np.ndarray    # int32[16, N * N]
+    counters: np.ndarray       # int64[N_COUNTERS]: the call's operation counts
+
+
+class Switches(NamedTuple):
+    """The matcher's switches (module docstring)."""
+
+    incremental: bool
+    use_hash: bool
+    early_exit: bool
+    word_bits: int             # 8, 16, 32 or 64
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -146,17 +185,17 @@ def words_to_fail(hit, word_bits):
 
 
 @numba.njit(cache=True, _nrt=False, inline="always")
-def match_anchor(o, colour, ar, ac, n, win, pats, starts, row, j_lo, items, q_row, q_col,
-                 q_old, in_place, match_bits, match_count, early_exit, word_bits, counters):
+def match_anchor(o, colour, ar, ac, n, pats, cands, row, j_lo, q_row, q_col, q_old, in_place,
+                 state, switches):
     """Try one candidate list at one (orientation, colour, anchor) and set match bits.
 
-    The list is ``items[starts[row, j]:starts[row, j + 1]]`` (pattern indices) for the
-    width classes j >= j_lo, each by decreasing height; ``pats.entries`` is the pattern table
-    ``entries[P, 4]`` (an info word, see :func:`mctslab.manyfaces.api.entry_words`,
-    then the pattern's first-block masks: 40 kB for GNU Go's patterns). With
-    q_row >= 0 only patterns whose box contains transformed point (q_row, q_col) are
-    tried (incremental re-matching; a class's scan stops at the first pattern too short
-    to reach q_row). A pattern needs its orientation bit, its box on the board and its
+    The list is ``items[starts[row, j]:starts[row, j + 1]]`` (pattern indices; ``cands``, a
+    :class:`Candidates`) for the width classes j >= j_lo, each by decreasing height;
+    ``pats.entries`` is the pattern table ``entries[P, 4]`` (an info word, see
+    :func:`mctslab.manyfaces.api.entry_words`, then the pattern's first-block masks: 40 kB for
+    GNU Go's patterns). With q_row >= 0 only patterns whose box contains transformed point
+    (q_row, q_col) are tried (incremental re-matching; a class's scan stops at the first
+    pattern too short to reach q_row). A pattern needs its orientation bit, its box on the board and its
     edge marks at the board edge (edge anchoring). ``in_place``: the tried patterns'
     bits are set *or cleared* (the caller has not cleared them).
 
@@ -165,8 +204,10 @@ def match_anchor(o, colour, ar, ac, n, win, pats, starts, row, j_lo, items, q_ro
     keeps its result (q is the only difference it can see, or another changed point
     will re-try it); one that rejects the new state cannot match; only one that accepts
     the new state and rejected the old one is compared (a changed-point test: 2 ops)."""
-    masks, meta, block_dr, block_dc, entries = (pats.masks, pats.meta, pats.block_dr,
-                                                pats.block_dc, pats.entries)
+    entries, starts, items = pats.entries, cands.starts, cands.items
+    win, match_bits, match_count, counters = (state.win, state.match_bits, state.match_count,
+                                              state.counters)
+    early_exit, word_bits = switches.early_exit, switches.word_bits
     full = np.uint64(0xFFFFFFFFFFFFFFFF)
     nwords = 64 // word_bits
     a = ar * n + ac
@@ -218,15 +259,9 @@ def match_anchor(o, colour, ar, ac, n, win, pats, starts, row, j_lo, items, q_ro
             ok = hit == full
             n_words += nwords if ok or not early_exit else words_to_fail(hit, word_bits)
             if e & 16:                      # the other blocks of a pattern bigger than 8x8
-                for k in range(meta[p, 4] + 1, meta[p, 5]):
-                    if ok or not early_exit:
-                        ak = (ar + block_dr[k]) * n + ac + block_dc[k]
-                        hit = ((win[o, ak, colour] & masks[k, 0])
-                               | (win[o, ak, 1 - colour] & masks[k, 1])
-                               | (win[o, ak, 2] & masks[k, 2]))
-                        n_words += nwords if hit == full or not early_exit else words_to_fail(
-                            hit, word_bits)
-                        ok = ok and hit == full
+                ok, more_words = later_blocks_hit(o, colour, ar, ac, n, win, pats, p, ok,
+                                                  early_exit, word_bits)
+                n_words += more_words
             if in_place and q_old < 0:
                 # the bit may be stale (the pattern matched before this update)
                 bit = np.uint64(1) << np.uint64(p & 63)
@@ -238,6 +273,32 @@ def match_anchor(o, colour, ar, ac, n, win, pats, starts, row, j_lo, items, q_ro
                 match_count[t, a] += 1
             if ok:
                 n_match += 1
+    count_window(counters, n_cand, n_comp, n_words, n_match, n_tests)
+
+
+@numba.njit(cache=True, _nrt=False, inline="always")
+def later_blocks_hit(o, colour, ar, ac, n, win, pats, p, ok, early_exit, word_bits):
+    """The other 8x8 blocks of pattern ``p`` (bigger than 8x8) at one window, after its first
+    block gave ``ok``: returns ``(ok, words compared)``; with ``early_exit`` the blocks after
+    a failing one are not compared."""
+    full = np.uint64(0xFFFFFFFFFFFFFFFF)
+    nwords = 64 // word_bits
+    masks, block_dr, block_dc = pats.masks, pats.block_dr, pats.block_dc
+    n_words = 0
+    for k in range(pats.meta[p, 4] + 1, pats.meta[p, 5]):
+        if ok or not early_exit:
+            ak = (ar + block_dr[k]) * n + ac + block_dc[k]
+            hit = ((win[o, ak, colour] & masks[k, 0])
+                   | (win[o, ak, 1 - colour] & masks[k, 1])
+                   | (win[o, ak, 2] & masks[k, 2]))
+            n_words += nwords if hit == full or not early_exit else words_to_fail(hit, word_bits)
+            ok = ok and hit == full
+    return ok, n_words
+
+
+@numba.njit(cache=True, _nrt=False, inline="always")
+def count_window(counters, n_cand, n_comp, n_words, n_match, n_tests):
+    """Add one window's counts (:func:`match_anchor`) to the counters."""
     counters[WINDOWS] += 1
     counters[CANDIDATES] += n_cand
     counters[COMPARISONS] += n_comp
@@ -258,25 +319,22 @@ def hashed_row(o, colour, ar, ac, n, win, key_bits, counters):
 
 
 @numba.njit(cache=True, _nrt=False)
-def match_full(n, win, pats, lists, match_bits, match_count, use_hash, early_exit, word_bits,
-               counters):
+def match_full(n, pats, lists, state, switches):
     """Match every pattern at every anchor, orientation and colour; match_bits is cleared."""
-    match_bits[:] = 0
-    match_count[:] = 0
+    state.match_bits[:] = 0
+    state.match_count[:] = 0
     for o in range(8):
         for colour in range(2):
             for a in range(n * n):
                 ar, ac = a // n, a % n
-                if use_hash:
-                    row = hashed_row(o, colour, ar, ac, n, win, pats.key_bits, counters)
-                    match_anchor(o, colour, ar, ac, n, win, pats, pats.bucket_starts, row, 0,
-                                 pats.bucket_items, -1, -1, -1, False, match_bits, match_count,
-                                 early_exit, word_bits, counters)
+                if switches.use_hash:
+                    row = hashed_row(o, colour, ar, ac, n, state.win, pats.key_bits,
+                                     state.counters)
+                    match_anchor(o, colour, ar, ac, n, pats, lists.buckets, row, 0, -1, -1, -1,
+                                 False, state, switches)
                 else:
-                    match_anchor(o, colour, ar, ac, n, win, pats, lists.all_starts, 0, 0,
-                                 lists.all_items,
-                                 -1, -1, -1, False, match_bits, match_count, early_exit,
-                                 word_bits, counters)
+                    match_anchor(o, colour, ar, ac, n, pats, lists.all, 0, 0, -1, -1, -1, False,
+                                 state, switches)
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -338,9 +396,8 @@ def forget_matches_through(q_row, q_col, ar, ac, t, a, meta, match_bits, match_c
 
 
 @numba.njit(cache=True, _nrt=False)
-def rematch_near(n, q, q_old, o, colour, win, pats, lists, max_h, max_w, key_mask, fwd,
-                 changed, n_changed, match_bits, match_count, use_hash, early_exit, word_bits,
-                 counters):
+def rematch_near(geometry, q, q_old, o, colour, pats, lists, state, changed, n_changed,
+                 switches):
     """Re-match, for one orientation and colour, every (pattern, anchor) whose box
     contains transformed point q: anchors up to 7 rows/columns up-left with the usual
     candidates (the hash bucket, or all patterns), anchors further away with the patterns
@@ -350,6 +407,8 @@ def rematch_near(n, q, q_old, o, colour, win, pats, lists, max_h, max_w, key_mas
     bits are set or cleared in place; only a hash bucket whose key points changed in this
     update is a different list from the one the old bits came from: there the old matches
     through q are cleared first."""
+    n, fwd, max_h, max_w, key_mask = geometry
+    win, counters = state.win, state.counters
     t = 2 * o + colour
     qr = q // n
     qc = q % n
@@ -358,7 +417,7 @@ def rematch_near(n, q, q_old, o, colour, win, pats, lists, max_h, max_w, key_mas
             counters[ANCHORS] += 1
             dr, dc = qr - ar, qc - ac
             if dr < 8 and dc < 8:
-                if use_hash:
+                if switches.use_hash:
                     if n_changed == 1:
                         in_place = (key_mask >> np.uint64(8 * dr + dc)) & np.uint64(1) == 0
                     else:
@@ -366,43 +425,35 @@ def rematch_near(n, q, q_old, o, colour, win, pats, lists, max_h, max_w, key_mas
                                                          key_mask)
                     if not in_place:
                         forget_matches_through(qr, qc, ar, ac, t, ar * n + ac, pats.meta,
-                                               match_bits, match_count)
+                                               state.match_bits, state.match_count)
                     row = hashed_row(o, colour, ar, ac, n, win, pats.key_bits, counters)
-                    match_anchor(o, colour, ar, ac, n, win, pats, pats.bucket_starts, row, dc,
-                                 pats.bucket_items, qr, qc, q_old if in_place else -1,
-                                 in_place, match_bits, match_count, early_exit, word_bits,
-                                 counters)
+                    match_anchor(o, colour, ar, ac, n, pats, lists.buckets, row, dc, qr, qc,
+                                 q_old if in_place else -1, in_place, state, switches)
                 else:
-                    match_anchor(o, colour, ar, ac, n, win, pats, lists.all_starts, 0, dc,
-                                 lists.all_items, qr, qc, q_old, True, match_bits, match_count,
-                                 early_exit, word_bits, counters)
-            elif lists.big_items.shape[0] > 0:
-                match_anchor(o, colour, ar, ac, n, win, pats, lists.big_starts, 0, dc,
-                             lists.big_items,
-                             qr, qc, -1, True, match_bits, match_count, early_exit,
-                             word_bits, counters)
+                    match_anchor(o, colour, ar, ac, n, pats, lists.all, 0, dc, qr, qc, q_old,
+                                 True, state, switches)
+            elif lists.big.items.shape[0] > 0:
+                match_anchor(o, colour, ar, ac, n, pats, lists.big, 0, dc, qr, qc, -1, True,
+                             state, switches)
 
 
 @numba.njit(cache=True, _nrt=False)
-def update(board, new_board, n, fwd, win, pats, lists, max_h, max_w, key_mask, match_bits,
-           match_count, changed, changed_old, incremental, use_hash, early_exit, word_bits,
-           counters):
+def update(board, new_board, geometry, pats, lists, state, changed, changed_old, switches):
     """Bring windows and matches from board to new_board (board updated in place).
     Returns the number of changed points, or -1 (nothing changed) when new_board holds a
     value other than 0, 1, 2."""
+    n, fwd = geometry.n, geometry.fwd
     for p in range(n * n):
         if new_board[p] < 0 or new_board[p] > 2:
             return -1
-    n_changed = update_windows(board, new_board, n, fwd, win, changed, changed_old, counters)
-    if not incremental:
-        match_full(n, win, pats, lists, match_bits, match_count, use_hash, early_exit,
-                   word_bits, counters)
+    n_changed = update_windows(board, new_board, n, fwd, state.win, changed, changed_old,
+                               state.counters)
+    if not switches.incremental:
+        match_full(n, pats, lists, state, switches)
         return n_changed
     for i in range(n_changed):
         for o in range(8):
             for colour in range(2):
-                rematch_near(n, fwd[o, changed[i]], changed_old[i], o, colour, win, pats,
-                             lists, max_h, max_w, key_mask, fwd, changed, n_changed,
-                             match_bits, match_count, use_hash, early_exit, word_bits,
-                             counters)
+                rematch_near(geometry, fwd[o, changed[i]], changed_old[i], o, colour, pats,
+                             lists, state, changed, n_changed, switches)
     return n_changed

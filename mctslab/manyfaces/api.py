@@ -108,13 +108,16 @@ class Matcher:
         # the candidate lists are pattern indices (uint16) into one pattern table of
         # 32 bytes per pattern: lists and table stay in the core's caches
         self.pats = _match.Patterns(c.masks, meta, c.block_dr, c.block_dc, c.key_bits,
-                                    c.bucket_sub.reshape(-1, BLOCK + 1),
-                                    entry_words(c, np.arange(c.n_patterns)),
-                                    c.bucket_items.astype(np.uint16))
-        # all patterns (matching without the hash) and the ones bigger than 8x8 (anchors
-        # more than 7 columns left of a changed point), both split by width class
-        self.lists = _match.Lists(*classed(c.by_height, BLOCK), *classed(c.big, self.max_w))
+                                    entry_words(c, np.arange(c.n_patterns)))
+        # the hash buckets; all patterns (matching without the hash) and the ones bigger than
+        # 8x8 (anchors more than 7 columns left of a changed point), both split by width class
+        self.lists = _match.Lists(
+            _match.Candidates(c.bucket_sub.reshape(-1, BLOCK + 1),
+                              c.bucket_items.astype(np.uint16)),
+            _match.Candidates(*classed(c.by_height, BLOCK)),
+            _match.Candidates(*classed(c.big, self.max_w)))
         self.key_mask = np.uint64(sum(1 << int(b) for b in c.key_bits))
+        self.geometry = _match.Geometry(n, self.fwd, self.max_h, self.max_w, self.key_mask)
         self.board = np.zeros(n * n, np.int8)
         self.win = np.zeros((8, n * n, 3), np.uint64)
         self.match_bits = np.zeros((16, n * n, (c.n_patterns + 63) // 64), np.uint64)
@@ -122,6 +125,9 @@ class Matcher:
         self.changed = np.zeros(n * n, np.int32)
         self.changed_old = np.zeros(n * n, np.int8)
         self.counters = np.zeros(_match.N_COUNTERS, np.int64)
+        # the kernels' bundles share these arrays (built once: numba types each call's)
+        self.state = _match.State(self.win, self.match_bits, self.match_count, self.counters)
+        self.switches = _match.Switches(incremental, use_hash, early_exit, word_bits)
         self._matched = False        # no board yet: the first update is a full match
 
     def _check(self, board, values: bool = True) -> np.ndarray:
@@ -138,9 +144,7 @@ class Matcher:
         self.counters[:] = 0
         self._k.build_windows(self.board, self.n, self.src, self.win)
         self._matched = True
-        self._k.match_full(self.n, self.win, self.pats, self.lists, self.match_bits,
-                           self.match_count, self.use_hash, self.early_exit, self.word_bits,
-                           self.counters)
+        self._k.match_full(self.n, self.pats, self.lists, self.state, self.switches)
         return self.counter_dict()
 
     def update(self, board) -> dict:
@@ -150,11 +154,8 @@ class Matcher:
             return self.set_board(board)
         new = self._check(board, values=False)      # the kernel checks the values
         self.counters[:] = 0
-        changed = self._k.update(self.board, new, self.n, self.fwd, self.win, self.pats,
-                                 self.lists, self.max_h, self.max_w, self.key_mask,
-                                 self.match_bits, self.match_count, self.changed,
-                                 self.changed_old, self.incremental, self.use_hash,
-                                 self.early_exit, self.word_bits, self.counters)
+        changed = self._k.update(self.board, new, self.geometry, self.pats, self.lists,
+                                 self.state, self.changed, self.changed_old, self.switches)
         if changed < 0:
             raise ValueError(BAD_VALUES)
         return self.counter_dict()

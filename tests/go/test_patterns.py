@@ -285,13 +285,11 @@ def test_the_lazy_sampler_draws_proportionally_to_the_exact_weights():
                          for d in (-w - 1, -w, -w + 1, -1, 1, w - 1, w, w + 1))
         for far_weight in (0.0, 1.0):
             far = far_weight * (st.info[kb.I_NUM_EMPTY] - near_empty)
+            policy = pfiles.policy_data(table, far_weight=far_weight)
             draws = 4000
             counts = {}
             for _ in range(draws):
-                p = kpat.sample_near_move(*arrays(board), st.info, rng, color, last, far_weight,
-                                          table.pattern_class, table.class_weight,
-                                          table.class_need, table.class_max,
-                                          table.class_max_quiet, points, weights)
+                p = kpat.sample_near_move(*arrays(board), st.info, rng, color, last, policy)
                 counts[int(p)] = counts.get(int(p), 0) + 1
             assert set(counts) <= set(expected) | {-1}
             for p, weight in list(expected.items()) + [(-1, far)]:
