@@ -1,5 +1,5 @@
-"""The TSP paper's protocol (Sec. 4): scales, ``Config``, task functions and ``run_*`` of the
-notebook ``tsp_mcts_vs_sa`` (its tables are :mod:`mctslab.tsp.tables`, its figures
+"""The TSP paper's protocol (Sec. 4): scales, ``Config``, task functions (``*_task``) and
+runners (``run_*``) of the notebook ``tsp_mcts_vs_sa`` (its tables are :mod:`mctslab.tsp.tables`, its figures
 :mod:`mctslab.tsp.figures`).
 
 Tasks (run through :class:`mctslab.core.report.Run`, resumable):
@@ -443,8 +443,9 @@ def _sa_arguments(constants: dict) -> dict:
 
 
 def _task(fn: str, params: dict, seed: int, replicate: int, name: str) -> Task:
-    """A task seeded by (replicate, instance): the same seed at every scale and in any list."""
-    return Task(f"mctslab.tsp.experiments:{fn}", params, seed, task_key(replicate, name))
+    """A task of ``fn`` (``"module:function"``, written out where the task list is built)
+    seeded by (replicate, instance): the same seed at every scale and in any list."""
+    return Task(fn, params, seed, task_key(replicate, name))
 
 
 # -- running -----------------------------------------------------------------------------------------
@@ -455,17 +456,19 @@ def run_comparison(run, cfg: Config) -> pd.DataFrame:
         if not name.startswith("random-"):
             tsplib.data_path(name)
     constants = cfg.task_constants()
-    tasks = [_task("comparison_task", {"instance": name, "replicate": r, **constants}, seed, r,
-                   name)
+    tasks = [_task("mctslab.tsp.experiments:comparison_task",
+                   {"instance": name, "replicate": r, **constants}, seed, r, name)
              for name in cfg.instances for r in range(cfg.replicates)]
     results = run.map("tsp_comparison", tasks)
-    lkh_tasks = [_task("lkh_task", {"instance": name, "max_trials": cfg.lkh_max_trials,
-                                    "time_limit": cfg.lkh_time_limit}, seed, 0, name)
+    lkh_tasks = [_task("mctslab.tsp.experiments:lkh_task",
+                       {"instance": name, "max_trials": cfg.lkh_max_trials,
+                        "time_limit": cfg.lkh_time_limit}, seed, 0, name)
                  for name in cfg.instances if "lkh" in cfg.methods]
     lkh_results = run.map("tsp_lkh", lkh_tasks) if lkh_tasks else []
     sa_constants = {k: v for k, v in constants.items() if k in _SA_ARGUMENTS}
-    reference_tasks = [_task("sa_reference_task", {"instance": name, "replicate": r,
-                                                   "reading": reading, **sa_constants}, seed, r, name)
+    reference_tasks = [_task("mctslab.tsp.experiments:sa_reference_task",
+                             {"instance": name, "replicate": r, "reading": reading,
+                              **sa_constants}, seed, r, name)
                        for reading in cfg.sa_references for name in cfg.instances
                        for r in range(cfg.replicates)]
     reference_results = run.map("tsp_sa_reference", reference_tasks) if reference_tasks else []
@@ -495,8 +498,9 @@ def run_comparison(run, cfg: Config) -> pd.DataFrame:
 def run_speedup(run, cfg: Config) -> pd.DataFrame:
     """The uncapped speed-up tasks (:func:`speedup_task`): one row per (instance, replicate)."""
     constants = {k: v for k, v in cfg.constants().items() if k == "cp" or k in _SA_ARGUMENTS}
-    tasks = [_task("speedup_task", {"instance": name, "replicate": r,
-                                    "horizon": cfg.speedup_horizon, **constants}, run.seed, r, name)
+    tasks = [_task("mctslab.tsp.experiments:speedup_task",
+                   {"instance": name, "replicate": r, "horizon": cfg.speedup_horizon,
+                    **constants}, run.seed, r, name)
              for name in cfg.instances for r in range(cfg.replicates)]
     return pd.DataFrame(run.map("tsp_speedup", tasks))
 
@@ -506,10 +510,9 @@ def run_anytime(run, cfg: Config) -> pd.DataFrame:
     seed = run.seed
     constants = {k: v for k, v in cfg.constants().items()
                  if k in ("cp", "mcts_search") or k in _SA_ARGUMENTS}
-    tasks = [_task("anytime_task", {"instance": name, "method": method,
-                                    "horizon": cfg.anytime_horizon,
-                                    "fractions": list(cfg.anytime_2opt_fractions), **constants},
-                   seed, 0, name)
+    tasks = [_task("mctslab.tsp.experiments:anytime_task",
+                   {"instance": name, "method": method, "horizon": cfg.anytime_horizon,
+                    "fractions": list(cfg.anytime_2opt_fractions), **constants}, seed, 0, name)
              for name in cfg.anytime_instances for method in ("sa", "sa_2opt", "mct_rm", "mct_um")
              if method == "sa" or method in cfg.methods]
     rows = []
