@@ -35,6 +35,7 @@ exports), ``mctslab.go.api``, ``mctslab.go.gtp``, ``mctslab.go.sgf``, ``mctslab.
 
 import numpy as np
 
+from mctslab.core.warmup import compile_once
 from mctslab.go.api import BLACK, WHITE, Board
 from mctslab.manyfaces.api import Matcher
 from mctslab.manyfaces.joseki import (
@@ -63,8 +64,10 @@ __all__ = ["CompiledPatterns", "Matcher", "Pattern", "compile_patterns", "load",
            "continuations", "decode", "encode", "load_joseki", "Knowledge", "check", "warmup"]
 
 
+@compile_once
 def warmup() -> None:
-    """Compile (or load from numba's cache) every matcher kernel on a tiny input."""
+    """Compile (or load from numba's cache) every matcher and knowledge kernel on a tiny input,
+    once per process (``compile_once``)."""
     pats = compile_patterns(parse_text("Pattern W1\n\nO*\n..\n\n:8,a\n\n"
                                        "Pattern W2\n\n|O*\n+--\n\n:8,a\n", "warmup"))
     board = np.zeros((9, 9), np.int8)

@@ -34,9 +34,8 @@ import numpy as np
 
 from mctslab.core.params import config_values, finite_number, non_default, positive_int
 from mctslab.core.tasks import keyed_tasks, make_tasks, task_renamed, task_version
-from mctslab.core.warmup import compile_once
 from mctslab.rng import seed_state
-from mctslab.sudoku import _baseline
+from mctslab.sudoku import _baseline, warmup
 from mctslab.sudoku._playout import make_playout_scratch
 from mctslab.sudoku._tables import make_tables
 from mctslab.sudoku.api import canonical_forms, format_puzzle, paper_normalise, parse_puzzle
@@ -50,7 +49,7 @@ from mctslab.sudoku.generator import (
 from mctslab.sudoku.readings import READING_DEFAULTS, check_readings
 
 __all__ = ["Config", "SCALES", "config", "VARIANTS", "table1_tasks", "table2_tasks", "baseline_tasks",
-           "run_table1", "run_table2", "run_beyond", "run_removal", "warmup",
+           "run_table1", "run_table2", "run_beyond", "run_removal",
            "beyond_tasks", "generation_task", "removal_baseline_task"]
 
 # Table 1 row order of the paper: (playout, selection, rules)
@@ -214,19 +213,6 @@ def _summarise(boards, playout_of, cpu_seconds, max_list=18) -> dict:
 def _boards(puzzles):
     return (np.array([parse_puzzle(p) for p, _, _ in puzzles], np.uint8).reshape(-1, 81),
             np.array([i for _, _, i in puzzles], np.int64))
-
-
-@compile_once
-def warmup() -> None:
-    """Compile (or load from cache) every Sudoku kernel once per process, before any timing,
-    so that the CPU seconds reported by the tasks never include numba compilation."""
-    generate(GeneratorConfig(playouts=40, threshold=2, reduce_max_clues=81,
-                             backup_reduced=True, verify_backend="none"), seed=0)
-    _baseline.reduce_many(np.zeros((1, 81), np.uint8), np.zeros(1, np.int64), seed_state(0),
-                          make_tables(), make_playout_scratch())
-    _baseline.removal_baseline(1, np.zeros(82, np.int64), np.zeros((1, 81), np.uint8), 20,
-                               np.zeros(1, np.int64), seed_state(0), make_tables(),
-                               make_playout_scratch(), np.zeros(81, np.uint8))
 
 
 # 2 (112e98d): raw / reduced hold only python-sat re-verified puzzles, verify_failed_reduced added

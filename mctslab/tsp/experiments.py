@@ -38,9 +38,8 @@ import pandas as pd
 
 from mctslab.core.params import config_values, finite_number, non_default, positive_int
 from mctslab.core.tasks import Task, task_key, task_version
-from mctslab.core.warmup import compile_once
 from mctslab.data import find
-from mctslab.tsp import api, tsplib
+from mctslab.tsp import api, tsplib, warmup
 from mctslab.tsp.lkh import lkh
 
 __all__ = ["Config", "config", "SCALES", "DEFAULT_INSTANCES", "PAPER_CONSTANTS", "METHODS",
@@ -292,10 +291,6 @@ def _optimum(instance) -> float | None:
     return instance.optimal_tour_length
 
 
-# Compile / load every kernel once per process, so no timing includes it.
-_warm = compile_once(api.warmup)
-
-
 def _children(seed: np.random.SeedSequence, count: int) -> list[np.random.SeedSequence]:
     return [np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key + (k,))
             for k in range(count)]
@@ -307,7 +302,7 @@ def _children(seed: np.random.SeedSequence, count: int) -> list[np.random.SeedSe
 @task_version("2")
 def comparison_task(params: dict, seed: np.random.SeedSequence) -> dict:
     """SA, then every SA-time-budgeted method on one (instance, replicate)."""
-    _warm()
+    warmup()  # compiled (or loaded) once per process: no timing below includes it
     instance = load_instance(params["instance"])
     constants = {**PAPER_CONSTANTS, **params}  # params hold the constants that differ
     methods = mcts_methods(constants["cp"], constants["cp_multipliers"], constants["cp_rules"])
@@ -349,7 +344,7 @@ def sa_reference_task(params: dict, seed: np.random.SeedSequence) -> dict:
     same random permutation as the paper's SA and makes the same proposals' positions until
     the first acceptance that differs.
     """
-    _warm()
+    warmup()
     instance = load_instance(params["instance"])
     constants = {**PAPER_CONSTANTS, **params}
     result = api.sa_paper(instance, _children(seed, 1)[0], reading=params["reading"],
@@ -380,7 +375,7 @@ def speedup_task(params: dict, seed: np.random.SeedSequence) -> dict:
     ``horizon`` seconds pass. The time and playouts at which MCT_RM first reached each SA's
     length come from its improvement log (None: not within the horizon).
     """
-    _warm()
+    warmup()
     instance = load_instance(params["instance"])
     constants = {**PAPER_CONSTANTS, **params}
     streams = _children(seed, 2 + len(MCTS_METHODS))
@@ -414,7 +409,7 @@ def lkh_task(params: dict, seed: np.random.SeedSequence) -> dict:
 @task_version("2")  # 2: the roulette playout change of 7196177 (see comparison_task)
 def anytime_task(params: dict, seed: np.random.SeedSequence) -> dict:
     """Best length found versus time for one (instance, method): a list of (seconds, length)."""
-    _warm()
+    warmup()
     instance = load_instance(params["instance"])
     constants = {**PAPER_CONSTANTS, **params}
     method, horizon = params["method"], params["horizon"]
