@@ -29,7 +29,16 @@ Reading guide, from the board up:
 * ``cli`` - the ``mctslab go`` verbs; ``bench`` - ``mctslab bench go``.
 """
 
-from mctslab.go import _board
+from mctslab.core.warmup import compile_once
+from mctslab.go import _board, strong
+from mctslab.go._board import (
+    BORDER,
+    I_NUM_EMPTY,
+    OK,
+    atari_liberty,
+    check_move,
+    full_hash,
+)
 from mctslab.go.api import (
     BLACK,
     EMPTY,
@@ -44,24 +53,18 @@ from mctslab.go.api import (
 )
 
 __all__ = ["EMPTY", "BLACK", "WHITE", "Board", "IllegalMove", "SearchResult", "search",
-           "vertex", "parse_vertex", "POLICIES", "warmup"]
+           "vertex", "parse_vertex", "POLICIES", "warmup", "warmup_strong"]
 
 # What the Many Faces domain calls on Board.state (issue 22): the board's point value off the
 # board, the move status "legal", the empty-point count slot and three kernels.
-from mctslab.go._board import (  # noqa: E402
-    BORDER,
-    I_NUM_EMPTY,
-    OK,
-    atari_liberty,
-    check_move,
-    full_hash,
-)
-
 __all__ += ["BORDER", "I_NUM_EMPTY", "OK", "atari_liberty", "check_move", "full_hash"]
 
 
+@compile_once
 def warmup() -> None:
-    """Compile (or load from numba's cache) the Go kernels the notebooks use, on tiny inputs."""
+    """Compile (or load from numba's cache) the Go kernels the notebooks use, on tiny inputs:
+    the board and our UCT search with both playout policies (the tabu lists and the expansion
+    threshold are arguments of the same kernels). Once per process (``compile_once``)."""
     board = Board(5, superko=True)
     board.play(BLACK, (2, 2))
     board.legal_moves(WHITE)
@@ -76,4 +79,15 @@ def warmup() -> None:
     search(board, 8, seed=0, policy="pattern")
     # not the strong engine's kernels: no notebook default plays it, and compiling them cold
     # took about 2 minutes of a fresh clone's `make reproduce`; go.match and `mctslab go`
-    # compile them (strong.warmup) before a game that uses it
+    # compile them (warmup_strong) before a game that uses it
+
+
+@compile_once
+def warmup_strong() -> None:
+    """Compile (or load from numba's cache) the strong engine's kernels (:mod:`.strong`): every
+    playout policy, and a tabu configuration. Once per process (``compile_once``)."""
+    board = Board(5)
+    board.play(BLACK, (2, 2))
+    for policy in strong.PLAYOUT_POLICIES:
+        strong.search(board, 16, policy=policy, seed=0)
+    strong.search(board, 16, seed=0, tabu="gTabu2-hash-win")

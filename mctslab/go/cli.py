@@ -104,7 +104,7 @@ def _engine(args, **fixed):
 
 
 def _search(args) -> int:
-    from mctslab.go import api, gnugo, gtp, strong
+    from mctslab.go import api, gnugo, gtp, warmup, warmup_strong
 
     board, to_move, where = _position(args)
     if args.komi is not None and args.komi != board.komi:
@@ -113,9 +113,9 @@ def _search(args) -> int:
     if settings.classical == "gnugo":
         gnugo.find_gnugo()  # a clear error naming how to install GNU Go, before anything runs
     if settings.engine == "strong":  # compile before timing
-        strong.warmup()
+        warmup_strong()
     else:
-        api.search(api.Board(5), 8, policy=settings.policy, seed=0)
+        warmup()
     server = gtp.GtpServer(settings, stdin=io.BytesIO(), stdout=io.BytesIO(),
                            stderr=io.StringIO())
     server.board, server.size, server.komi = board, board.size, board.komi

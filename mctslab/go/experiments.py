@@ -1,4 +1,5 @@
-"""The state-tabu paper's protocol as scales, tasks and runs (notebook ``go_state_tabu``).
+"""The state-tabu paper's protocol as scales, ``Config``, task functions (``*_task``) and runners
+(``run_*``) of the notebook ``go_state_tabu``.
 
 Itoh & Ohta (2016), "An Application of Monte-Carlo Tree Search Including Game State Tabu Lists
 for Playing 19x19 Go" (brief: ``docs/papers/go-state-tabu.md``). The paper's engines are GNU Go
@@ -45,9 +46,9 @@ from mctslab.go.tabu import PAPER_CONFIGS, parse_config
 
 __all__ = ["Config", "SCALES", "config", "Played", "GNUGO_SELF", "TABLE2_CONFIGS",
            "tabu_position", "veto_positions", "table2_rows", "anchor_rows", "pure_rows",
-           "play_matches", "play_anchors", "play_pure", "veto_task", "veto_tasks", "veto_rates",
+           "run_matches", "run_anchors", "run_pure", "veto_task", "veto_tasks", "run_veto",
            "duplicates_task", "candidates_task", "duplicate_tasks", "candidate_tasks",
-           "duplicates", "candidates", "games_sgf", "save_games"]
+           "run_duplicates", "run_candidates", "games_sgf", "save_games"]
 
 GNUGO_SELF = "gnugo"  # Table 2's first row: GNU Go against itself (no engine of ours)
 TABLE2_CONFIGS = (GNUGO_SELF,) + PAPER_CONFIGS
@@ -229,19 +230,19 @@ def _play(run, experiment: str, tasks, names) -> Played:
     return Played(tasks, list(run.map(experiment, tasks)), names)
 
 
-def play_matches(run, cfg: Config) -> Played:
+def run_matches(run, cfg: Config) -> Played:
     """Table 2's games (skipped, saying why, without GNU Go)."""
     return _play(run, "go_matches", *_match_tasks(cfg, table2_rows(cfg), cfg.games_per_color,
                                                   run.seed))
 
 
-def play_anchors(run, cfg: Config) -> Played:
+def run_anchors(run, cfg: Config) -> Played:
     """GNU Go's Monte-Carlo mode against the same GNU Go, same seeds as Table 2's rows."""
     return _play(run, "go_anchors", *_match_tasks(cfg, anchor_rows(cfg),
                                                   cfg.anchor_games_per_color, run.seed))
 
 
-def play_pure(run, cfg: Config) -> Played:
+def run_pure(run, cfg: Config) -> Played:
     """The pure engines against the same GNU Go, same seeds as Table 2's rows."""
     return _play(run, "go_pure", *_match_tasks(cfg, pure_rows(cfg), cfg.games_per_color,
                                                run.seed))
@@ -322,7 +323,7 @@ def veto_tasks(cfg: Config, seed: int):
     return keyed_tasks("mctslab.go.experiments:veto_task", params, keys, seed=seed), names
 
 
-def veto_rates(run, cfg: Config) -> Played:
+def run_veto(run, cfg: Config) -> Played:
     """How often each engine's move equals GNU Go's classical move on the stored positions."""
     return _play(run, "go_veto", *veto_tasks(cfg, run.seed))
 
@@ -376,14 +377,14 @@ def candidate_tasks(cfg: Config, seed: int):
     return make_tasks("mctslab.go.experiments:candidates_task", params, seed=seed + 3)
 
 
-def duplicates(run, cfg: Config) -> Played:
+def run_duplicates(run, cfg: Config) -> Played:
     """Fig. 5's searches from the fixed position."""
     tasks = duplicate_tasks(cfg, run.seed)
     return Played(tasks, list(run.map("go_duplicates", tasks)),
                   [t.params["config"] for t in tasks])
 
 
-def candidates(run, cfg: Config) -> Played:
+def run_candidates(run, cfg: Config) -> Played:
     """Table 4's searches from the fixed position."""
     tasks = candidate_tasks(cfg, run.seed)
     return Played(tasks, list(run.map("go_candidates", tasks)),

@@ -47,8 +47,8 @@ import numpy as np
 
 from mctslab.core.stats import binomial_test
 from mctslab.core.tasks import make_tasks, resolve
-from mctslab.go import gnugo, sgf, strong
-from mctslab.go.api import BLACK, WHITE, Board, search
+from mctslab.go import gnugo, sgf, warmup, warmup_strong
+from mctslab.go.api import BLACK, WHITE, Board
 from mctslab.go.engine import STRONG_FIELDS, EngineSettings
 from mctslab.go.game import GameRecord, RefusedMove, play_game, score_value
 from mctslab.go.gtp import GtpServer
@@ -197,19 +197,6 @@ class _Timed:
         return getattr(self.engine, name)
 
 
-def _warm(player: Player) -> None:
-    """Compile (or load from numba's cache) the search kernels ``player`` uses before the
-    game's clock starts (a cold cache would count as the first game's thinking time)."""
-    if player.kind != "mcts":
-        return
-    engine = player.engine
-    if engine.engine == "strong":
-        strong.warmup()
-        return
-    search(Board(5), 8, policy=engine.policy, tabu=engine.tabu(), seed=0,
-           expansion_threshold=engine.tabu().expansion_threshold)
-
-
 def _open(player: Player, *, size: int, komi: float, seed: int, timeout: float):
     """A started engine for ``player`` (a GtpEngine subprocess or an InProcessEngine)."""
     if player.kind == "gnugo":
@@ -279,8 +266,11 @@ def play_players(black: Player, white: Player, *, size: int = 19, komi: float = 
     """Play one game of ``black`` against ``white`` (seeds: Black's, White's, the referee's);
     returns the game and the failures that restarted it. ``referee_argv`` replaces the
     referee's command line (tests)."""
+    # our kernels compiled (or loaded) before the game's clock starts: a cold cache would count
+    # as the first game's thinking time (once per process: the package's compile_once warm-ups)
     for player in (black, white):
-        _warm(player)
+        if player.kind == "mcts":
+            (warmup_strong if player.engine.engine == "strong" else warmup)()
     players = {BLACK: black, WHITE: white}
 
     def play():

@@ -40,7 +40,7 @@ from mctslab.go.tabu import TabuConfig, parse_config, tabu_size
 from mctslab.rng import seed_state
 
 __all__ = ["PLAYOUT_POLICIES", "RAVE_SCHEDULES", "PRIOR_PIECES", "PRIOR_WEIGHTS", "DEFAULTS",
-           "parse_priors", "prior_weights", "check_settings", "search", "warmup"]
+           "parse_priors", "prior_weights", "check_settings", "search"]
 
 PLAYOUT_POLICIES = {"light": _heavy.LIGHT, "pattern": _heavy.PATTERN, "heavy": _heavy.HEAVY}
 RAVE_SCHEDULES = {"none": _strong.RAVE_NONE, "silver": _strong.RAVE_SILVER,
@@ -224,11 +224,3 @@ def _result(board: Board, tree, done: int, seconds: float, root_select: str) -> 
                         children=children, root_win_rate=root_win_rate, win_rate=win_rate,
                         nodes=int(tree.sizes[0]))
 
-
-def warmup() -> None:
-    """Compile (or load from numba's cache) the strong engine's kernels."""
-    board = Board(5)
-    board.play(kb.BLACK, (2, 2))
-    for policy in PLAYOUT_POLICIES:
-        search(board, 16, policy=policy, seed=0)
-    search(board, 16, seed=0, tabu="gTabu2-hash-win")

@@ -15,16 +15,17 @@ Reading guide:
 * ``knowledge`` (kernels in ``_knowledge``) - the dynamic knowledge on the shared Go board:
   neighbour counts, connections, eye spaces (``eyes``: GNU Go's eyes.db and eye values),
   tactical status, groups (``groups``: strings joined into groups, their eyes, potential
-  and strength class), influence, territory, the consistency checker.
+  and strength class), influence (and one position's influence field, what the figures
+  draw), territory, the consistency checker.
 * ``reference`` - the plain-Python twins the tests compare the kernels with: the naive
   matcher and the knowledge structures.
 * ``regression`` - GNU Go's optics / connect / connection suites against our structures.
 * Beyond the paper: ``player`` - a knowledge-based Go player (GTP); ``prior`` - the pattern
   matches as a prior for the Go engine's MCTS; ``player_match`` - their games as stored
   tasks, GNU Go refereeing.
-* ``experiments`` (scales, ``Config``, the census tasks, the cost chain, time shares, the
-  games), ``tables``, ``figures`` - notebook ``manyfaces_knowledge``; ``cli`` - ``mctslab
-  manyfaces``; ``bench`` - ``mctslab bench manyfaces``.
+* ``experiments`` (scales, ``Config``, the census task, the runners of the census and the
+  games, the cost chain, time shares, influence fields), ``tables``, ``figures`` - notebook
+  ``manyfaces_knowledge``; ``cli`` - ``mctslab manyfaces``; ``bench`` - ``mctslab bench manyfaces``.
 
 What the Many Faces domain takes from the Go engine is ``mctslab.go``'s public surface: the
 board (:class:`mctslab.go.Board`, its ``state`` arrays and the kernels ``mctslab.go``
@@ -34,6 +35,7 @@ exports), ``mctslab.go.api``, ``mctslab.go.gtp``, ``mctslab.go.sgf``, ``mctslab.
 
 import numpy as np
 
+from mctslab.core.warmup import compile_once
 from mctslab.go.api import BLACK, WHITE, Board
 from mctslab.manyfaces.api import Matcher
 from mctslab.manyfaces.joseki import (
@@ -62,8 +64,10 @@ __all__ = ["CompiledPatterns", "Matcher", "Pattern", "compile_patterns", "load",
            "continuations", "decode", "encode", "load_joseki", "Knowledge", "check", "warmup"]
 
 
+@compile_once
 def warmup() -> None:
-    """Compile (or load from numba's cache) every matcher kernel on a tiny input."""
+    """Compile (or load from numba's cache) every matcher and knowledge kernel on a tiny input,
+    once per process (``compile_once``)."""
     pats = compile_patterns(parse_text("Pattern W1\n\nO*\n..\n\n:8,a\n\n"
                                        "Pattern W2\n\n|O*\n+--\n\n:8,a\n", "warmup"))
     board = np.zeros((9, 9), np.int8)

@@ -102,8 +102,8 @@ def _analyse(args) -> int:
           f"(Tromp-Taylor {board.area_score():+.1f})")
     if args.png:
         from mctslab.core.plotting import plt
-        from mctslab.manyfaces.experiments import influence_field
         from mctslab.manyfaces.figures import influence_map
+        from mctslab.manyfaces.knowledge import influence_field
 
         fig = influence_map(influence_field(know, info["source"], board.move_number))
         fig.savefig(args.png, dpi=120, bbox_inches="tight")

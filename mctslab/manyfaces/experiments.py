@@ -1,6 +1,8 @@
-"""The Many Faces of Go paper's claims as measurements: scales, ``Config``, the census tasks,
-the matcher's cost chain and time shares, and the games beyond the paper (notebook
-``manyfaces_knowledge``; brief ``docs/papers/many-faces-knowledge.md``). The tables are
+"""The Many Faces of Go paper's claims as measurements (notebook ``manyfaces_knowledge``;
+brief ``docs/papers/many-faces-knowledge.md``): scales, ``Config``, the census task
+(``census_task``), the runners (``run_*``: the census and the games beyond the paper, tasks
+through the notebook's ``Run``) and what the notebook measures in its own process, without
+tasks (the matcher's cost chain, time shares, influence fields). The tables are
 :mod:`mctslab.manyfaces.tables`, the figures :mod:`mctslab.manyfaces.figures`.
 
 The paper (Fotland 1993) has no result tables: its claims are statements about structures
@@ -8,15 +10,15 @@ and costs. Each becomes a table or a figure here, next to the paper's figure:
 
 * :func:`cost_chain` - the pattern matcher's cost chain (naive -> 8-bit hash -> near the
   last move -> early exit), paper vs our counters and wall times on real positions;
-* :func:`census` (tasks through the executor, one per game: replay with every structure
+* :func:`run_census` (tasks through the executor, one per game: replay with every structure
   maintained, the consistency checker after every move, connection and eye-shape counts
   every ``census_every`` moves; tabulated by ``tables.census_tables``);
 * :func:`time_shares` - share of run time by component over game replays (paper: eye
   potential 7%, pattern matching 1.5%);
-* :func:`strength` - beyond the paper: the knowledge-based player (:mod:`.player`) against
+* :func:`run_strength` - beyond the paper: the knowledge-based player (:mod:`.player`) against
   GNU Go and our MCTS engine, and MCTS with the pattern prior (:mod:`.prior`) against the same
   MCTS without it and against GNU Go (games through the executor, GNU Go referees);
-  :func:`prior_experiment` - the prior's rows of :func:`strength` alone (longer runs in
+  :func:`run_prior` - the prior's rows of :func:`run_strength` alone (longer runs in
   ``docs/bench/manyfaces.md``).
 
 The joseki DAG, the influence and territory estimates, the enclosed-field claim and the
@@ -45,12 +47,19 @@ from mctslab.go import sgf
 from mctslab.go.api import Board
 from mctslab.go.gnugo import gnugo_missing
 from mctslab.manyfaces.api import Matcher
-from mctslab.manyfaces.knowledge import COMPONENTS, Knowledge, check
+from mctslab.manyfaces.knowledge import (
+    COMPONENTS,
+    InfluenceField,
+    Knowledge,
+    check,
+    influence_field,
+)
 from mctslab.manyfaces.patterns import compile_patterns, load_default
 from mctslab.manyfaces.player_match import Side, match_table, play_match
 
-__all__ = ["SCALES", "PAPER_COST", "Config", "config", "game_paths", "census_task", "census",
-           "cost_chain", "influence_positions", "time_shares", "strength", "prior_experiment"]
+__all__ = ["SCALES", "PAPER_COST", "Config", "config", "game_paths", "census_task",
+           "cost_chain", "influence_positions", "influence_fields", "time_shares", "run_census",
+           "run_strength", "run_prior"]
 
 SCALES = {
     "smoke": dict(census_games=2, cost_positions=2, incremental_moves=5, replay_games=1,
@@ -147,7 +156,9 @@ def census_task(params: dict, seed) -> dict:
                 eyes=dict(eye), seconds={k: round(v, 6) for k, v in know.seconds.items()})
 
 
-def census(run, cfg: Config):
+def run_census(run, cfg: Config):
+    """The census tasks (:func:`census_task`, one per game) through ``run.map``; results in
+    game order (``tables.census_tables`` tabulates them)."""
     tasks = make_tasks("mctslab.manyfaces.experiments:census_task",
                        [dict(game=g, census_every=cfg.census_every)
                         for g in game_paths(cfg.census_games)], seed=run.seed)
@@ -230,24 +241,6 @@ def influence_positions(cfg: Config):
     return out
 
 
-@dataclass(frozen=True)
-class InfluenceField:
-    """One position's influence field, what the influence figures draw."""
-
-    game: str              # the game (a path under go-games, or an SGF's name)
-    move: int              # moves played
-    field: np.ndarray      # float[size, size]: (B - W) / (B + W + 1), indexed [row, col]
-    stones: np.ndarray     # int8[size, size]: 0 empty, 1 black, 2 white
-    estimate: float        # territory estimate B - W - komi (Knowledge.territory)
-
-
-def influence_field(know: Knowledge, game: str, move: int) -> InfluenceField:
-    """The influence field of ``know``'s position (``move`` moves into ``game``), its stones
-    and its territory estimate."""
-    return InfluenceField(game, move, know.field_grid(), know.board.stones(),
-                          know.territory()["estimate"])
-
-
 def influence_fields(cfg: Config) -> list[InfluenceField]:
     """The positions of :func:`influence_positions` analysed, for the influence figure."""
     return [influence_field(Knowledge(Board.from_moves(19, moves[:move])), g, move)
@@ -291,7 +284,7 @@ def time_shares(cfg: Config) -> pd.DataFrame:
 
 # ---------------------------------------------------------------- beyond the paper: games
 def _pairings(cfg: Config) -> list:
-    """(candidate, opponent) of every match of :func:`strength`; its k-th match is experiment
+    """(candidate, opponent) of every match of :func:`run_strength`; its k-th match is experiment
     ``manyfaces_strength_<k>``, seeded from ``run.seed + 100 + k``."""
     mcts = Side("mcts", playouts=cfg.strength_playouts, policy="light", resign=0.0,
                 root_select="winrate", careful_pass=True)
@@ -317,7 +310,7 @@ def _matches(run, cfg: Config, which=None) -> pd.DataFrame:
         for k, (candidate, opponent) in chosen])
 
 
-def strength(run, cfg: Config) -> pd.DataFrame:
+def run_strength(run, cfg: Config) -> pd.DataFrame:
     """Beyond the paper (issue 13): the knowledge-based player against GNU Go and against our
     MCTS engine, and MCTS with the pattern prior (``prior_visits`` virtual visits per root
     child) against the same MCTS without it and against GNU Go; each MCTS side searches
@@ -329,10 +322,10 @@ def strength(run, cfg: Config) -> pd.DataFrame:
     return _matches(run, cfg)
 
 
-def prior_experiment(run, cfg: Config) -> pd.DataFrame:
-    """The pattern prior's own measurement (issue 13): the last three rows of :func:`strength`,
+def run_prior(run, cfg: Config) -> pd.DataFrame:
+    """The pattern prior's own measurement (issue 13): the last three rows of :func:`run_strength`,
     MCTS with the pattern prior against the same MCTS without it, and each of them against
-    GNU Go, played as :func:`strength` plays them (the same stored tasks: after one, the other
+    GNU Go, played as :func:`run_strength` plays them (the same stored tasks: after one, the other
     reads these games from the store). Longer runs: ``docs/bench/manyfaces.md``, "Pattern
     prior for MCTS"."""
     return _matches(run, cfg, PRIOR_PAIRINGS)

@@ -1,7 +1,8 @@
 """Figures of the notebook ``manyfaces_knowledge`` (the census, the influence field on real
 games, the enclosed-field claim) and the influence map of ``mctslab manyfaces analyse --png``.
 They draw what they are given: the influence fields come from
-:func:`mctslab.manyfaces.experiments.influence_fields` (or ``influence_field`` of one position).
+:func:`mctslab.manyfaces.experiments.influence_fields` (or
+:func:`mctslab.manyfaces.knowledge.influence_field` of one position).
 """
 
 from __future__ import annotations
@@ -10,8 +11,7 @@ import numpy as np
 import pandas as pd
 
 from mctslab.core.plotting import plt
-from mctslab.manyfaces.experiments import InfluenceField
-from mctslab.manyfaces.knowledge import enclosed_field
+from mctslab.manyfaces.knowledge import InfluenceField, enclosed_field
 
 __all__ = ["census_figure", "influence_figure", "enclosed_figure", "influence_map"]
 

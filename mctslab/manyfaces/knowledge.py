@@ -83,7 +83,7 @@ from mctslab.manyfaces.groups import BIG_REGION_EIGHTHS, Group  # noqa: F401 (re
 
 __all__ = ["Knowledge", "Connection", "EyeSpace", "Group", "CONNECTION_TYPES",
            "CONNECTION_STRENGTHS", "STRENGTH_CLASSES", "STRENGTH_VALUE", "check",
-           "replay"]
+           "replay", "InfluenceField", "influence_field"]
 
 CONNECTION_TYPES = ("hane", "one_point_jump", "half_knight", "knight", "two_point_jump",
                     "half_large_knight", "large_knight", "three_point_jump", "multiple")
@@ -459,3 +459,21 @@ def enclosed_field(side: int, power: float = 1.0) -> np.ndarray:
     kk.influence(st.color, w, value, float(power), black, white, scratch,
                  np.zeros(len(value), np.int32))
     return black.reshape(w, w)[2:-2, 2:-2].copy()
+
+
+@dataclass(frozen=True)
+class InfluenceField:
+    """One position's influence field, what the influence figures draw."""
+
+    game: str              # the game (a path under go-games, or an SGF's name)
+    move: int              # moves played
+    field: np.ndarray      # float[size, size]: (B - W) / (B + W + 1), indexed [row, col]
+    stones: np.ndarray     # int8[size, size]: 0 empty, 1 black, 2 white
+    estimate: float        # territory estimate B - W - komi (Knowledge.territory)
+
+
+def influence_field(know: Knowledge, game: str, move: int) -> InfluenceField:
+    """The influence field of ``know``'s position (``move`` moves into ``game``), its stones
+    and its territory estimate."""
+    return InfluenceField(game, move, know.field_grid(), know.board.stones(),
+                          know.territory()["estimate"])

@@ -12,7 +12,7 @@ Reading guide
   root only).
 * :class:`PriorGtpServer` - ``mctslab go gtp``'s engine searching with the prior (and an
   optional pass rule). The games that measure it (MCTS with the prior against MCTS without,
-  and either against GNU Go) are :func:`mctslab.manyfaces.experiments.prior_experiment`
+  and either against GNU Go) are :func:`mctslab.manyfaces.experiments.run_prior`
   (numbers in ``docs/bench/manyfaces.md``, "Pattern prior for MCTS"), played by
   :mod:`mctslab.manyfaces.player_match`: stored tasks, GNU Go as the referee.
 

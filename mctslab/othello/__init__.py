@@ -14,6 +14,7 @@ differential evolution (notebook ``othello_wpc_de``). Modules:
 
 import numpy as np
 
+from mctslab.core.warmup import compile_once
 from mctslab.othello import _de
 from mctslab.othello.api import MatchResult, Player, match, perft, player
 from mctslab.othello.learning import LearningConfig, population_tables, run_learning
@@ -24,8 +25,10 @@ __all__ = ["MatchResult", "Player", "match", "perft", "player", "LearningConfig"
            "STANDARD_WPC", "load_wpc", "warmup"]
 
 
+@compile_once
 def warmup() -> None:
-    """Compile (or load from numba's cache) every Othello kernel on tiny inputs."""
+    """Compile (or load from numba's cache) every Othello kernel on tiny inputs, once per
+    process (``compile_once``)."""
     perft(2)
     match("standard", "random", games=2, seed=0)
     match("standard", "random", games=1, seed=0, alternate=False)

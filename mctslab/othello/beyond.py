@@ -1,9 +1,9 @@
 """Beyond the paper: the runs the notebook's "Beyond the paper" sections read (issue 14).
 
-- :func:`learner_sizes`: the learners of 10 and 64 weights next to the paper's 32, each scored
-  against the standard WPC and against Lucas and Runarsson's published WPC;
-- :func:`reference_learning`: learning against fixed reference WPCs instead of the group;
-- :func:`elo_readings`: the Elo/join readings of the group's best member compared.
+- :func:`run_learner_sizes`: the learners of 10 and 64 weights next to the paper's 32, each
+  scored against the standard WPC and against Lucas and Runarsson's published WPC;
+- :func:`run_reference_learning`: learning against fixed reference WPCs instead of the group;
+- :func:`run_elo_readings`: the Elo/join readings of the group's best member compared.
 
 The paper's own protocol (learning, Table 4, the round robins) is :mod:`mctslab.othello.experiments`;
 these runs use its task functions (by their names there, so their task ids are the ones stored)
@@ -28,7 +28,7 @@ from mctslab.othello.experiments import (
 )
 from mctslab.othello.learning import MODES
 
-__all__ = ["learner_sizes", "elo_readings", "reference_learning", "elo_reading_record"]
+__all__ = ["run_learner_sizes", "run_elo_readings", "run_reference_learning", "elo_reading_record"]
 
 
 # -- beyond the paper: learner sizes (issue 14) -------------------------------------------
@@ -42,15 +42,15 @@ def _final_wpc(result: dict):
     return max(wpcs, key=lambda m: m["rating"])["variables"] if wpcs else None
 
 
-def learner_sizes(run, cfg: Config, learned: Learned) -> pd.DataFrame:
+def run_learner_sizes(run, cfg: Config, learned: Learned) -> pd.DataFrame:
     """Each learner size of ``cfg.compared_weights`` under the same protocol (issue 14).
 
     Every (size, mode, repetition) is a learning run with the seed of the same run in
-    :func:`learn` (``cfg.weights``'s runs are ``learned``'s, not run again; the others go to
-    the experiment ``othello_learner_sizes``). Each run's final WPC (:func:`_final_wpc`) and
-    every published WPC play ``final_games`` games against the standard WPC and as many
-    against the random player (epsilon ``cfg.epsilon`` for every WPC): the issue asks for
-    both scores of any claimed winner. One row per WPC and opponent, with its 95% interval
+    :func:`~mctslab.othello.experiments.run_learning` (``cfg.weights``'s runs are
+    ``learned``'s, not run again; the others go to the experiment ``othello_learner_sizes``).
+    Each run's final WPC (:func:`_final_wpc`) and every published WPC play ``final_games``
+    games against the standard WPC and as many against the random player (epsilon
+    ``cfg.epsilon`` for every WPC): the issue asks for both scores of any claimed winner. One row per WPC and opponent, with its 95% interval
     (:func:`~mctslab.othello.tables.learner_sizes_summary` adds intervals over seeds).
     """
     runs = []
@@ -59,7 +59,7 @@ def learner_sizes(run, cfg: Config, learned: Learned) -> pd.DataFrame:
         runs += [(cfg.weights, r) for mode in MODES for r in learned.mode(mode)]
     if other_sizes:
         tasks = []
-        for size in other_sizes:  # per size: run i has learn()'s seed (spawn key (i,))
+        for size in other_sizes:  # per size: run i has run_learning()'s seed (spawn key (i,))
             tasks += _learning_tasks(dataclasses.replace(cfg, weights=size), run.seed)
         sizes = [size for size in other_sizes for _ in range(cfg.repetitions * len(MODES))]
         runs += list(zip(sizes, run.map("othello_learner_sizes", tasks)))
@@ -104,7 +104,7 @@ def _scored_vs_both(run, cfg: Config, candidates: list[dict]) -> pd.DataFrame:
 # -- beyond the paper: learning against fixed references (issue 14) ------------------------
 
 # The paper constants reference learning uses (the others belong to the paper's two modes).
-def reference_learning(run, cfg: Config) -> pd.DataFrame:
+def run_reference_learning(run, cfg: Config) -> pd.DataFrame:
     """Learning against fixed references (beyond the paper, issue 14).
 
     For every reference set of ``cfg.reference_sets``, learner size of
@@ -117,7 +117,7 @@ def reference_learning(run, cfg: Config) -> pd.DataFrame:
     (:func:`_scored_vs_both`), as for the learner sizes: any claimed winner shows both
     scores. Each learned WPC also plays ``final_games`` games against Lucas & Runarsson's
     WPC (``vs_lucas_runarsson``, experiment ``othello_reference_h2h``, spawn keys (6, crc32
-    of ``learner|repetition``)): an opponent no run trained against. Rows as :func:`learner_sizes`, ``mode == "reference"``, ``learner`` naming the
+    of ``learner|repetition``)): an opponent no run trained against. Rows as :func:`run_learner_sizes`, ``mode == "reference"``, ``learner`` naming the
     size and the references (e.g. "64 genes vs standard+random", and ", parents
     re-evaluated" with ``reference_reevaluate``: the same seeds, so the two are paired).
     """
@@ -180,11 +180,12 @@ def elo_reading_record(reading: str, result: dict, scored: list) -> dict:
     return record
 
 
-def elo_readings(run, cfg: Config, learned: Learned) -> pd.DataFrame:
+def run_elo_readings(run, cfg: Config, learned: Learned) -> pd.DataFrame:
     """Group learning under each reading of ``cfg.compared_elo_readings`` (issue 14).
 
     ``cfg.elo_reading``'s group runs are ``learned``'s; another reading's are the group tasks
-    of :func:`learn` under ``dataclasses.replace(cfg, elo_reading=reading)``: the same seeds,
+    of :func:`~mctslab.othello.experiments.run_learning` under
+    ``dataclasses.replace(cfg, elo_reading=reading)``: the same seeds,
     and the ids a notebook run with that ``elo_reading`` stores, in the same experiment
     ``othello_learning`` (the store is keyed by task id), so either run reuses the other's
     results. Every final WPC member of every run plays ``final_games`` games against the
@@ -198,7 +199,7 @@ def elo_readings(run, cfg: Config, learned: Learned) -> pd.DataFrame:
     if others:
         tasks = [t for reading in others for t in _learning_tasks(
             dataclasses.replace(cfg, elo_reading=reading), run.seed) if t.params["mode"] == "group"]
-        # the manifest's othello_learning entry counts learn()'s call and this one together
+        # the manifest's othello_learning entry counts run_learning()'s call and this one together
         results = run.map("othello_learning", tasks)
         runs += list(zip([reading for reading in others for _ in range(cfg.repetitions)], results))
     runs.sort(key=lambda pair: (readings.index(pair[0]), pair[1]["repetition"]))

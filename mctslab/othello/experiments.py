@@ -1,6 +1,7 @@
-"""The paper's protocol as scales, ``Config``, task functions and runs (notebook
-``othello_wpc_de``; its tables are :mod:`mctslab.othello.tables`, its figures
-:mod:`mctslab.othello.figures`).
+"""The paper's protocol as scales, ``Config``, task functions (``*_task``) and runners
+(``run_*``) of the notebook ``othello_wpc_de`` (its tables are :mod:`mctslab.othello.tables`,
+its figures :mod:`mctslab.othello.figures`, its runs beyond the paper
+:mod:`mctslab.othello.beyond`).
 
 Scales
 ------
@@ -18,14 +19,15 @@ Elo K = 32 from 1500, joining above 1600 (:class:`~mctslab.othello.learning.Lear
 defaults). Each is a field of :class:`Config`, so the notebook can change any of them.
 
 Beyond the paper (issue 14): ``weights`` sets the learner's genes (10 = the paper's a..j,
-the default; 20 = 4-fold symmetric; 64 = every square), and :func:`learner_sizes` learns
-with each size of ``compared_weights`` under the same protocol and scores each run's final
-WPC against the standard WPC *and* against the random player. :func:`elo_readings` runs group
-learning under each reading of ``compared_elo_readings`` ("keep", "rederive"; see
+the default; 20 = 4-fold symmetric; 64 = every square), and
+:func:`~mctslab.othello.beyond.run_learner_sizes` learns with each size of
+``compared_weights`` under the same protocol and scores each run's final WPC against the
+standard WPC *and* against the random player. :func:`~mctslab.othello.beyond.run_elo_readings`
+runs group learning under each reading of ``compared_elo_readings`` ("keep", "rederive"; see
 :mod:`~mctslab.othello.learning`) with the same seeds and scores every final group against the
 standard WPC, so the two readings sit side by side in one notebook run.
-:func:`reference_learning` learns against fixed references instead of the paper's moving
-opponents (``reference_sets``: the standard WPC, the random player or both; one population
+:func:`~mctslab.othello.beyond.run_reference_learning` learns against fixed references instead
+of the paper's moving opponents (``reference_sets``: the standard WPC, the random player or both; one population
 of ``reference_population`` for ``reference_generations`` generations, each size of
 ``reference_weights``; ``reference_reevaluate`` re-plays the parents every generation) and
 scores the results as the learner sizes are scored: the issue's goal is a learned WPC above
@@ -50,13 +52,14 @@ import pandas as pd
 from mctslab.core.params import config_values, non_default, positive_int
 from mctslab.core.stats import score_interval
 from mctslab.core.tasks import keyed_tasks, make_tasks, task_key, task_version
+from mctslab.othello import learning
 from mctslab.othello import wpc as wpc_module
 from mctslab.othello._de import league
 from mctslab.othello._players import play_match
-from mctslab.othello.learning import ELO_READINGS, MODES, LearningConfig, run_learning
+from mctslab.othello.learning import ELO_READINGS, MODES, LearningConfig
 from mctslab.rng import seed_state
 
-__all__ = ["Config", "SCALES", "PAPER_CONSTANTS", "config", "learn", "evaluate",
+__all__ = ["Config", "SCALES", "PAPER_CONSTANTS", "config", "run_learning", "run_evaluation",
            "learning_task", "evaluation_task", "round_robin_task", "Learned", "Evaluated",
            "reference_learning_params"]
 
@@ -117,8 +120,8 @@ class Config:
     final_games: int          # games per WPC against the standard WPC in Table 4
     round_robin_games: int    # games per pair in the final round robin of each group (Table 3)
     repetitions: int          # independent learning runs per mode
-    compared_weights: tuple   # learner sizes run by learner_sizes (beyond the paper)
-    compared_elo_readings: tuple  # Elo/join readings run by elo_readings (beyond the paper)
+    compared_weights: tuple   # learner sizes run by run_learner_sizes (beyond the paper)
+    compared_elo_readings: tuple  # Elo/join readings run by run_elo_readings (beyond the paper)
     reference_sets: tuple     # reference learning (beyond the paper): sets of fixed opponents
     reference_weights: tuple  # reference learning: learner sizes
     reference_population: int  # reference learning: NP
@@ -216,7 +219,8 @@ def learning_task(params: dict, seed: np.random.SeedSequence) -> dict:
     """One learning run; ``params`` = LearningConfig fields + ``repetition``."""
     params = dict(params)
     repetition = params.pop("repetition", 0)
-    return dict(run_learning(LearningConfig.from_params(params), seed), repetition=repetition)
+    return dict(learning.run_learning(LearningConfig.from_params(params), seed),
+                repetition=repetition)
 
 
 def _tables(variables) -> tuple[np.ndarray, bool]:
@@ -277,8 +281,9 @@ def _learning_tasks(cfg: Config, seed: int) -> list:
                        for rep in range(cfg.repetitions) for mode in MODES], seed=seed)
 
 
-def learn(run, cfg: Config) -> Learned:
-    """Every (mode, repetition) learning run as one task through ``run.map``."""
+def run_learning(run, cfg: Config) -> Learned:
+    """Every (mode, repetition) learning run as one task through ``run.map`` (one run of
+    :func:`mctslab.othello.learning.run_learning` each)."""
     results = run.map("othello_learning", _learning_tasks(cfg, run.seed))
     runs = {mode: [r for r in results if r["mode"] == mode] for mode in MODES}
     return Learned(runs)
@@ -312,7 +317,7 @@ def _final_candidates(learned: Learned) -> list[dict]:
     return rows
 
 
-def evaluate(run, cfg: Config, learned: Learned) -> Evaluated:
+def run_evaluation(run, cfg: Config, learned: Learned) -> Evaluated:
     """Table 4's protocol for every learned and published WPC, and Table 3's round robins.
 
     Both kinds of task go through one ``run.map`` (one worker pool).
@@ -349,7 +354,7 @@ def evaluate(run, cfg: Config, learned: Learned) -> Evaluated:
     return Evaluated(pd.DataFrame.from_records(records), robins, cfg)
 
 
-# -- the task parameters of learning against fixed references (beyond.reference_learning) --
+# -- the task parameters of learning against fixed references (beyond.run_reference_learning) -
 _REFERENCE_CONSTANTS = ("scale_factor", "crossover_rate", "lower", "upper", "alpha")
 
 

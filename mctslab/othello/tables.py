@@ -3,8 +3,8 @@
 Tables are rounded for citing (issue 14): scores, intervals and weights to 3 decimals, ratings
 to 0.1, times and speeds to 3 significant digits; the result store keeps full precision.
 
-Every number comes from the learning histories (:func:`experiments.learn`) and the final
-evaluations (:func:`experiments.evaluate`) of the run at hand; the paper's statements
+Every number comes from the learning histories (:func:`experiments.run_learning`) and the final
+evaluations (:func:`experiments.run_evaluation`) of the run at hand; the paper's statements
 (Sec. 4.3, 5.3, 6) are quoted as text next to what we measured, and "holds" is decided by
 the stated criterion, never written by hand.
 """

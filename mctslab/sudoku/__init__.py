@@ -20,6 +20,11 @@ Reading guide (each module says which part of the paper it implements):
 
 import numpy as np
 
+from mctslab.core.warmup import compile_once
+from mctslab.rng import seed_state
+from mctslab.sudoku import _baseline
+from mctslab.sudoku._playout import make_playout_scratch
+from mctslab.sudoku._tables import make_tables
 from mctslab.sudoku.api import (
     PuzzleFormatError,
     Solution,
@@ -34,7 +39,6 @@ from mctslab.sudoku.api import (
     solve,
     solve_many,
 )
-from mctslab.sudoku.experiments import warmup as _warmup_generation
 from mctslab.sudoku.generator import GenerationResult, GeneratorConfig, generate
 
 __all__ = ["PuzzleFormatError", "Solution", "parse_puzzle", "format_puzzle", "read_puzzles",
@@ -45,11 +49,19 @@ __all__ = ["PuzzleFormatError", "Solution", "parse_puzzle", "format_puzzle", "re
 _WARMUP_PUZZLE = ("034678912672195348198342567859761423426853791713924856961537284287419635345286179")
 
 
+@compile_once
 def warmup() -> None:
-    """Compile (or load from numba's cache) every Sudoku kernel on tiny inputs: the generator and
-    the removal baseline (:func:`mctslab.sudoku.experiments.warmup`), the fast solver, the rules
-    and both normal forms."""
-    _warmup_generation()
+    """Compile (or load from numba's cache) every Sudoku kernel on tiny inputs, once per process
+    (``compile_once``): the generator, the removal baseline and minimal reduction, the fast
+    solver, the rules and both normal forms. The task functions call it first, so that the CPU
+    seconds they report never include numba compilation."""
+    generate(GeneratorConfig(playouts=40, threshold=2, reduce_max_clues=81,
+                             backup_reduced=True, verify_backend="none"), seed=0)
+    _baseline.reduce_many(np.zeros((1, 81), np.uint8), np.zeros(1, np.int64), seed_state(0),
+                          make_tables(), make_playout_scratch())
+    _baseline.removal_baseline(1, np.zeros(82, np.int64), np.zeros((1, 81), np.uint8), 20,
+                               np.zeros(1, np.int64), seed_state(0), make_tables(),
+                               make_playout_scratch(), np.zeros(81, np.uint8))
     board = parse_puzzle(_WARMUP_PUZZLE)
     solve(board)
     solve_many(np.stack([board, board]))

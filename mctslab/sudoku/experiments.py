@@ -1,5 +1,5 @@
 """The paper's protocol (Sec. 5) as tasks, at three scales, plus the baselines and extensions:
-scales, ``Config``, task functions and ``run_*`` / ``*_runs`` of the notebook
+scales, ``Config``, task functions (``*_task``) and runners (``run_*``) of the notebook
 ``sudoku_less_clue`` (its tables are :mod:`mctslab.sudoku.tables`, its figures
 :mod:`mctslab.sudoku.figures`).
 
@@ -17,7 +17,7 @@ could not repeat (its recorded row: ``docs/bench/sudoku.md``).
 ``default`` runs in under ten minutes on two cores and therefore uses 1/50 (Table 1) and 1/150
 (Table 2) of the paper's playouts per run: its counts are far smaller and are labelled with the scale everywhere.
 
-Each (variant, seed) run is one task (:func:`run_generation`); per-task seeds are spawned from
+Each (variant, seed) run is one task (:func:`generation_task`); per-task seeds are spawned from
 the experiment seed (the ``Run``'s, as in every domain): Table 1's run ``i`` of variant ``v``
 has the key ``(v x table1_seeds + i,)`` (:func:`~mctslab.core.tasks.keyed_tasks`), whichever
 variants are chosen; the other experiments' task ``i`` has ``(i,)`` and a seed offset of its
@@ -33,10 +33,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from mctslab.core.params import config_values, finite_number, non_default, positive_int
-from mctslab.core.tasks import keyed_tasks, make_tasks, task_version
-from mctslab.core.warmup import compile_once
+from mctslab.core.tasks import keyed_tasks, make_tasks, task_renamed, task_version
 from mctslab.rng import seed_state
-from mctslab.sudoku import _baseline
+from mctslab.sudoku import _baseline, warmup
 from mctslab.sudoku._playout import make_playout_scratch
 from mctslab.sudoku._tables import make_tables
 from mctslab.sudoku.api import canonical_forms, format_puzzle, paper_normalise, parse_puzzle
@@ -50,8 +49,8 @@ from mctslab.sudoku.generator import (
 from mctslab.sudoku.readings import READING_DEFAULTS, check_readings
 
 __all__ = ["Config", "SCALES", "config", "VARIANTS", "table1_tasks", "table2_tasks", "baseline_tasks",
-           "table1_runs", "table2_runs", "beyond_runs", "removal_runs", "warmup",
-           "beyond_tasks", "run_generation", "run_removal_baseline"]
+           "run_table1", "run_table2", "run_beyond", "run_removal",
+           "beyond_tasks", "generation_task", "removal_baseline_task"]
 
 # Table 1 row order of the paper: (playout, selection, rules)
 VARIANTS = [(p, s, r) for p in ("reducing", "random") for s in ("min", "mean") for r in (True, False)]
@@ -162,7 +161,7 @@ def table1_tasks(cfg: Config, seed: int):
     params = [_generation_params(cfg, p, s, r, cfg.table1_playouts, cfg.c, cfg.threshold, i)
               for _, (p, s, r) in chosen for i in range(cfg.table1_seeds)]
     keys = [(v * cfg.table1_seeds + i,) for v, _ in chosen for i in range(cfg.table1_seeds)]
-    return keyed_tasks("mctslab.sudoku.experiments:run_generation", params, keys, seed)
+    return keyed_tasks("mctslab.sudoku.experiments:generation_task", params, keys, seed)
 
 
 def table2_tasks(cfg: Config, seed: int):
@@ -170,20 +169,20 @@ def table2_tasks(cfg: Config, seed: int):
     params = [_generation_params(cfg, *BEST, cfg.table2_playouts, c, t, i)
               for c in cfg.table2_c for t in cfg.table2_thresholds
               for i in range(cfg.table2_seeds)]
-    return make_tasks("mctslab.sudoku.experiments:run_generation", params, seed + 2)
+    return make_tasks("mctslab.sudoku.experiments:generation_task", params, seed + 2)
 
 
 def beyond_tasks(cfg: Config, seed: int):
     """The best variant with minimal reduction inside the search (backing up reduced values)."""
     params = [dict(_generation_params(cfg, *BEST, cfg.beyond_playouts, cfg.c, cfg.threshold, i),
                    backup_reduced=True) for i in range(cfg.beyond_seeds)]
-    return make_tasks("mctslab.sudoku.experiments:run_generation", params, seed + 3)
+    return make_tasks("mctslab.sudoku.experiments:generation_task", params, seed + 3)
 
 
 def baseline_tasks(cfg: Config, seed: int):
     per_task = -(-cfg.removal_runs // cfg.removal_tasks)
     params = [dict(runs=per_task, reduce_upto=cfg.reduce_upto)] * cfg.removal_tasks
-    return make_tasks("mctslab.sudoku.experiments:run_removal_baseline", params, seed + 1)
+    return make_tasks("mctslab.sudoku.experiments:removal_baseline_task", params, seed + 1)
 
 
 def _distinct(boards) -> dict:
@@ -216,22 +215,10 @@ def _boards(puzzles):
             np.array([i for _, _, i in puzzles], np.int64))
 
 
-@compile_once
-def warmup() -> None:
-    """Compile (or load from cache) every Sudoku kernel once per process, before any timing,
-    so that the CPU seconds reported by the tasks never include numba compilation."""
-    generate(GeneratorConfig(playouts=40, threshold=2, reduce_max_clues=81,
-                             backup_reduced=True, verify_backend="none"), seed=0)
-    _baseline.reduce_many(np.zeros((1, 81), np.uint8), np.zeros(1, np.int64), seed_state(0),
-                          make_tables(), make_playout_scratch())
-    _baseline.removal_baseline(1, np.zeros(82, np.int64), np.zeros((1, 81), np.uint8), 20,
-                               np.zeros(1, np.int64), seed_state(0), make_tables(),
-                               make_playout_scratch(), np.zeros(81, np.uint8))
-
-
 # 2 (112e98d): raw / reduced hold only python-sat re-verified puzzles, verify_failed_reduced added
 @task_version("2")
-def run_generation(params: dict, seed) -> dict:
+@task_renamed("mctslab.sudoku.experiments:run_generation")  # its name until issue 28
+def generation_task(params: dict, seed) -> dict:
     """Task: one MCTS run, its verified counts, and the post-hoc minimal reductions.
 
     ``raw`` and ``reduced`` hold only puzzles the other backend (python-sat) re-verified unique,
@@ -279,7 +266,8 @@ def run_generation(params: dict, seed) -> dict:
             "canonical_cpu_seconds": canon_seconds, "stats": {**result.stats, **info}}
 
 
-def run_removal_baseline(params: dict, seed) -> dict:
+@task_renamed("mctslab.sudoku.experiments:run_removal_baseline")  # its name until issue 28
+def removal_baseline_task(params: dict, seed) -> dict:
     """Task: random clue removal from random full grids (the issue's baseline)."""
     runs = int(params["runs"])
     warmup()
@@ -299,18 +287,21 @@ def run_removal_baseline(params: dict, seed) -> dict:
 
 # -- running through a notebook's Run (one call per experiment) ------------------------------
 
-def table1_runs(run, cfg: Config):
+def run_table1(run, cfg: Config):
     """Table 1's runs through the executor (stored, resumable); results in task order."""
     return run.map("sudoku_table1", table1_tasks(cfg, run.seed))
 
 
-def table2_runs(run, cfg: Config):
+def run_table2(run, cfg: Config):
+    """Table 2's runs (the best variant, c x threshold x seeds); results in task order."""
     return run.map("sudoku_table2", table2_tasks(cfg, run.seed))
 
 
-def beyond_runs(run, cfg: Config):
+def run_beyond(run, cfg: Config):
+    """The best variant with minimal reduction inside the search; results in task order."""
     return run.map("sudoku_beyond", beyond_tasks(cfg, run.seed))
 
 
-def removal_runs(run, cfg: Config):
+def run_removal(run, cfg: Config):
+    """The random clue-removal baseline's tasks; results in task order."""
     return run.map("sudoku_removal_baseline", baseline_tasks(cfg, run.seed))

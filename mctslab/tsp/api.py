@@ -2,8 +2,8 @@
 
 Every solver returns a :class:`SolveResult` for the **Hamiltonian path** problem (the paper's
 objective): ``length`` is the path length, ``tour_length`` the closed tour through the same
-order. Times are wall-clock seconds of compiled code (:func:`warmup` compiles every kernel
-first, so compilation never counts), measured with ``time.perf_counter``.
+order. Times are wall-clock seconds of compiled code (:func:`mctslab.tsp.warmup` compiles
+every kernel first, so compilation never counts), measured with ``time.perf_counter``.
 
 Solvers: :func:`sa_paper` (Sec. 4), :func:`mcts` (Sec. 2-3; MCT_UM / MCT_RM / MCT_RS),
 :func:`sa_2opt` (beyond the paper), :func:`exact` (Held-Karp, n <= 20), and
@@ -22,10 +22,10 @@ from scipy.spatial import cKDTree
 from mctslab.core.tree import make_tree, tree_grow, tree_new_node
 from mctslab.rng import seed_state
 from mctslab.tsp import _distance, _exact, _mcts, _mst, _playout, _sa, _sa2opt
-from mctslab.tsp.tsplib import Instance, from_coordinates
+from mctslab.tsp.tsplib import Instance
 
 __all__ = ["SolveResult", "mst_length", "path_length", "tour_length", "check_path", "sa_paper",
-           "mcts", "sa_2opt", "exact", "warmup", "SA_PAPER", "MCTS_VARIANTS", "EXACT_MAX_CITIES"]
+           "mcts", "sa_2opt", "exact", "SA_PAPER", "MCTS_VARIANTS", "EXACT_MAX_CITIES"]
 
 # The paper's SA schedule (Sec. 4).
 SA_PAPER = {"t_start": 10000.0, "t_end": 10.0, "iterations": 1000, "cooling": 0.99}
@@ -472,15 +472,3 @@ def exact(instance: Instance) -> SolveResult:
     _exact.held_karp_path(dist, path)
     return _result("exact", instance, path, time.perf_counter() - start)
 
-
-def warmup() -> None:
-    """Compile (or load from cache) every TSP kernel on a tiny instance."""
-    tiny = from_coordinates(np.random.default_rng(0).uniform(0, 100, (12, 2)), "warmup")
-    mst_length(tiny)
-    sa_paper(tiny, 0, t_start=10.0, t_end=5.0, iterations=10)
-    sa_paper(tiny, 0, t_start=10.0, t_end=5.0, iterations=10, reading="accept-all")
-    sa_paper(tiny, 0, t_start=10.0, t_end=5.0, iterations=10, naive=True)
-    for policy in ("uniform", "roulette"):
-        mcts(tiny, policy, "sd", 2.0, 0, playouts=30)
-    sa_2opt(tiny, 0, moves_per_city=10)
-    exact(from_coordinates(tiny.coords[:5], "warmup5"))

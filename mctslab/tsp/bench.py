@@ -1,7 +1,7 @@
 """``mctslab bench tsp``: the TSP paper's performance figures (recorded in BENCHMARKS.md).
 
-Each figure compiles first (``api.warmup``), then times several repetitions on one core and
-reports the best (least disturbed) with the median in ``detail``: the machine is shared, so the
+Each figure compiles first (``mctslab.tsp.warmup``), then times several repetitions on one core
+and reports the best (least disturbed) with the median in ``detail``: the machine is shared, so the
 median moves with other people's load. Instances come from the data folder; without it a
 random instance of the same size stands in (and ``detail`` says so).
 """
@@ -19,7 +19,7 @@ import numpy as np
 from mctslab.core.bench import benchmark
 from mctslab.data import available
 from mctslab.rng import seed_state
-from mctslab.tsp import _playout, api, tsplib
+from mctslab.tsp import _playout, api, tsplib, warmup
 from mctslab.tsp.experiments import load_instance
 
 
@@ -41,7 +41,7 @@ def _rates(work, repetitions: int) -> tuple[float, float]:
 @benchmark("tsp.sa_moves_per_s", unit="proposals/s", goal=30e6)
 def sa_moves_per_s():
     """The paper's SA (688,000 swap proposals) on pr1002, one core."""
-    api.warmup()
+    warmup()
     instance, label = _instance("pr1002", 1002)
     seeds = iter(range(1000))
     best, median = _rates(lambda: api.sa_paper(instance, next(seeds)).details["proposals"], 9)
@@ -49,7 +49,7 @@ def sa_moves_per_s():
 
 
 def _roulette(name: str, n: int, repetitions: int, playouts: int):
-    api.warmup()
+    warmup()
     instance, label = _instance(name, n)
     cities = api.cities(instance)
     path = np.zeros(n, np.int32)
@@ -79,7 +79,7 @@ def roulette_playouts_per_s_d15112():
 
 
 def _mcts(name: str, n: int, search: str, playouts: int, repetitions: int):
-    api.warmup()
+    warmup()
     instance, label = _instance(name, n)
     mst = api.mst_length(instance)
     seeds = iter(range(1000))
@@ -109,7 +109,7 @@ def mcts_step_playouts_per_s():
 @benchmark("tsp.mst_seconds_d15112", unit="s", higher_is_better=False)
 def mst_seconds_d15112():
     """Prim's MST on d15112 (O(n^2), weights on the fly)."""
-    api.warmup()
+    warmup()
     instance, label = _instance("d15112", 15112)
     best, median = _rates(lambda: (api.mst_length(instance), 1)[1], 3)
     return {"value": 1 / best, "detail": f"{label}; best of 3, median {1 / median:.2f} s"}
@@ -117,8 +117,8 @@ def mst_seconds_d15112():
 
 _PEAK_SCRIPT = """
 import json, resource
-from mctslab.tsp import api, experiments
-api.warmup()
+from mctslab.tsp import api, experiments, warmup
+warmup()
 instance = experiments.load_instance({name!r})
 mst = api.mst_length(instance)
 sa = api.sa_paper(instance, 1)

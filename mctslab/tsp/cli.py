@@ -18,7 +18,7 @@ every ``mctslab`` command).
 from __future__ import annotations
 
 from mctslab.core import cliargs
-from mctslab.tsp import api, tsplib
+from mctslab.tsp import api, tsplib, warmup
 
 METHOD_NAMES = ("sa", "mct-um", "mct-rm", "mct-rs", "sa-2opt", "lkh", "exact")
 # The methods each option applies to (the others would ignore it: an error instead).
@@ -101,7 +101,7 @@ def _check_options(args) -> None:
 def _cmd_solve(args) -> int:
     _check_options(args)
     instance = tsplib.load(args.file)
-    api.warmup()
+    warmup()
     mst = api.mst_length(instance)
     result = _solve(instance, args, mst)
     print(f"instance: {instance.name} ({instance.n} cities, {instance.edge_weight_type})")

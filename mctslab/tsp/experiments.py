@@ -1,5 +1,5 @@
-"""The TSP paper's protocol (Sec. 4): scales, ``Config``, task functions and ``run_*`` of the
-notebook ``tsp_mcts_vs_sa`` (its tables are :mod:`mctslab.tsp.tables`, its figures
+"""The TSP paper's protocol (Sec. 4): scales, ``Config``, task functions (``*_task``) and
+runners (``run_*``) of the notebook ``tsp_mcts_vs_sa`` (its tables are :mod:`mctslab.tsp.tables`, its figures
 :mod:`mctslab.tsp.figures`).
 
 Tasks (run through :class:`mctslab.core.report.Run`, resumable):
@@ -38,9 +38,8 @@ import pandas as pd
 
 from mctslab.core.params import config_values, finite_number, non_default, positive_int
 from mctslab.core.tasks import Task, task_key, task_version
-from mctslab.core.warmup import compile_once
 from mctslab.data import find
-from mctslab.tsp import api, tsplib
+from mctslab.tsp import api, tsplib, warmup
 from mctslab.tsp.lkh import lkh
 
 __all__ = ["Config", "config", "SCALES", "DEFAULT_INSTANCES", "PAPER_CONSTANTS", "METHODS",
@@ -292,10 +291,6 @@ def _optimum(instance) -> float | None:
     return instance.optimal_tour_length
 
 
-# Compile / load every kernel once per process, so no timing includes it.
-_warm = compile_once(api.warmup)
-
-
 def _children(seed: np.random.SeedSequence, count: int) -> list[np.random.SeedSequence]:
     return [np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key + (k,))
             for k in range(count)]
@@ -307,7 +302,7 @@ def _children(seed: np.random.SeedSequence, count: int) -> list[np.random.SeedSe
 @task_version("2")
 def comparison_task(params: dict, seed: np.random.SeedSequence) -> dict:
     """SA, then every SA-time-budgeted method on one (instance, replicate)."""
-    _warm()
+    warmup()  # compiled (or loaded) once per process: no timing below includes it
     instance = load_instance(params["instance"])
     constants = {**PAPER_CONSTANTS, **params}  # params hold the constants that differ
     methods = mcts_methods(constants["cp"], constants["cp_multipliers"], constants["cp_rules"])
@@ -349,7 +344,7 @@ def sa_reference_task(params: dict, seed: np.random.SeedSequence) -> dict:
     same random permutation as the paper's SA and makes the same proposals' positions until
     the first acceptance that differs.
     """
-    _warm()
+    warmup()
     instance = load_instance(params["instance"])
     constants = {**PAPER_CONSTANTS, **params}
     result = api.sa_paper(instance, _children(seed, 1)[0], reading=params["reading"],
@@ -380,7 +375,7 @@ def speedup_task(params: dict, seed: np.random.SeedSequence) -> dict:
     ``horizon`` seconds pass. The time and playouts at which MCT_RM first reached each SA's
     length come from its improvement log (None: not within the horizon).
     """
-    _warm()
+    warmup()
     instance = load_instance(params["instance"])
     constants = {**PAPER_CONSTANTS, **params}
     streams = _children(seed, 2 + len(MCTS_METHODS))
@@ -414,7 +409,7 @@ def lkh_task(params: dict, seed: np.random.SeedSequence) -> dict:
 @task_version("2")  # 2: the roulette playout change of 7196177 (see comparison_task)
 def anytime_task(params: dict, seed: np.random.SeedSequence) -> dict:
     """Best length found versus time for one (instance, method): a list of (seconds, length)."""
-    _warm()
+    warmup()
     instance = load_instance(params["instance"])
     constants = {**PAPER_CONSTANTS, **params}
     method, horizon = params["method"], params["horizon"]
@@ -443,8 +438,9 @@ def _sa_arguments(constants: dict) -> dict:
 
 
 def _task(fn: str, params: dict, seed: int, replicate: int, name: str) -> Task:
-    """A task seeded by (replicate, instance): the same seed at every scale and in any list."""
-    return Task(f"mctslab.tsp.experiments:{fn}", params, seed, task_key(replicate, name))
+    """A task of ``fn`` (``"module:function"``, written out where the task list is built)
+    seeded by (replicate, instance): the same seed at every scale and in any list."""
+    return Task(fn, params, seed, task_key(replicate, name))
 
 
 # -- running -----------------------------------------------------------------------------------------
@@ -455,17 +451,19 @@ def run_comparison(run, cfg: Config) -> pd.DataFrame:
         if not name.startswith("random-"):
             tsplib.data_path(name)
     constants = cfg.task_constants()
-    tasks = [_task("comparison_task", {"instance": name, "replicate": r, **constants}, seed, r,
-                   name)
+    tasks = [_task("mctslab.tsp.experiments:comparison_task",
+                   {"instance": name, "replicate": r, **constants}, seed, r, name)
              for name in cfg.instances for r in range(cfg.replicates)]
     results = run.map("tsp_comparison", tasks)
-    lkh_tasks = [_task("lkh_task", {"instance": name, "max_trials": cfg.lkh_max_trials,
-                                    "time_limit": cfg.lkh_time_limit}, seed, 0, name)
+    lkh_tasks = [_task("mctslab.tsp.experiments:lkh_task",
+                       {"instance": name, "max_trials": cfg.lkh_max_trials,
+                        "time_limit": cfg.lkh_time_limit}, seed, 0, name)
                  for name in cfg.instances if "lkh" in cfg.methods]
     lkh_results = run.map("tsp_lkh", lkh_tasks) if lkh_tasks else []
     sa_constants = {k: v for k, v in constants.items() if k in _SA_ARGUMENTS}
-    reference_tasks = [_task("sa_reference_task", {"instance": name, "replicate": r,
-                                                   "reading": reading, **sa_constants}, seed, r, name)
+    reference_tasks = [_task("mctslab.tsp.experiments:sa_reference_task",
+                             {"instance": name, "replicate": r, "reading": reading,
+                              **sa_constants}, seed, r, name)
                        for reading in cfg.sa_references for name in cfg.instances
                        for r in range(cfg.replicates)]
     reference_results = run.map("tsp_sa_reference", reference_tasks) if reference_tasks else []
@@ -495,8 +493,9 @@ def run_comparison(run, cfg: Config) -> pd.DataFrame:
 def run_speedup(run, cfg: Config) -> pd.DataFrame:
     """The uncapped speed-up tasks (:func:`speedup_task`): one row per (instance, replicate)."""
     constants = {k: v for k, v in cfg.constants().items() if k == "cp" or k in _SA_ARGUMENTS}
-    tasks = [_task("speedup_task", {"instance": name, "replicate": r,
-                                    "horizon": cfg.speedup_horizon, **constants}, run.seed, r, name)
+    tasks = [_task("mctslab.tsp.experiments:speedup_task",
+                   {"instance": name, "replicate": r, "horizon": cfg.speedup_horizon,
+                    **constants}, run.seed, r, name)
              for name in cfg.instances for r in range(cfg.replicates)]
     return pd.DataFrame(run.map("tsp_speedup", tasks))
 
@@ -506,10 +505,9 @@ def run_anytime(run, cfg: Config) -> pd.DataFrame:
     seed = run.seed
     constants = {k: v for k, v in cfg.constants().items()
                  if k in ("cp", "mcts_search") or k in _SA_ARGUMENTS}
-    tasks = [_task("anytime_task", {"instance": name, "method": method,
-                                    "horizon": cfg.anytime_horizon,
-                                    "fractions": list(cfg.anytime_2opt_fractions), **constants},
-                   seed, 0, name)
+    tasks = [_task("mctslab.tsp.experiments:anytime_task",
+                   {"instance": name, "method": method, "horizon": cfg.anytime_horizon,
+                    "fractions": list(cfg.anytime_2opt_fractions), **constants}, seed, 0, name)
              for name in cfg.anytime_instances for method in ("sa", "sa_2opt", "mct_rm", "mct_um")
              if method == "sa" or method in cfg.methods]
     rows = []

@@ -1,7 +1,9 @@
 """Figures of notebook ``tsp_mcts_vs_sa``: Fig. 8, Fig. 9, baselines and anytime profiles.
 
-Each function takes the long tables of :mod:`mctslab.tsp.experiments` and returns a matplotlib
-Figure; the notebook saves it with ``run.figure`` (which adds the scale to the title).
+Each function takes the long tables the notebook's runners return (:mod:`mctslab.tsp.experiments`)
+and returns a matplotlib Figure; the notebook saves it with ``run.figure`` (which adds the scale
+to the title). A figure draws what it is given: this module imports from
+:mod:`mctslab.tsp.tables` (the method labels too), never from the experiments.
 """
 
 from __future__ import annotations
@@ -9,8 +11,7 @@ from __future__ import annotations
 import pandas as pd
 
 from mctslab.core.plotting import plt
-from mctslab.tsp.experiments import method_label
-from mctslab.tsp.tables import best_known_path, roulette_variants
+from mctslab.tsp.tables import best_known_path, method_label, roulette_variants
 
 __all__ = ["figure8", "figure9", "figure_baselines", "figure_anytime"]
 

@@ -18,11 +18,20 @@ from mctslab.core.compare import config_rows, paper_row, paper_table
 from mctslab.core.rounding import round_table
 from mctslab.core.stats import mean_interval
 from mctslab.tsp import tsplib
-from mctslab.tsp.experiments import CP_RULES, METHODS, SA_REFERENCE_KEYS, Config, config, method_cp
+from mctslab.tsp.experiments import (
+    CP_RULES,
+    METHODS,
+    SA_REFERENCE_KEYS,
+    Config,
+    config,
+    method_cp,
+    method_label,
+)
 
 __all__ = ["PAPER", "PAPER_CP", "mean_ratios", "speedup", "cp_ratios", "baselines",
            "per_instance", "ineffective_sa", "ineffective_sa_markdown", "speedup_uncapped",
-           "anytime_table", "summary_markdown", "roulette_variants", "paper_vs_run"]
+           "anytime_table", "summary_markdown", "roulette_variants", "paper_vs_run",
+           "method_label"]
 
 # The paper's reported numbers (Sec. 4), read from its targets file (mctslab/tsp/targets.csv).
 _ID = "tsp_mcts_vs_sa"

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from mctslab.core.store import ResultStore, to_jsonable
-from mctslab.core.tasks import Task, make_tasks, resolve, run_task
+from mctslab.core.tasks import Task, keyed_tasks, make_tasks, resolve, run_task, task_renamed
+from tests.core import demo
 
 
 def test_task_id_is_stable_and_sensitive():
@@ -34,6 +35,43 @@ def test_bad_task_functions_are_named():
         resolve("no_such_module:f")
     with pytest.raises(AttributeError, match="nope"):
         resolve("tests.core.demo:nope")
+
+
+def test_a_renamed_task_function_keeps_its_ids_and_its_former_name(monkeypatch):
+    """issue 28: a task function renamed with @task_renamed(former) keeps the ids its tasks had
+    (they hash the former name, so stored results are found), its tasks name the new function,
+    and a task written with the former name (a stored record, a queued task) still runs it."""
+    params = [{"x": 1}, {"x": 2}]
+    before = make_tasks("tests.core.demo:square_with_noise", params, seed=3)
+    keyed_before = keyed_tasks("tests.core.demo:square_with_noise", params, [(7,), (8,)], 3)
+
+    original = demo.square_with_noise
+
+    def squared_task(params, seed):
+        return original(params, seed)
+
+    squared_task.__module__ = "tests.core.demo"
+    monkeypatch.setattr(demo, "squared_task",
+                        task_renamed("tests.core.demo:square_with_noise")(squared_task),
+                        raising=False)
+    monkeypatch.delattr(demo, "square_with_noise")
+    after = make_tasks("tests.core.demo:squared_task", params, seed=3)
+    keyed_after = keyed_tasks("tests.core.demo:squared_task", params, [(7,), (8,)], 3)
+    assert [t.id for t in after] == [t.id for t in before]
+    assert [t.id for t in keyed_after] == [t.id for t in keyed_before]
+    assert {t.fn for t in after} == {"tests.core.demo:squared_task"}
+    assert Task("tests.core.demo:squared_task", {"x": 1}, 3, (0,)).id == before[0].id
+    old = Task("tests.core.demo:square_with_noise", {"x": 1}, 3, (0,))  # the former name
+    assert resolve(old.fn) is demo.squared_task and old.id == before[0].id
+    assert run_task(old) == run_task(after[0])
+    assert after[0].id != make_tasks("tests.core.demo:fail_on_three", params, 3)[0].id
+
+
+def test_a_former_task_name_is_a_module_function_and_not_the_functions_own():
+    with pytest.raises(ValueError, match="module:function"):
+        task_renamed("square_with_noise")
+    with pytest.raises(ValueError, match="not a former one"):
+        task_renamed("tests.core.demo:fail_on_three")(demo.fail_on_three)
 
 
 def test_to_jsonable_handles_numpy_and_non_finite():

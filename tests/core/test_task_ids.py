@@ -38,7 +38,7 @@ class _Recorder:
 ])
 def test_othello_learning_task_ids(overrides, expected):
     run = _Recorder()
-    othello.learn(run, othello.config("smoke", **overrides))
+    othello.run_learning(run, othello.config("smoke", **overrides))
     assert run.tasks["othello_learning"][0].id == expected
 
 

@@ -214,7 +214,7 @@ def test_without_gnugo_the_notebook_games_are_skipped_with_the_reason(monkeypatc
     monkeypatch.setattr(gnugo, "find_gnugo", missing)
     cfg = experiments.config("smoke")
     run = type("Run", (), {"seed": 1})()  # nothing is played, so nothing reaches run.map
-    played = experiments.play_matches(run, cfg)
+    played = experiments.run_matches(run, cfg)
     assert played.tasks == [] and "not installed" in played.skipped
     for table in (tables.table2, tables.table3, tables.thinking_table, tables.host_table,
                   tables.cost_table, tables.validation_table):

@@ -100,7 +100,7 @@ def test_strength_without_gnugo_says_why_and_with_it_plays_every_pairing(monkeyp
     except gnugo.GnuGoNotFound:
         pass
     else:
-        table = experiments.strength(run, cfg)
+        table = experiments.run_strength(run, cfg)
         assert list(table.candidate) == ["knowledge", "knowledge", "mcts-light-20+prior20",
                                          "mcts-light-20+prior20", "mcts-light-20"]
         assert list(table.opponent) == ["gnugo-level0", "mcts-light-20", "mcts-light-20",
@@ -111,4 +111,4 @@ def test_strength_without_gnugo_says_why_and_with_it_plays_every_pairing(monkeyp
         raise gnugo.GnuGoNotFound("GNU Go not found; install it with apt")
 
     monkeypatch.setattr(gnugo, "find_gnugo", missing)
-    assert "install it" in experiments.strength(run, cfg)["skipped"][0]
+    assert "install it" in experiments.run_strength(run, cfg)["skipped"][0]

@@ -231,20 +231,20 @@ def test_prior_games_are_stored_tasks_with_a_table_and_resume(prior9, monkeypatc
         clopper_pearson(first["wins"], 2), abs=5e-4)
     assert 0 < row["p_value"] <= 1
     assert row["mean_moves"] == pytest.approx(first["mean_moves"], rel=5e-3)
-    # prior_experiment, the notebook's runner: strength's three prior pairings (with and
+    # run_prior, the notebook's runner: strength's three prior pairings (with and
     # without the prior, and each against GNU Go), each the stored match strength plays
     # (experiment manyfaces_strength_<k>, seed run.seed + 100 + k): a second call plays nothing
     cfg = experiments.config("smoke", strength_games=2, strength_size=5, strength_playouts=40,
                              prior_visits=5)
     run = Run("manyfaces_prior", config=cfg, scale="smoke", seed=0, workers=1,
               out=tmp_path / "run", progress=False)
-    experiment = experiments.prior_experiment(run, cfg)
+    experiment = experiments.run_prior(run, cfg)
     assert len(played) == 2 + 3 * 2
     assert list(zip(experiment["candidate"], experiment["opponent"])) == [
         ("mcts-light-40+prior5", "mcts-light-40"), ("mcts-light-40+prior5", "gnugo-level0"),
         ("mcts-light-40", "gnugo-level0")]
     assert experiment["games"].tolist() == [2, 2, 2]
-    again = experiments.prior_experiment(run, cfg)
+    again = experiments.run_prior(run, cfg)
     assert len(played) == 8 and again.to_dict("records") == experiment.to_dict("records")
     # its first row is play_match's match of the same sides, read from the same store
     same = PM.play_match(opp, 2, candidate=cand, size=5, komi=7.5, seed=102,

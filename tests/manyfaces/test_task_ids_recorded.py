@@ -12,6 +12,6 @@ def test_notebook_task_ids_are_unchanged(scale, monkeypatch):
     monkeypatch.setattr(experiments, "gnugo_missing", lambda: None, raising=False)
     cfg = experiments.config(scale)
     run = Recorder()
-    experiments.census(run, cfg)
-    attempt(experiments.strength, run, cfg)
+    experiments.run_census(run, cfg)
+    attempt(experiments.run_strength, run, cfg)
     check("manyfaces", scale, run.tasks)

@@ -52,8 +52,8 @@ def compared(tmp_path_factory):
     run = Run("othello_elo", config=cfg, scale="smoke", seed=3, workers=1,
               out=tmp_path_factory.mktemp("out"), progress=False)
     recording = _Recording(run)
-    learned = experiments.learn(recording, cfg)
-    rows = beyond.elo_readings(recording, cfg, learned)
+    learned = experiments.run_learning(recording, cfg)
+    rows = beyond.run_elo_readings(recording, cfg, learned)
     return cfg, run, recording, learned, rows
 
 
@@ -62,7 +62,7 @@ def test_the_other_readings_tasks_are_a_notebook_run_with_that_reading(compared)
     rederive = dataclasses.replace(cfg, elo_reading="rederive")
     before = dict(run.manifest["experiments"]["othello_learning"])
     probe = _Recording(run)
-    experiments.learn(probe, rederive)
+    experiments.run_learning(probe, rederive)
     [(experiment, notebook_tasks)] = probe.calls
     group_ids = [t.id for t in notebook_tasks if t.params["mode"] == "group"]
     learning_calls = [tasks for name, tasks in recording.calls if name == "othello_learning"]
@@ -70,13 +70,13 @@ def test_the_other_readings_tasks_are_a_notebook_run_with_that_reading(compared)
     own_ids = {t.id for t in learning_calls[0]}
     new_ids = [t.id for t in learning_calls[1] if t.id not in own_ids]
     assert new_ids == group_ids and len(group_ids) == cfg.repetitions
-    # the same seeds as learn()'s group runs, one experiment (store keyed by id): nothing ran
+    # the same seeds as run_learning()'s group runs, one experiment (store keyed by id): nothing ran
     group_keys = [t.spawn_key for t in learning_calls[0] if t.params["mode"] == "group"]
     assert [t.spawn_key for t in notebook_tasks if t.params["mode"] == "group"] == group_keys
     after = run.manifest["experiments"]["othello_learning"]
     assert after["ran"] == before["ran"] and after["tasks"] == before["tasks"]
     assert after["calls"] == before["calls"] + 1
-    # the manifest counts learn()'s runs and the other reading's together, each computed once
+    # the manifest counts run_learning()'s runs and the other reading's together, each computed once
     assert before["tasks"] == before["ran"] == len(own_ids) + cfg.repetitions
     # ... and the individual runs do not depend on the reading
     assert {t.id for t in notebook_tasks if t.params["mode"] == "individual"} <= own_ids
@@ -90,7 +90,7 @@ def test_one_row_per_reading_and_repetition_with_counts_from_the_events(compared
     assert list(zip(rows.reading, rows.repetition)) == [
         ("keep", 0), ("keep", 1), ("rederive", 0), ("rederive", 1)]
     runs = {"keep": learned.mode("group"),
-            "rederive": experiments.learn(run, dataclasses.replace(cfg, elo_reading="rederive"))
+            "rederive": experiments.run_learning(run, dataclasses.replace(cfg, elo_reading="rederive"))
             .mode("group")}
     for row in rows.itertuples():
         result = runs[row.reading][row.repetition]
@@ -135,7 +135,7 @@ def test_summary_and_runs_tables(compared):
 
 def test_no_reading_compared_gives_empty_tables(compared):
     cfg, run, _, learned, _ = compared
-    rows = beyond.elo_readings(run, dataclasses.replace(cfg, compared_elo_readings=()), learned)
+    rows = beyond.run_elo_readings(run, dataclasses.replace(cfg, compared_elo_readings=()), learned)
     assert rows.empty and tables.elo_readings_summary(rows).empty
     assert tables.elo_readings_runs(rows).empty
 

@@ -12,8 +12,8 @@ def test_paper_vs_run_has_the_shared_shape_one_row_per_target(tmp_path):
     cfg = experiments.config("smoke", final_games=200, round_robin_games=10, repetitions=2)
     run = Run("othello_paper_vs_run", config=cfg, scale="smoke", seed=3, workers=1,
               out=tmp_path, progress=False)
-    learned = experiments.learn(run, cfg)
-    evaluated = experiments.evaluate(run, cfg, learned)
+    learned = experiments.run_learning(run, cfg)
+    evaluated = experiments.run_evaluation(run, cfg, learned)
     table = tables.paper_vs_run(learned, evaluated, cfg)
     claims = tables.claims(learned, evaluated)
     assert tuple(table.columns) == COLUMNS

@@ -149,7 +149,7 @@ def test_reference_learning_rows_score_both_opponents_and_resume(tmp_path):
     cfg = experiments.config("smoke", reference_sets=[["standard"], ["standard", "random"]],
                              reference_weights=[10], final_games=200)
     kwargs = dict(config=cfg, scale="smoke", seed=5, workers=1, out=tmp_path, progress=False)
-    rows = beyond.reference_learning(Run("othello_refs", **kwargs), cfg)
+    rows = beyond.run_reference_learning(Run("othello_refs", **kwargs), cfg)
     learned = rows[rows["mode"] == "reference"]
     assert list(learned["learner"]) == ["10 genes vs standard", "10 genes vs standard+random"]
     assert (learned["games_each"] == 200).all()
@@ -165,18 +165,18 @@ def test_reference_learning_rows_score_both_opponents_and_resume(tmp_path):
     assert rows.loc[rows["mode"] == "published", "vs_lucas_runarsson"].isna().all()
     assert "best_vs_lucas_runarsson" in summary
     # a second notebook run over the same store reads every task back: the same rows
-    again = beyond.reference_learning(Run("othello_refs", **kwargs), cfg)
+    again = beyond.run_reference_learning(Run("othello_refs", **kwargs), cfg)
     pd.testing.assert_frame_equal(rows, again)
     # re-evaluated parents: the same seeds (paired runs), other tasks, their own label
     fresh = dataclasses.replace(cfg, reference_reevaluate=True)
-    rows_fresh = beyond.reference_learning(Run("othello_refs", **kwargs), fresh)
+    rows_fresh = beyond.run_reference_learning(Run("othello_refs", **kwargs), fresh)
     learned_fresh = rows_fresh[rows_fresh["mode"] == "reference"]
     assert list(learned_fresh["learner"]) == [
         "10 genes vs standard, parents re-evaluated",
         "10 genes vs standard+random, parents re-evaluated"]
     assert not np.array_equal(learned_fresh["vs_standard"], learned["vs_standard"])
     # no reference set: no rows, and the summary of none is empty
-    none = beyond.reference_learning(None, experiments.config("paper"))
+    none = beyond.run_reference_learning(None, experiments.config("paper"))
     assert none.empty and tables.learner_sizes_summary(none).empty
 
 

@@ -64,7 +64,7 @@ def test_table4_gets_the_symmetrised_rows_and_the_old_tasks_keep_their_seeds(tmp
                              max_generations=4)
     run = Run("othello_sym", config=cfg, scale="smoke", seed=3, workers=1, out=tmp_path,
               progress=False)
-    evaluated = experiments.evaluate(run, cfg, experiments.learn(run, cfg))
+    evaluated = experiments.run_evaluation(run, cfg, experiments.run_learning(run, cfg))
     table = tables.table4(evaluated)
     for name, variables in wpc.SYMMETRISED_WPCS.items():
         row = table[table.label == name].iloc[0]

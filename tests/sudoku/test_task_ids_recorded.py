@@ -10,8 +10,8 @@ from tests.task_ids import Recorder, check
 def test_notebook_task_ids_are_unchanged(scale):
     cfg = experiments.config(scale)
     run = Recorder()
-    experiments.table1_runs(run, cfg)
-    experiments.table2_runs(run, cfg)
-    experiments.removal_runs(run, cfg)
-    experiments.beyond_runs(run, cfg)
+    experiments.run_table1(run, cfg)
+    experiments.run_table2(run, cfg)
+    experiments.run_removal(run, cfg)
+    experiments.run_beyond(run, cfg)
     check("sudoku", scale, run.tasks)
