@@ -148,3 +148,22 @@ def test_the_only_imports_across_domains_are_manyfaces_on_gos_public_modules():
              if m.split(".")[1] != "manyfaces" or name.split(".")[1] != "go"
              or any(part.startswith("_") for part in name.split(".")[2:])]
     assert wrong == [], f"imports across domains that ARCHITECTURE.md does not allow: {wrong}"
+
+
+LOWER_LAYERS = ("mctslab.core", "mctslab.rng", "mctslab.data", "mctslab.datasets",
+                "mctslab.paths")
+
+
+def downward_violations() -> list[str]:
+    """Imports that go up ARCHITECTURE.md's layer picture: a module of the core box or of the
+    leaves (``rng.py data.py datasets.py paths.py``) importing a domain."""
+    lower = [m for m in MODULES if m.startswith(LOWER_LAYERS[0] + ".")
+             or m in LOWER_LAYERS[1:]]
+    return sorted(f"{m} imports {name}" for m in lower for name in imports(m)
+                  if name.count(".") and name.split(".")[1] in DOMAINS)
+
+
+def test_core_and_the_leaves_import_no_domain():
+    """Imports only go down the picture: a cycle test alone lets core import a domain that
+    does not import that core module back."""
+    assert downward_violations() == [], "core or a leaf imports a domain (ARCHITECTURE.md)"
