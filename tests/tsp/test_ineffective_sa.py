@@ -90,7 +90,8 @@ def test_config_validates_the_references_and_keeps_comparison_ids(tmp_path):
 
 
 def run_seed(seed, replicate, name):
-    return experiments._task("comparison_task", {}, seed, replicate, name).seed_sequence()
+    return experiments._task("mctslab.tsp.experiments:comparison_task", {}, seed, replicate,
+                             name).seed_sequence()
 
 
 def test_markdown_says_what_the_ratios_mean():
