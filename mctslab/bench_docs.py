@@ -51,9 +51,13 @@ class Block:
         return f"{self.page}:{self.line}"
 
 
+def _base(root) -> Path:
+    return Path(root) if root is not None else paths.project_root()
+
+
 def bench_pages(root=None) -> list[Path]:
     """The pages whose blocks are checked: ``docs/bench/*.md`` and ``BENCHMARKS.md``."""
-    base = Path(root) if root is not None else paths.project_root()
+    base = _base(root)
     pages = sorted((base / "docs" / "bench").glob("*.md"))
     return pages + [p for p in [base / "BENCHMARKS.md"] if p.is_file()]
 
@@ -88,30 +92,42 @@ def blocks(page) -> list[Block]:
 
 def render(block: Block, root=None) -> str:
     """The text the block's record gives: a line citing the record, a blank line, the table."""
-    base = Path(root) if root is not None else paths.project_root()
+    base = _base(root)
     folder = base / block.record
     if not folder.is_dir():
         raise FileNotFoundError(f"{block.where()}: no record folder {block.record}")
     return markdown_table(folder, block.table, columns=block.columns, relative_to=base) + "\n"
 
 
-def stale(root=None) -> list[str]:
-    """One line per block whose text is not what its record gives (or whose record or table
-    is missing), naming the page and line; empty when every block is current."""
-    problems = []
+def _rendered(root):
+    """Each page with its blocks, each block with the text its record gives (or the error
+    that names why it cannot be made); an unclosed or malformed block: the page's error."""
     for page in bench_pages(root):
         try:
             found = blocks(page)
         except ValueError as error:
-            problems.append(str(error))
+            yield page, str(error), []
             continue
+        pairs = []
         for block in found:
             try:
-                wanted = render(block, root)
+                pairs.append((block, render(block, root)))
             except (FileNotFoundError, KeyError) as error:
-                problems.append(str(error).strip("'\""))
-                continue
-            if block.text != wanted:
+                pairs.append((block, error))
+        yield page, None, pairs
+
+
+def stale(root=None) -> list[str]:
+    """One line per block whose text is not what its record gives (or whose record or table
+    is missing), naming the page and line; empty when every block is current."""
+    problems = []
+    for _, page_error, pairs in _rendered(root):
+        if page_error:
+            problems.append(page_error)
+        for block, wanted in pairs:
+            if isinstance(wanted, Exception):
+                problems.append(str(wanted).strip("'\""))
+            elif block.text != wanted:
                 problems.append(f"{block.where()}: the table from {block.record} "
                                 f"{block.table} differs from the record (edited by hand, or "
                                 f"the record changed): run `mctslab records docs`")
@@ -119,13 +135,18 @@ def stale(root=None) -> list[str]:
 
 
 def update(root=None) -> list[Block]:
-    """Rewrite every block from its record; returns the blocks that changed."""
+    """Rewrite every block from its record; returns the blocks that changed. A block that
+    cannot be made (its page's error, a missing record) raises, and nothing of that page is
+    written."""
     changed = []
-    for page in bench_pages(root):
+    for page, page_error, pairs in _rendered(root):
+        if page_error:
+            raise ValueError(page_error)
         text = page.read_text()
         pieces, last = [], 0
-        for block in blocks(page):
-            wanted = render(block, root)
+        for block, wanted in pairs:
+            if isinstance(wanted, Exception):
+                raise wanted
             pieces += [text[last:block.start], wanted]
             last = block.end
             if wanted != block.text:
