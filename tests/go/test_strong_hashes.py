@@ -1,13 +1,13 @@
 """The strong engine's recorded playout positions (``strong.search(record_hashes=M)``, the
 state-tabu paper's Fig. 5) replayed on :class:`Board` in plain Python, their shape and zero
-convention and determinism."""
+convention, determinism, and the Fig. 5 / Table 4 task functions of the strong engine."""
 
 from collections import Counter
 
 import numpy as np
 import pytest
 
-from mctslab.go import _heavy, strong
+from mctslab.go import _heavy, experiments, strong
 from mctslab.go.api import BLACK, WHITE, Board
 from mctslab.rng import seed_state
 
@@ -114,3 +114,23 @@ def test_same_seed_same_hashes_and_recording_leaves_the_search_as_it_was():
     assert not np.array_equal(other.hashes, a.hashes)
     with pytest.raises(ValueError, match="record_hashes"):
         strong.search(board, 10, record_hashes=-1)
+
+
+def test_the_strong_fig5_and_table4_tasks():
+    """One tiny search each from the fixed 19x19 position: counts add up, the same seed gives
+    the same result, no tabu list rejects nothing."""
+    seed = np.random.SeedSequence(3)
+    params = dict(config="gTabu18-hash", playouts=60, moves=5, top=10, redraw="policy")
+    result = experiments.strong_duplicates_task(params, seed)
+    assert result["positions"] == 300 and result["playouts"] == 60
+    assert result["distinct"] + result["duplicates"] == 300
+    assert sum(result["counts"]) <= 300 and result["counts"] == sorted(result["counts"])[::-1]
+    again = experiments.strong_duplicates_task(params, np.random.SeedSequence(3))
+    assert {k: v for k, v in again.items() if k != "seconds"} == \
+        {k: v for k, v in result.items() if k != "seconds"}
+    none = experiments.strong_candidates_task(dict(size=0, playouts=60, moves=5,
+                                                   redraw="policy"), seed)
+    assert none["tabu_candidates"] == 0 and none["tabu_size"] == 0
+    four = experiments.strong_candidates_task(dict(size=4, playouts=60, moves=5,
+                                                   redraw="policy"), seed)
+    assert four["tabu_size"] == 4 and four["playouts"] == 60
