@@ -131,6 +131,16 @@ def _tabu(tabu, board: Board, playouts: int):
                          np.zeros(2, np.int64)), size
 
 
+def _buffers(points: int, playouts: int, max_moves: int, record: int) -> _strong.Buffers:
+    """A search's scratch (paths of up to ``playouts + 1`` tree moves) and, when ``record`` >
+    0, its log of the hashes after each playout's first ``record`` moves."""
+    depth = playouts + 2
+    return _strong.Buffers(np.zeros(depth, np.int64), np.zeros(depth + max_moves + 1, np.int32),
+                           np.zeros(points, np.int64), np.zeros(points + 1, np.int32),
+                           np.zeros(record, np.uint64),
+                           np.zeros((playouts if record else 0, record), np.uint64))
+
+
 def _grow(tree, stats):
     nodes, edges = 2 * tree.node_visits.shape[0], 2 * tree.edge_child.shape[0]
     grown = _stats(nodes)
@@ -169,13 +179,10 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],
     :class:`~mctslab.go.tabu.TabuConfig` or a configuration name such as
     ``"gTabu18-hash-win"``; its queues only: the expansion stays ``expand_visits``).
 
-    ``record_hashes`` > 0 keeps the position hash after each of every playout's first
-    ``record_hashes`` moves (the paper's Fig. 5): ``SearchResult.hashes``, ``uint64[playouts
-    done, record_hashes]``, row ``i`` for playout ``i``, column ``k`` the hash
-    (:attr:`Board.hash`) after playout move ``k + 1`` (the moves after the tree's, from the
-    leaf: as the UCT engine's :func:`mctslab.go.api.search`), 0 where the playout was shorter.
-    Recording leaves the search as it is (same seed, same moves); 0 (the default) records
-    nothing and ``hashes`` is None."""
+    ``record_hashes`` > 0: ``SearchResult.hashes``, ``uint64[playouts done, record_hashes]``,
+    row ``i`` for playout ``i``, column ``k`` the hash (:attr:`Board.hash`) after playout move
+    ``k + 1`` (counted from the leaf, as :func:`mctslab.go.api.search`), 0 where the playout
+    was shorter (the paper's Fig. 5). The search stays the same; 0 records nothing (None)."""
     positive_int("playouts", playouts)
     positive_int("record_hashes", record_hashes, minimum=0)
     check_settings(policy, rave, rave_equiv, c, expand_visits, prior_weight, seconds)
@@ -187,13 +194,7 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],
     max_moves = 3 * size * size
     params = _strong.Params(RAVE_SCHEDULES[rave], float(rave_equiv), float(c),
                             int(expand_visits), any(v > 0 for v in weights), komi, max_moves)
-    depth = playouts + 2
-    record = int(record_hashes)
-    buffers = _strong.Buffers(np.zeros(depth, np.int64),
-                              np.zeros(depth + max_moves + 1, np.int32),
-                              np.zeros(points, np.int64), np.zeros(points + 1, np.int32),
-                              np.zeros(record, np.uint64),
-                              np.zeros((playouts if record else 0, record), np.uint64))
+    buffers = _buffers(points, playouts, max_moves, int(record_hashes))
     nodes = 64 * (points + 1)
     tree, stats = make_tree(nodes, nodes), _stats(nodes)
     tree_new_node(tree)
@@ -217,7 +218,7 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],
     result = _result(board, tree, done, seconds_used, root_select)
     return dataclasses.replace(result, tabu_size=size_k,
                                tabu_candidates=int(tabu_lists.stats[0]),
-                               hashes=buffers.hash_log[:done] if record else None)
+                               hashes=buffers.hash_log[:done] if record_hashes else None)
 
 
 def _result(board: Board, tree, done: int, seconds: float, root_select: str) -> SearchResult:

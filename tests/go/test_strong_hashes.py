@@ -116,6 +116,16 @@ def test_same_seed_same_hashes_and_recording_leaves_the_search_as_it_was():
         strong.search(board, 10, record_hashes=-1)
 
 
+def test_a_search_in_chunks_fills_the_rows_in_order():
+    """With ``seconds`` the search runs in chunks of 256 playouts (here 4, well inside the
+    limit): each chunk's rows follow the last one's, as in one call."""
+    board = Board.from_moves(9, POSITION)
+    chunked = strong.search(board, 1000, seconds=600, seed=0, record_hashes=3)
+    whole = strong.search(board, 1000, seed=0, record_hashes=3)
+    assert chunked.playouts == 1000 and np.array_equal(chunked.hashes, whole.hashes)
+    assert chunked.hashes.all()
+
+
 def test_the_strong_fig5_and_table4_tasks():
     """One tiny search each from the fixed 19x19 position: counts add up, the same seed gives
     the same result, no tabu list rejects nothing."""
