@@ -17,7 +17,9 @@ Reading guide.
   ``max_moves`` moves and appends every move (points, ``PASS = 0``) to ``seq`` from index
   ``start``, so the search can credit the first play of each point to the AMAF statistics of
   every tree node above (:mod:`mctslab.go._strong`). The state-tabu paper's lists
-  (:mod:`mctslab.go._tabu`) may check its first moves, as in the UCT engine's playouts.
+  (:mod:`mctslab.go._tabu`) may check its first moves, and the hash after each of its first
+  ``len(hash_out)`` moves is written to ``hash_out`` (the paper's Fig. 5), as in the UCT
+  engine's playouts.
 * Kernels run with ``_nrt=False`` and allocate nothing (the pattern policy's scratch comes in
   its ``policy_data`` bundle, see :func:`mctslab.go.patterns.policy_data`).
 """
@@ -113,19 +115,22 @@ def heavy_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, 
 
 
 @njit(cache=True, _nrt=False)
-def playout_recorded(st, rng, policy, komi, max_moves, seq, start, tabu, slot):
+def playout_recorded(st, rng, policy, komi, max_moves, seq, start, tabu, slot, hash_out):
     """Play ``st`` out in place with ``policy``; every move goes to ``seq[start:]``. Returns
     ``(area score minus komi, index after the last recorded move)``.
 
     ``tabu`` (a :class:`mctslab.go._playout.Tabu`) checks the first ``M`` moves against queue
     set ``slot`` (-1: no tabu), as ``_playout.playout`` does: a rejected candidate is drawn
-    again by the policy, up to ``tabu.config[4]`` times, then uniformly."""
+    again by the policy, up to ``tabu.config[4]`` times, then uniformly. ``hash_out[k]``
+    receives the position's hash after playout move ``k + 1`` (for the first
+    ``len(hash_out)`` moves played; an empty array records nothing)."""
     col, group, next_stone, stones = st.color, st.group, st.next_stone, st.stones
     libs, lib_sum, lib_sumsq, info = st.libs, st.lib_sum, st.lib_sumsq, st.info
     empty, empty_index, captured, hash_, zobrist = st.empty, st.empty_index, st.captured, \
         st.hash, st.zobrist
     n = start
     moves = 0
+    recorded = hash_out.shape[0]
     tabu_moves = tabu.config[2] if slot >= 0 and tabu.config[0] != TABU_NONE and \
         tabu.config[1] > 0 else 0
     while info[I_PASSES] < 2 and moves < max_moves:
@@ -153,6 +158,8 @@ def playout_recorded(st, rng, policy, komi, max_moves, seq, start, tabu, slot):
         play_arrays(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty,
                     empty_index, captured, info, hash_, zobrist, color, p)
         seq[n] = p
+        if moves < recorded:
+            hash_out[moves] = hash_[0]
         n += 1
         moves += 1
     return area_score(st, komi), n

@@ -203,7 +203,11 @@ def uct_run(tree, root, rng, n_playouts, settings, policy_data, tabu, buffers, f
         if hash_log.shape[0] > 0:
             row = first + done
             for m in range(hash_log.shape[1]):
-                hash_log[row, m] = hash_out[m] if m < played else 0
+                # two statements, not ``hash_out[m] if m < played else 0``: numba types that
+                # expression (uint64 and int) as float64, which rounded every hash to 53 bits
+                hash_log[row, m] = 0
+                if m < played:
+                    hash_log[row, m] = hash_out[m]
         backup(tree, path, length, root_color, result)
         done += 1
     return done

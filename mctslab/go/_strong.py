@@ -18,7 +18,9 @@ playouts, on the shared tree arrays (``mctslab.core.tree``), in numba.
             visit and that player's result (all moves as first)
 
 With a state-tabu configuration (``mctslab.go.tabu``) the leaf that runs the playout owns the
-paper's queues, as in the UCT engine (:func:`strong_run`).
+paper's queues, as in the UCT engine (:func:`strong_run`). With ``Buffers.hash_log`` rows, the
+hashes of the positions after each playout's first moves are kept (the paper's Fig. 5; playout
+moves only, counted from the leaf, as the UCT engine's ``hash_moves``).
 
 Urgency of a child (Gelly & Silver 2007; michi; Pachi's ``ucb1amaf``): with ``n``/``w`` its
 real plus virtual visits and wins, ``na``/``wa`` its AMAF visits and wins, ``N`` the parent's
@@ -94,6 +96,8 @@ class Buffers(NamedTuple):
     seq: np.ndarray       # int32[D + max_moves] the simulation's moves (tree, then playout)
     first: np.ndarray     # int64[P] first index in seq[i:] where each point was played
     moves: np.ndarray     # int32[P + 1] a new node's moves
+    hash_out: np.ndarray  # uint64[R] the hashes after a playout's first R moves (R may be 0)
+    hash_log: np.ndarray  # uint64[playouts or 0, R] hash_out of every playout (Fig. 5)
 
 
 # inline="always" (numba IR inlining): a call that passes the Params bundle costs ~100 ns,
@@ -244,12 +248,13 @@ def leaf_tabu_slot(stats, tabu, leaf):
 
 @njit(cache=True, _nrt=False)
 def strong_run(tree, stats, root, scratch, rng, n_playouts, params, weights, prior_data,
-               policy, buffers, tabu):
+               policy, buffers, tabu, first):
     """Up to ``n_playouts`` iterations from ``root`` (node 0 of ``tree``, created by the
     caller); returns the number done (fewer when the tree budget runs out). ``tabu``: the
     leaves' tabu lists (:class:`mctslab.go._playout.Tabu`, one queue set per leaf that runs a
     playout; the batch-on-loss update flushes the leaf's buffer when the player of playout
-    move 1 lost)."""
+    move 1 lost). ``buffers.hash_log[first + i, k]`` receives the hash after move ``k + 1`` of
+    playout ``i`` of this call (0 past its end) when ``hash_log`` has rows."""
     points = root.color.shape[0]
     root_color = root.info[I_TO_MOVE]
     done = 0
@@ -264,12 +269,21 @@ def strong_run(tree, stats, root, scratch, rng, n_playouts, params, weights, pri
         slot = leaf_tabu_slot(stats, tabu, buffers.path[length - 1])
         leaf_color = scratch.info[I_TO_MOVE]  # makes playout move 1
         score, seq_end = playout_recorded(scratch, rng, policy, params.komi, params.max_moves,
-                                          buffers.seq, length - 1, tabu, slot)
+                                          buffers.seq, length - 1, tabu, slot,
+                                          buffers.hash_out)
         result = 1.0 if score > 0 else (0.0 if score < 0 else 0.5)
         if slot >= 0 and tabu.config[0] == BATCH_ON_LOSS:
             lost = result < 0.5 if leaf_color == BLACK else result > 0.5
             tabu_flush(tabu.queues, tabu.heads, slot, tabu.buf,
                        min(seq_end - length + 1, tabu.config[2]), tabu.config[1], lost)
+        if buffers.hash_log.shape[0] > 0:
+            played = seq_end - length + 1
+            for k in range(buffers.hash_log.shape[1]):
+                # two statements, not a conditional expression: numba types ``h if c else 0``
+                # (uint64 and int) as float64, which rounds a hash to 53 bits
+                buffers.hash_log[first + done, k] = 0
+                if k < played:
+                    buffers.hash_log[first + done, k] = buffers.hash_out[k]
         backup(tree, stats, buffers.path, length, buffers.seq, seq_end, buffers.first,
                root_color, result, params.rave)
         done += 1

@@ -12,13 +12,18 @@ Scales
 * ``paper``: 19x19, the five engines of Table 1 and GNU Go against itself, 8,000 playouts per
   move, 500 games as Black and 500 as White against GNU Go 3.8 level 10; GNU Go's own
   Monte-Carlo mode (``gnugo-mc``, both level readings) and the pure engine as anchors; the veto
-  rates on 100 positions of each size; Fig. 5 and Table 4 from one 42-move position. Thousands
-  of CPU-hours: a cluster (``scheduler=``).
+  rates on 100 positions of each size; Fig. 5 and Table 4 from one 42-move position, by the
+  paper's search and by the strong engine (beyond the paper). Thousands of CPU-hours: a
+  cluster (``scheduler=``).
 * ``default``: the same rows on **9x9** against GNU Go level 10, one game per colour and row,
   2,000 playouts per move; veto rates on 10 9x9 positions; Fig. 5 and Table 4 at the paper's
   own setting (19x19 position, 8,000 playouts).
 * ``smoke``: two engines, one game per colour on 9x9 against GNU Go level 0 (host level 0),
   300 playouts; two veto positions; Fig. 5/Table 4 at 300 playouts and three tabu sizes.
+
+The strong engine's Fig. 5 and Table 4 (``strong_analysis``) run at ``paper`` scale only unless
+asked for: its kernels take minutes to compile on a cold cache (``mctslab.go.warmup_strong``),
+which would outweigh the searches themselves at the smaller scales.
 
 Every game is one executor task (:func:`mctslab.go.match.game_task`, stored as it finishes, so
 a killed match resumes); so is each veto position and each Fig. 5 / Table 4 search. Rows built
@@ -37,7 +42,7 @@ from typing import NamedTuple
 from mctslab import data
 from mctslab.core.params import as_real, config_values, positive_int
 from mctslab.core.tasks import keyed_tasks, make_tasks, task_key
-from mctslab.go import gnugo, sgf
+from mctslab.go import gnugo, sgf, strong, warmup_strong
 from mctslab.go.api import Board, search
 from mctslab.go.engine import ENGINES, EngineSettings, engine_settings
 from mctslab.go.gtp import GtpServer
@@ -48,7 +53,9 @@ __all__ = ["Config", "SCALES", "config", "Played", "GNUGO_SELF", "TABLE2_CONFIGS
            "tabu_position", "veto_positions", "table2_rows", "anchor_rows", "pure_rows",
            "run_matches", "run_anchors", "run_pure", "veto_task", "veto_tasks", "run_veto",
            "duplicates_task", "candidates_task", "duplicate_tasks", "candidate_tasks",
-           "run_duplicates", "run_candidates", "games_sgf", "save_games"]
+           "run_duplicates", "run_candidates", "strong_duplicates_task",
+           "strong_candidates_task", "strong_duplicate_tasks", "strong_candidate_tasks",
+           "run_strong_duplicates", "run_strong_candidates", "games_sgf", "save_games"]
 
 GNUGO_SELF = "gnugo"  # Table 2's first row: GNU Go against itself (no engine of ours)
 TABLE2_CONFIGS = (GNUGO_SELF,) + PAPER_CONFIGS
@@ -67,15 +74,17 @@ SCALES = {
                   playouts=300, gnugo_level=0, host_level=0, mc_levels=(1,),
                   anchor_games_per_color=1, pure_configs=("gnugo-uct",),
                   veto_positions=2, veto_sizes=(9,), veto_cs=(1.5,), analysis_playouts=300,
-                  histogram_configs=("gTabu0", "gTabu18-hash"), table4_sizes=(0, 1, 4)),
+                  histogram_configs=("gTabu0", "gTabu18-hash"), table4_sizes=(0, 1, 4),
+                  strong_analysis=False),
     "default": dict(configs=TABLE2_CONFIGS, games_per_color=1, board_size=9, playouts=2000,
                     gnugo_level=10, host_level=10, mc_levels=(1, 10), anchor_games_per_color=1,
                     pure_configs=("gnugo-uct",), veto_positions=10, veto_sizes=(9,),
-                    veto_cs=(1.5,), **{**_ANALYSIS, "table4_sizes": (0, 1, 2, 4, 8, 12, 15)}),
+                    veto_cs=(1.5,), strong_analysis=False,
+                    **{**_ANALYSIS, "table4_sizes": (0, 1, 2, 4, 8, 12, 15)}),
     "paper": dict(configs=TABLE2_CONFIGS, games_per_color=500, board_size=19, playouts=8000,
                   gnugo_level=10, host_level=10, mc_levels=(1, 10), anchor_games_per_color=500,
                   pure_configs=("gnugo-uct",), veto_positions=100, veto_sizes=(9, 19),
-                  veto_cs=(0.5, 1.0, 1.5, 2.0), **_ANALYSIS),
+                  veto_cs=(0.5, 1.0, 1.5, 2.0), strong_analysis=True, **_ANALYSIS),
 }
 
 
@@ -99,6 +108,7 @@ class Config:
     analysis_playouts: int     # Fig. 5 and Table 4 searches (paper: 8,000)
     histogram_configs: tuple   # engines of Fig. 5
     table4_sizes: tuple        # move-tabu sizes L of Table 4 (paper: 0..15)
+    strong_analysis: bool      # beyond the paper: Fig. 5 and Table 4 by the strong engine too
     classical: str = "gnugo"   # gnugo: the paper's engines (search hosted by GNU Go); none: pure
     c: float = 1.5             # UCB constant C (Eq. 1)
     tabu_moves: int = 5        # M
@@ -144,6 +154,8 @@ def config(scale: str = "default", **overrides) -> Config:
         positive_int(name, getattr(cfg, name))
     positive_int("veto_positions", cfg.veto_positions, minimum=0)
     positive_int("board_size", cfg.board_size, minimum=5)
+    if not isinstance(cfg.strong_analysis, bool):
+        raise ValueError(f"strong_analysis must be True or False, got {cfg.strong_analysis!r}")
     for level in (cfg.gnugo_level, cfg.host_level, cfg.referee_level, *cfg.mc_levels):
         if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 10:
             raise ValueError(f"GNU Go levels are 0..10, got {level!r}")
@@ -388,6 +400,80 @@ def run_candidates(run, cfg: Config) -> Played:
     """Table 4's searches from the fixed position."""
     tasks = candidate_tasks(cfg, run.seed)
     return Played(tasks, list(run.map("go_candidates", tasks)),
+                  [f"L={t.params['size']}" for t in tasks])
+
+
+# -- Fig. 5 and Table 4 by the strong engine (beyond the paper) --------------------------------
+_NOT_RUN = ("not run at this scale (strong_analysis off: the strong engine's kernels compile "
+            "for minutes on a cold cache)")
+
+
+def _strong_search(params: dict, name: str, seed, record: int):
+    """The strong engine with its defaults (:data:`mctslab.go.strong.DEFAULTS`) and the tabu
+    lists of configuration ``name`` (its queues only: the expansion stays the engine's) from
+    the fixed position."""
+    warmup_strong()  # the compiling stays out of the search's seconds
+    tabu = parse_config(name, moves=params["moves"], playouts=params["playouts"],
+                        redraw=params["redraw"])
+    return strong.search(tabu_position(), params["playouts"], tabu=tabu,
+                         seed=int(seed.generate_state(1)[0]), record_hashes=record)
+
+
+def strong_duplicates_task(params: dict, seed) -> dict:
+    """Fig. 5 by the strong engine: :func:`duplicates_task`'s counts from one search."""
+    result = _strong_search(params, params["config"], seed, params["moves"])
+    hashes = result.hashes[result.hashes != 0]
+    counts = sorted(Counter(hashes.tolist()).values(), reverse=True)
+    return dict(counts=counts[: params["top"]], positions=int(hashes.size),
+                distinct=len(counts), duplicates=int(hashes.size - len(counts)),
+                tabu_candidates=result.tabu_candidates, seconds=result.seconds,
+                playouts=result.playouts, nodes=result.nodes, move=result.move)
+
+
+def strong_candidates_task(params: dict, seed) -> dict:
+    """Table 4 by the strong engine: tabu candidates of one search with a move tabu of size L."""
+    name = "gTabu0" if params["size"] == 0 else f"gTabu{params['size']}"
+    result = _strong_search(params, name, seed, 0)
+    return dict(tabu_candidates=result.tabu_candidates, playouts=result.playouts,
+                seconds=result.seconds, tabu_size=result.tabu_size, nodes=result.nodes)
+
+
+def strong_duplicate_tasks(cfg: Config, seed: int):
+    """The strong engine's Fig. 5 searches, one per configuration of ``cfg.histogram_configs``,
+    seeded by stream 5 and the configuration's name (:func:`~mctslab.core.tasks.task_key`: a
+    subset of the configurations is the same tasks)."""
+    params = [dict(config=name, playouts=cfg.analysis_playouts, moves=cfg.tabu_moves,
+                   top=cfg.top_positions, redraw=cfg.tabu_redraw)
+              for name in cfg.histogram_configs]
+    keys = [task_key(5, name) for name in cfg.histogram_configs]
+    return keyed_tasks("mctslab.go.experiments:strong_duplicates_task", params, keys, seed=seed)
+
+
+def strong_candidate_tasks(cfg: Config, seed: int):
+    """The strong engine's Table 4 searches, one per size of ``cfg.table4_sizes`` (stream 6 and
+    the size)."""
+    params = [dict(size=size, playouts=cfg.analysis_playouts, moves=cfg.tabu_moves,
+                   redraw=cfg.tabu_redraw) for size in cfg.table4_sizes]
+    keys = [task_key(6, size) for size in cfg.table4_sizes]
+    return keyed_tasks("mctslab.go.experiments:strong_candidates_task", params, keys, seed=seed)
+
+
+def run_strong_duplicates(run, cfg: Config) -> Played:
+    """Fig. 5's searches by the strong engine (skipped, saying why, unless
+    ``cfg.strong_analysis``)."""
+    if not cfg.strong_analysis:
+        return Played([], [], [], _NOT_RUN)
+    tasks = strong_duplicate_tasks(cfg, run.seed)
+    return Played(tasks, list(run.map("go_strong_duplicates", tasks)),
+                  [t.params["config"] for t in tasks])
+
+
+def run_strong_candidates(run, cfg: Config) -> Played:
+    """Table 4's searches by the strong engine (skipped unless ``cfg.strong_analysis``)."""
+    if not cfg.strong_analysis:
+        return Played([], [], [], _NOT_RUN)
+    tasks = strong_candidate_tasks(cfg, run.seed)
+    return Played(tasks, list(run.map("go_strong_candidates", tasks)),
                   [f"L={t.params['size']}" for t in tasks])
 
 

@@ -1,6 +1,7 @@
 """Figures of the state-tabu paper (notebook ``go_state_tabu``): Fig. 5, Fig. 6, Table 2 and
-Table 4 as plots, ours beside the paper's; and game records drawn as boards (the final position
-with move numbers, :func:`game_boards_figure`).
+Table 4 as plots, ours beside the paper's (Fig. 5 and Table 4 also by the strong engine beside
+the paper's search); and game records drawn as boards (the final position with move numbers,
+:func:`game_boards_figure`).
 
 Each figure's title is its suptitle (``Run.figure`` appends the scale to it, so the two never
 overlap); a symlog axis says so in its label."""
@@ -14,8 +15,8 @@ from mctslab.core.plotting import plt
 from mctslab.go import sgf
 from mctslab.go.api import BLACK, WHITE
 
-__all__ = ["figure5", "figure6", "win_rate_figure", "table4_figure", "game_boards_figure",
-           "draw_board"]
+__all__ = ["figure5", "figure5_by_engine", "figure6", "win_rate_figure", "table4_figure",
+           "table4_by_engine_figure", "game_boards_figure", "draw_board"]
 
 _COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"  # Go's column letters: no I
 
@@ -37,13 +38,43 @@ def figure5(played, top: int = 50):
     return fig
 
 
+def figure5_by_engine(host, strong, top: int = 50):
+    """Fig. 5 by two engines side by side, the same y scale: the occurrence counts of the most
+    frequent positions at playout moves 1..M per configuration, the paper's search (``host``)
+    left, the strong engine right; a figure saying why when the strong engine did not run."""
+    title = "Fig. 5 by engine: duplicate positions"
+    if strong.skipped:
+        return _reason_figure(strong.skipped, title)
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+    for ax, played, name in zip(axes, (host, strong), ("the paper's search (UCT)",
+                                                        "the strong engine")):
+        for t, r in zip(played.tasks, played.results):
+            counts = r["counts"][:top]
+            ax.plot(np.arange(1, len(counts) + 1), counts, marker=".", label=t.params["config"])
+        ax.set_title(name)
+        ax.set_xlabel("position rank (most frequent first)")
+        ax.legend()
+    axes[0].set_ylabel("occurrences in the search")
+    if strong.tasks:
+        params = strong.tasks[0].params
+        title += f", playout moves 1-{params['moves']}, {params['playouts']:,} playouts"
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
 def _skipped_figure(table, title):
     """A figure that says why it is empty (GNU Go not installed), or None."""
     if "skipped" not in table.columns:
         return None
+    return _reason_figure(table["skipped"].iloc[0], title)
+
+
+def _reason_figure(reason, title):
+    """A figure holding only ``reason`` (why there is nothing to draw)."""
     fig, ax = plt.subplots(figsize=(7, 2))
     ax.axis("off")
-    ax.text(0.5, 0.5, str(table["skipped"].iloc[0])[:120], ha="center", va="center", wrap=True)
+    ax.text(0.5, 0.5, str(reason)[:120], ha="center", va="center", wrap=True)
     fig.suptitle(title)
     return fig
 
@@ -103,6 +134,27 @@ def table4_figure(table4):
     ax.set_xlabel("tabu size L (move tabu)")
     ax.set_ylabel("tabu candidates per playout (symlog scale)")
     fig.suptitle("Table 4: rejected candidates")
+    ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def table4_by_engine_figure(table):
+    """Tabu candidates per playout against the move-tabu size by both engines (the columns of
+    :func:`mctslab.go.tables.table4_by_engine`), the paper's and the Eq. 12 bound."""
+    title = "Table 4 by engine: rejected candidates"
+    skipped = _skipped_figure(table, title)
+    if skipped is not None:
+        return skipped
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.plot(table["L"], table["host per playout"], "o-", label="the paper's search (UCT)")
+    ax.plot(table["L"], table["strong per playout"], "^-", label="the strong engine")
+    ax.plot(table["L"], table["paper per playout"], "s--", label="paper")
+    ax.plot(table["L"], table["Eq. 12 bound"], ":", label="Eq. 12 bound")
+    ax.set_yscale("symlog", linthresh=0.1)
+    ax.set_xlabel("tabu size L (move tabu)")
+    ax.set_ylabel("tabu candidates per playout (symlog scale)")
+    fig.suptitle(title)
     ax.legend()
     fig.tight_layout()
     return fig

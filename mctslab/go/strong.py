@@ -16,7 +16,9 @@ and ``mctslab go`` flags of the same names):
 * ``c``: a UCB exploration term on top of RAVE (0: none, as michi and Pachi);
 * ``seconds``: an optional time limit per move (``playouts`` stays the cap);
 * ``tabu``: the state-tabu paper's move or state tabu lists on the playouts' first moves
-  (issue 29, item 2), one queue set per leaf, as in the UCT engine.
+  (issue 29, item 2), one queue set per leaf, as in the UCT engine;
+* ``record_hashes``: the positions after each playout's first moves, for the paper's Fig. 5
+  (``SearchResult.hashes``, as the UCT engine's ``api.search``).
 
 Resignation is the GTP engine's (``EngineSettings.resign``). The engine's defaults are
 :data:`DEFAULTS`; what each piece adds is measured in ``docs/bench/go.md``.
@@ -129,6 +131,16 @@ def _tabu(tabu, board: Board, playouts: int):
                          np.zeros(2, np.int64)), size
 
 
+def _buffers(points: int, playouts: int, max_moves: int, record: int) -> _strong.Buffers:
+    """A search's scratch (paths of up to ``playouts + 1`` tree moves) and, when ``record`` >
+    0, its log of the hashes after each playout's first ``record`` moves."""
+    depth = playouts + 2
+    return _strong.Buffers(np.zeros(depth, np.int64), np.zeros(depth + max_moves + 1, np.int32),
+                           np.zeros(points, np.int64), np.zeros(points + 1, np.int32),
+                           np.zeros(record, np.uint64),
+                           np.zeros((playouts if record else 0, record), np.uint64))
+
+
 def _grow(tree, stats):
     nodes, edges = 2 * tree.node_visits.shape[0], 2 * tree.edge_child.shape[0]
     grown = _stats(nodes)
@@ -157,15 +169,22 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],
            priors=DEFAULTS["priors"], prior_weight: float = DEFAULTS["prior_weight"],
            expand_visits: int = DEFAULTS["expand_visits"], c: float = DEFAULTS["c"],
            root_select: str = DEFAULTS["root_select"], seconds: float = 0.0, seed=None,
-           komi: float | None = None, patterns=None, tabu=None) -> SearchResult:
+           komi: float | None = None, patterns=None, tabu=None,
+           record_hashes: int = 0) -> SearchResult:
     """One search of the strong engine from ``board`` for the side to move: at most
     ``playouts`` playouts (fewer when ``seconds`` > 0 runs out first); the pieces as in the
     module docstring. Same seed, same result (without ``seconds``). Win rates are for
     ``board.to_move``; ``children`` and the move use the real playouts only (priors and AMAF
     steer the search, they are not reported). ``tabu``: the state-tabu paper's lists (a
     :class:`~mctslab.go.tabu.TabuConfig` or a configuration name such as
-    ``"gTabu18-hash-win"``; its queues only: the expansion stays ``expand_visits``)."""
+    ``"gTabu18-hash-win"``; its queues only: the expansion stays ``expand_visits``).
+
+    ``record_hashes`` > 0: ``SearchResult.hashes``, ``uint64[playouts done, record_hashes]``,
+    row ``i`` for playout ``i``, column ``k`` the hash (:attr:`Board.hash`) after playout move
+    ``k + 1`` (counted from the leaf, as :func:`mctslab.go.api.search`), 0 where the playout
+    was shorter (the paper's Fig. 5). The search stays the same; 0 records nothing (None)."""
     positive_int("playouts", playouts)
+    positive_int("record_hashes", record_hashes, minimum=0)
     check_settings(policy, rave, rave_equiv, c, expand_visits, prior_weight, seconds)
     weights = prior_weights(priors, prior_weight)
     komi = board.komi if komi is None else float(komi)
@@ -175,10 +194,7 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],
     max_moves = 3 * size * size
     params = _strong.Params(RAVE_SCHEDULES[rave], float(rave_equiv), float(c),
                             int(expand_visits), any(v > 0 for v in weights), komi, max_moves)
-    depth = playouts + 2
-    buffers = _strong.Buffers(np.zeros(depth, np.int64),
-                              np.zeros(depth + max_moves + 1, np.int32),
-                              np.zeros(points, np.int64), np.zeros(points + 1, np.int32))
+    buffers = _buffers(points, playouts, max_moves, int(record_hashes))
     nodes = 64 * (points + 1)
     tree, stats = make_tree(nodes, nodes), _stats(nodes)
     tree_new_node(tree)
@@ -192,7 +208,7 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],
     while done < playouts:
         wanted = min(chunk, playouts - done)
         step = _strong.strong_run(tree, stats, root, scratch, rng, wanted, params, weights,
-                                  prior_data, policy_bundle, buffers, tabu_lists)
+                                  prior_data, policy_bundle, buffers, tabu_lists, done)
         done += step
         if seconds > 0 and time.perf_counter() - start >= seconds:
             break
@@ -201,7 +217,8 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],
     seconds_used = time.perf_counter() - start
     result = _result(board, tree, done, seconds_used, root_select)
     return dataclasses.replace(result, tabu_size=size_k,
-                               tabu_candidates=int(tabu_lists.stats[0]))
+                               tabu_candidates=int(tabu_lists.stats[0]),
+                               hashes=buffers.hash_log[:done] if record_hashes else None)
 
 
 def _result(board: Board, tree, done: int, seconds: float, root_select: str) -> SearchResult:

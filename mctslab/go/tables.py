@@ -5,8 +5,9 @@ against 0.5 with the 95% Clopper-Pearson interval, and the exact McNemar test of
 against gTabu0 and against gnugo-uct over the same games), the host engine's vetoes and
 shortlists, the veto rates on stored positions, the validation of the host engine against GNU
 Go's own Monte-Carlo mode, Fig. 6's thinking time, Fig. 5 in numbers, Table 4 with the Eq. 12
-bound, and what the paper's full protocol costs. Every table here comes from results of this
-run; the paper's numbers stand beside ours in their own columns.
+bound (and both by the strong engine beside the paper's search: ``*_by_engine``), and what the
+paper's full protocol costs. Every table here comes from results of this run; the paper's
+numbers stand beside ours in their own columns.
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ from mctslab.go.tabu import candidate_bound, tabu_size
 
 __all__ = ["PAPER_TABLE2", "PAPER_TABLE3", "PAPER_TABLE4", "PAPER_FIG6", "games_frame",
            "ablation_table", "table2", "table3", "host_table", "validation_table", "veto_table",
-           "thinking_table", "table4", "duplicates_table", "cost_table", "played_from_stores",
-           "paper_vs_run"]
+           "thinking_table", "table4", "duplicates_table", "table4_by_engine",
+           "duplicates_by_engine", "cost_table", "played_from_stores", "paper_vs_run"]
 
 # The paper's numbers, read from its targets file (mctslab/go/targets.csv, core.targets)
 _ID = "go_state_tabu"
@@ -291,6 +292,47 @@ def duplicates_table(played: Played) -> pd.DataFrame:
                           "most repeated": r["counts"][0] if r["counts"] else 0,
                           "tabu candidates": r["tabu_candidates"]}
                          for t, r in zip(played.tasks, played.results)])
+
+
+# engine labels of the *_by_engine tables: the paper's search (our UCT with the configuration's
+# expansion threshold and GNU Go's 3x3 patterns, the search the host engine runs inside GNU Go)
+# and the strong engine (mctslab.go.strong, its defaults)
+ENGINES = ("host", "strong")
+
+
+def table4_by_engine(cfg, host: Played, strong: Played) -> pd.DataFrame:
+    """Table 4 by both engines from the same position, per move-tabu size L: tabu candidates
+    in all and per playout of the paper's search (``host``) and of the strong engine, the
+    paper's, and the Eq. 12 bound; the strong engine's ``skipped`` reason when it did not run."""
+    skipped = _skipped(strong)
+    if skipped is not None:
+        return skipped
+    by_engine = [table4(cfg, played).set_index("L") for played in (host, strong)]
+    frame = pd.DataFrame(index=sorted(set(by_engine[0].index) | set(by_engine[1].index)))
+    for engine, table in zip(ENGINES, by_engine):
+        frame[f"{engine} total"] = table["total"]
+        frame[f"{engine} per playout"] = table["per playout"]
+    sizes = frame.index
+    frame["paper total"] = [PAPER_TABLE4[size] if size < len(PAPER_TABLE4) else None
+                            for size in sizes]
+    frame["paper per playout"] = [PAPER_TABLE4_PER_PLAYOUT[size] if size < len(PAPER_TABLE4)
+                                  else None for size in sizes]
+    frame["Eq. 12 bound"] = [round(candidate_bound(19, size, cfg.tabu_moves), 3)
+                             for size in sizes]
+    return frame.rename_axis("L").reset_index()
+
+
+def duplicates_by_engine(host: Played, strong: Played) -> pd.DataFrame:
+    """Fig. 5 in numbers by both engines (:func:`duplicates_table`, an ``engine`` column
+    first: ``host`` the paper's search, ``strong`` the strong engine); the strong engine's
+    ``skipped`` reason when it did not run."""
+    skipped = _skipped(strong)
+    if skipped is not None:
+        return skipped
+    frames = [duplicates_table(played).assign(engine=engine)
+              for engine, played in zip(ENGINES, (host, strong))]
+    frame = pd.concat(frames, ignore_index=True)
+    return frame[["engine", *[c for c in frame.columns if c != "engine"]]]
 
 
 def cost_table(played: Played, *, rows: int = 6, games_per_row: int = 1000,

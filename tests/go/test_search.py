@@ -1,5 +1,7 @@
 """Light playouts and UCT: invariants, determinism, the viewpoint of values, known answers."""
 
+from collections import Counter
+
 import numpy as np
 import pytest
 
@@ -8,6 +10,7 @@ from mctslab.go import _playout as kp
 from mctslab.go import _search as ks
 from mctslab.go.api import BLACK, WHITE, Board, search
 from mctslab.rng import seed_state
+from tests.go.test_strong_hashes import ONE_MOVE_TREE, replay_rows
 
 
 def finished_playout(size, seed, hash_slots=0):
@@ -40,6 +43,16 @@ def test_playout_records_the_hash_after_each_move():
     assert len(set(hashes[:moves].tolist())) > moves - 10  # positions rarely repeat
     _, _, _, short = finished_playout(9, 3, hash_slots=5)
     assert (short == hashes[:5]).all()  # same seed, same playout; only 5 recorded
+
+
+def test_search_hashes_are_the_boards_after_the_playout_moves():
+    """``record_hashes``: row i, column k is the position after playout move k + 1 of playout
+    i (counted from the leaf), all 64 bits of :attr:`Board.hash` (issue 29: they were rounded
+    through float64 before); replayed as the strong engine's are."""
+    board = Board.from_moves(7, [(BLACK, (3, 3)), (WHITE, (2, 4))])
+    result = search(board, 30, seed=3, expansion_threshold=ONE_MOVE_TREE, record_hashes=4)
+    visits = Counter(replay_rows(board, result.hashes))
+    assert visits == {move: n for move, n, _ in result.children}
 
 
 def test_same_seed_same_search_and_different_seed_differs():

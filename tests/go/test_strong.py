@@ -26,6 +26,7 @@ pytestmark = pytest.mark.extended
 
 ALL = strong.prior_weights("all")
 NO_TABU = strong._tabu(None, Board(9), 1)[0]
+NO_HASHES = np.zeros(0, np.uint64)  # a playout recording no hashes
 
 
 def empty_points(board):
@@ -193,11 +194,12 @@ def _tree(board, playouts, expand_visits):
     params = _strong.Params(_strong.RAVE_SILVER, 3000.0, 0.0, expand_visits, True, 6.5, 243)
     buffers = _strong.Buffers(np.zeros(playouts + 2, np.int64),
                               np.zeros(playouts + 250, np.int32), np.zeros(points, np.int64),
-                              np.zeros(points + 1, np.int32))
+                              np.zeros(points + 1, np.int32), NO_HASHES,
+                              np.zeros((0, 0), np.uint64))
     done = _strong.strong_run(tree, stats, board.state, kb.clone_state(board.state),
                               seed_state(1), playouts, params, ALL, strong._prior_data(points),
                               strong._policy("heavy", None), buffers,
-                              strong._tabu(None, board, playouts)[0])
+                              strong._tabu(None, board, playouts)[0], 0)
     assert done == playouts
     return tree, stats
 
@@ -213,7 +215,8 @@ def test_playouts_record_legal_games():
     for _ in range(5):
         scratch = kb.clone_state(board.state)
         seq = np.zeros(400, np.int32)
-        score, end = _heavy.playout_recorded(scratch, rng, policy, 6.5, 243, seq, 0, NO_TABU, -1)
+        score, end = _heavy.playout_recorded(scratch, rng, policy, 6.5, 243, seq, 0, NO_TABU, -1,
+                                              NO_HASHES)
         replay = board.copy()
         for p in seq[:end]:
             replay.play(replay.to_move, replay.move_of(int(p)))
@@ -234,7 +237,8 @@ def test_heavy_playouts_avoid_bad_self_ataris():
         for _ in range(20):
             scratch = kb.clone_state(board.state)
             seq = np.zeros(400, np.int32)
-            _, end = _heavy.playout_recorded(scratch, rng, policy, 6.5, 243, seq, 0, NO_TABU, -1)
+            _, end = _heavy.playout_recorded(scratch, rng, policy, 6.5, 243, seq, 0, NO_TABU, -1,
+                                              NO_HASHES)
             replay = board.copy()
             for p in seq[:end]:
                 if p and _heavy.self_atari_size(replay.state, replay.to_move, int(p)) >= 2:
