@@ -229,6 +229,14 @@ def paper_row(paper: str, artefact: str, row: str, column: str, our_value, *, sc
                     note)
 
 
+def protocol_config(cfg, config):
+    """The configuration whose protocol constants the ``config`` targets judge: at ``paper``
+    scale the run's own, so an override (``-p board_size 9``) shows as a departure from the
+    paper's protocol; at smoke and default scale the ``paper`` scale's (``config("paper")``),
+    which is what those rows are about."""
+    return cfg if cfg.scale == "paper" else config("paper")
+
+
 def config_rows(paper: str, ours: dict, scale: str) -> list[PaperRow]:
     """One ``config`` row per protocol constant: ``ours`` maps ``(artefact, row, column)`` to
     our value at ``paper`` scale (``experiments.config("paper")``, or a constant of the code

@@ -19,7 +19,7 @@ from types import SimpleNamespace
 import pandas as pd
 
 from mctslab.core import targets
-from mctslab.core.compare import config_rows, paper_row, paper_table
+from mctslab.core.compare import config_rows, paper_row, paper_table, protocol_config
 from mctslab.core.stats import (
     binomial_test,
     clopper_pearson,
@@ -514,7 +514,7 @@ def paper_vs_run(matches: Played, duplicates: Played, table4_frame: pd.DataFrame
             ("fails: " + ", ".join(above) + " not below gTabu0") if above else
             f"holds: {len(tabu)} variants below gTabu0's {frame.loc['gTabu0', 'duplicates']}",
             n=len(frame), scale=scale, departure=searches))
-    rows += config_rows(name, protocol_values(config("paper")), scale)
+    rows += config_rows(name, protocol_values(protocol_config(cfg, config)), scale)
     return paper_table(rows)
 
 

@@ -16,7 +16,7 @@ import pandas as pd
 from scipy import stats as st
 
 from mctslab.core import targets
-from mctslab.core.compare import config_rows, paper_row, paper_table
+from mctslab.core.compare import config_rows, paper_row, paper_table, protocol_config
 from mctslab.core.rounding import round_table
 from mctslab.core.stats import mean_interval
 from mctslab.othello import wpc as wpc_module
@@ -475,5 +475,5 @@ def paper_vs_run(learned, evaluated, cfg: Config) -> pd.DataFrame:
                           scale=scale, note=f"{len(top)} repetitions of "
                           f"{int(top.games.iloc[0]) if len(top) else 0} games each",
                           **_pooled(top.score.astype(float), per_run)))
-    rows += config_rows(name, protocol_values(config("paper")), scale)
+    rows += config_rows(name, protocol_values(protocol_config(cfg, config)), scale)
     return paper_table(rows)

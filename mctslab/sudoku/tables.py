@@ -18,7 +18,7 @@ import pandas as pd
 
 from mctslab import data
 from mctslab.core import targets
-from mctslab.core.compare import config_rows, paper_row, paper_table
+from mctslab.core.compare import config_rows, paper_row, paper_table, protocol_config
 from mctslab.core.rounding import round_table
 from mctslab.core.stats import clopper_pearson, mean_interval
 from mctslab.sudoku.api import canonical_forms, read_puzzles
@@ -498,5 +498,5 @@ def paper_vs_run(table1_results, table2_results, cfg: Config) -> pd.DataFrame:
                               n=len(best), scale=scale,
                               departure=f"{best[0]['config']['playouts']:,} playouts per run, "
                                         f"the paper's {playouts:,}"))
-    rows += config_rows(name, protocol_values(config("paper")), scale)
+    rows += config_rows(name, protocol_values(protocol_config(cfg, config)), scale)
     return paper_table(rows)

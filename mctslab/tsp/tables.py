@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from mctslab.core import targets
-from mctslab.core.compare import config_rows, paper_row, paper_table
+from mctslab.core.compare import config_rows, paper_row, paper_table, protocol_config
 from mctslab.core.rounding import round_table
 from mctslab.core.stats import mean_interval
 from mctslab.tsp import tsplib
@@ -502,5 +502,5 @@ def paper_vs_run(frame: pd.DataFrame, cfg: Config) -> pd.DataFrame:
                               departure=departure, unit_cpu_s=float(per_run_s.mean()),
                               note=f"{int(reached.sum())} of {len(share)} runs reached SA's "
                                    "length within SA's time"))
-    rows += config_rows(name, protocol_values(config("paper")), cfg.scale)
+    rows += config_rows(name, protocol_values(protocol_config(cfg, config)), cfg.scale)
     return paper_table(rows)

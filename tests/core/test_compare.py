@@ -18,13 +18,17 @@ from mctslab.core.compare import (
     NOT_RUN,
     REPRODUCED,
     PaperRow,
+    config_rows,
     judge,
     paper_row,
     paper_table,
+    protocol_config,
     read_table,
     rejudge,
 )
 from mctslab.core.stats import sample_to_settle, sd_from_interval
+from mctslab.go import experiments as go_experiments
+from mctslab.go.tables import protocol_values
 
 
 def test_columns_are_the_documented_ones():
@@ -236,3 +240,18 @@ def test_a_sampled_quantity_is_never_judged_below_the_papers_scale(target, ours,
     judged = judge("sampled", target["value"], ours, margin=target["margin"], low=ours - half,
                    high=ours + half, n=n, min_n=int(target["min_n"]), scale=scale)
     assert judged.verdict == NOT_RUN
+
+
+def test_config_targets_judge_the_runs_overrides_at_paper_scale():
+    """A paper-scale run with an override (Go's -p board_size 9) departs from the paper's
+    protocol: its config rows read the run's value, not the paper scale's default."""
+    def board_row(cfg):
+        rows = config_rows("go_state_tabu", protocol_values(protocol_config(cfg, go_experiments.config)),
+                           cfg.scale)
+        return next(r for r in rows if r.column == "board size")
+
+    nine = board_row(go_experiments.config("paper", board_size=9))
+    assert (nine.our_value, nine.verdict) == (9, "differs")
+    assert board_row(go_experiments.config("paper")).verdict == "reproduced"
+    smoke = board_row(go_experiments.config("smoke"))  # smoke rows are about the paper scale
+    assert (smoke.our_value, smoke.verdict) == (19, "reproduced")
