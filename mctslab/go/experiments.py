@@ -360,18 +360,28 @@ def duplicates_task(params: dict, seed) -> dict:
     """Fig. 5: one search from the fixed position; the occurrence counts of the positions
     reached at playout moves 1..M, most frequent first."""
     result = _analysis_search(params, params["config"], seed, params["moves"])
-    hashes = result.hashes[result.hashes != 0]
-    counts = sorted(Counter(hashes.tolist()).values(), reverse=True)
-    return dict(counts=counts[: params["top"]], positions=int(hashes.size),
-                distinct=len(counts), duplicates=int(hashes.size - len(counts)),
+    return dict(**_duplicate_counts(result, params["top"]),
                 tabu_candidates=result.tabu_candidates, seconds=result.seconds,
                 playouts=result.playouts, move=result.move)
 
 
+def _duplicate_counts(result, top: int) -> dict:
+    """Fig. 5's counts of one search's recorded positions (its non-zero hashes): the ``top``
+    occurrence counts, most frequent first, and the positions, distinct ones and duplicates."""
+    hashes = result.hashes[result.hashes != 0]
+    counts = sorted(Counter(hashes.tolist()).values(), reverse=True)
+    return dict(counts=counts[:top], positions=int(hashes.size), distinct=len(counts),
+                duplicates=int(hashes.size - len(counts)))
+
+
+def _move_tabu(size: int) -> str:
+    """Table 4's configuration name of a move tabu of size ``size`` (0: no list)."""
+    return "gTabu0" if size == 0 else f"gTabu{size}"
+
+
 def candidates_task(params: dict, seed) -> dict:
     """Table 4: tabu candidates of one search with a move tabu of size L from the position."""
-    name = "gTabu0" if params["size"] == 0 else f"gTabu{params['size']}"
-    result = _analysis_search(params, name, seed, 0)
+    result = _analysis_search(params, _move_tabu(params["size"]), seed, 0)
     return dict(tabu_candidates=result.tabu_candidates, playouts=result.playouts,
                 seconds=result.seconds, tabu_size=result.tabu_size)
 
@@ -422,18 +432,14 @@ def _strong_search(params: dict, name: str, seed, record: int):
 def strong_duplicates_task(params: dict, seed) -> dict:
     """Fig. 5 by the strong engine: :func:`duplicates_task`'s counts from one search."""
     result = _strong_search(params, params["config"], seed, params["moves"])
-    hashes = result.hashes[result.hashes != 0]
-    counts = sorted(Counter(hashes.tolist()).values(), reverse=True)
-    return dict(counts=counts[: params["top"]], positions=int(hashes.size),
-                distinct=len(counts), duplicates=int(hashes.size - len(counts)),
+    return dict(**_duplicate_counts(result, params["top"]),
                 tabu_candidates=result.tabu_candidates, seconds=result.seconds,
                 playouts=result.playouts, nodes=result.nodes, move=result.move)
 
 
 def strong_candidates_task(params: dict, seed) -> dict:
     """Table 4 by the strong engine: tabu candidates of one search with a move tabu of size L."""
-    name = "gTabu0" if params["size"] == 0 else f"gTabu{params['size']}"
-    result = _strong_search(params, name, seed, 0)
+    result = _strong_search(params, _move_tabu(params["size"]), seed, 0)
     return dict(tabu_candidates=result.tabu_candidates, playouts=result.playouts,
                 seconds=result.seconds, tabu_size=result.tabu_size, nodes=result.nodes)
 

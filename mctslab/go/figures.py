@@ -126,14 +126,21 @@ def win_rate_figure(table3):
 
 def table4_figure(table4):
     """Tabu candidates per playout against the move-tabu size, with the Eq. 12 bound."""
+    return _candidates_figure(table4, [("per playout", "o-", "ours")],
+                              "Table 4: rejected candidates")
+
+
+def _candidates_figure(table, ours, title: str):
+    """Table 4's plot: the ``ours`` lines (column, style, label), then the paper's and the
+    Eq. 12 bound, against the move-tabu size."""
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(table4["L"], table4["per playout"], "o-", label="ours")
-    ax.plot(table4["L"], table4["paper per playout"], "s--", label="paper")
-    ax.plot(table4["L"], table4["Eq. 12 bound"], ":", label="Eq. 12 bound")
+    for column, style, label in [*ours, ("paper per playout", "s--", "paper"),
+                                 ("Eq. 12 bound", ":", "Eq. 12 bound")]:
+        ax.plot(table["L"], table[column], style, label=label)
     ax.set_yscale("symlog", linthresh=0.1)
     ax.set_xlabel("tabu size L (move tabu)")
     ax.set_ylabel("tabu candidates per playout (symlog scale)")
-    fig.suptitle("Table 4: rejected candidates")
+    fig.suptitle(title)
     ax.legend()
     fig.tight_layout()
     return fig
@@ -146,18 +153,8 @@ def table4_by_engine_figure(table):
     skipped = _skipped_figure(table, title)
     if skipped is not None:
         return skipped
-    fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(table["L"], table["host per playout"], "o-", label="the paper's search (UCT)")
-    ax.plot(table["L"], table["strong per playout"], "^-", label="the strong engine")
-    ax.plot(table["L"], table["paper per playout"], "s--", label="paper")
-    ax.plot(table["L"], table["Eq. 12 bound"], ":", label="Eq. 12 bound")
-    ax.set_yscale("symlog", linthresh=0.1)
-    ax.set_xlabel("tabu size L (move tabu)")
-    ax.set_ylabel("tabu candidates per playout (symlog scale)")
-    fig.suptitle(title)
-    ax.legend()
-    fig.tight_layout()
-    return fig
+    return _candidates_figure(table, [("host per playout", "o-", "the paper's search (UCT)"),
+                                      ("strong per playout", "^-", "the strong engine")], title)
 
 
 def _player(name: str | None, width: int = 40) -> str:
