@@ -13,8 +13,9 @@ Scales
   move, 500 games as Black and 500 as White against GNU Go 3.8 level 10; GNU Go's own
   Monte-Carlo mode (``gnugo-mc``, both level readings) and the pure engine as anchors; the veto
   rates on 100 positions of each size; Fig. 5 and Table 4 from one 42-move position, by the
-  paper's search and by the strong engine (beyond the paper). Thousands of CPU-hours: a
-  cluster (``scheduler=``).
+  paper's search and by the strong engine (beyond the paper). Table 4 repeats each search with
+  10 seeds (``table4_searches``): the paper reports one search, which has no spread, so its
+  rows could only ever read inconclusive. Thousands of CPU-hours: a cluster (``scheduler=``).
 * ``default``: the same rows on **9x9** against GNU Go level 10, one game per colour and row,
   2,000 playouts per move; veto rates on 10 9x9 positions; Fig. 5 and Table 4 at the paper's
   own setting (19x19 position, 8,000 playouts).
@@ -84,7 +85,8 @@ SCALES = {
     "paper": dict(configs=TABLE2_CONFIGS, games_per_color=500, board_size=19, playouts=8000,
                   gnugo_level=10, host_level=10, mc_levels=(1, 10), anchor_games_per_color=500,
                   pure_configs=("gnugo-uct",), veto_positions=100, veto_sizes=(9, 19),
-                  veto_cs=(0.5, 1.0, 1.5, 2.0), strong_analysis=True, **_ANALYSIS),
+                  veto_cs=(0.5, 1.0, 1.5, 2.0), strong_analysis=True, table4_searches=10,
+                  **_ANALYSIS),
 }
 
 
@@ -109,6 +111,7 @@ class Config:
     histogram_configs: tuple   # engines of Fig. 5
     table4_sizes: tuple        # move-tabu sizes L of Table 4 (paper: 0..15)
     strong_analysis: bool      # beyond the paper: Fig. 5 and Table 4 by the strong engine too
+    table4_searches: int = 1   # searches per size L, each with its own seed (the paper: 1)
     classical: str = "gnugo"   # gnugo: the paper's engines (search hosted by GNU Go); none: pure
     c: float = 1.5             # UCB constant C (Eq. 1)
     tabu_moves: int = 5        # M
@@ -150,7 +153,7 @@ def config(scale: str = "default", **overrides) -> Config:
     values["veto_cs"] = tuple(as_real(v) for v in values["veto_cs"])
     cfg = Config(scale=scale, **values)
     for name in ("games_per_color", "playouts", "anchor_games_per_color", "analysis_playouts",
-                 "top_positions", "tabu_moves", "mc_simulations"):
+                 "top_positions", "tabu_moves", "mc_simulations", "table4_searches"):
         positive_int(name, getattr(cfg, name))
     positive_int("veto_positions", cfg.veto_positions, minimum=0)
     positive_int("board_size", cfg.board_size, minimum=5)
@@ -393,10 +396,24 @@ def duplicate_tasks(cfg: Config, seed: int):
     return make_tasks("mctslab.go.experiments:duplicates_task", params, seed=seed + 2)
 
 
+def _more_searches(fn: str, first: list[dict], cfg: Config, seed: int, stream: int):
+    """Table 4's searches 2.. of each size (``cfg.table4_searches``): search ``r`` of size L
+    carries ``search=r`` and the key (``stream``, L, r). The first search of each size keeps
+    the task it always was, so stored results stay valid."""
+    more = range(1, cfg.table4_searches)
+    params = [dict(p, search=r) for r in more for p in first]
+    keys = [task_key(stream, p["size"], r) for r in more for p in first]
+    return keyed_tasks(fn, params, keys, seed=seed)
+
+
 def candidate_tasks(cfg: Config, seed: int):
+    """Table 4's searches: ``cfg.table4_searches`` per size of ``cfg.table4_sizes``; the first
+    of each size is task i of the sizes (seed + 3), the others :func:`_more_searches`
+    (stream 7)."""
+    fn = "mctslab.go.experiments:candidates_task"
     params = [dict(size=size, playouts=cfg.analysis_playouts, c=cfg.c, moves=cfg.tabu_moves,
                    policy=cfg.policy, redraw=cfg.tabu_redraw) for size in cfg.table4_sizes]
-    return make_tasks("mctslab.go.experiments:candidates_task", params, seed=seed + 3)
+    return make_tasks(fn, params, seed=seed + 3) + _more_searches(fn, params, cfg, seed, 7)
 
 
 def run_duplicates(run, cfg: Config) -> Played:
@@ -456,12 +473,14 @@ def strong_duplicate_tasks(cfg: Config, seed: int):
 
 
 def strong_candidate_tasks(cfg: Config, seed: int):
-    """The strong engine's Table 4 searches, one per size of ``cfg.table4_sizes`` (stream 6 and
-    the size)."""
+    """The strong engine's Table 4 searches, ``cfg.table4_searches`` per size of
+    ``cfg.table4_sizes``: the first keyed (6, L), the others (6, L, r)
+    (:func:`_more_searches`)."""
+    fn = "mctslab.go.experiments:strong_candidates_task"
     params = [dict(size=size, playouts=cfg.analysis_playouts, moves=cfg.tabu_moves,
                    redraw=cfg.tabu_redraw) for size in cfg.table4_sizes]
     keys = [task_key(6, size) for size in cfg.table4_sizes]
-    return keyed_tasks("mctslab.go.experiments:strong_candidates_task", params, keys, seed=seed)
+    return keyed_tasks(fn, params, keys, seed=seed) + _more_searches(fn, params, cfg, seed, 6)
 
 
 def run_strong_duplicates(run, cfg: Config) -> Played:

@@ -125,9 +125,18 @@ def win_rate_figure(table3):
 
 
 def table4_figure(table4):
-    """Tabu candidates per playout against the move-tabu size, with the Eq. 12 bound."""
-    return _candidates_figure(table4, [("per playout", "o-", "ours")],
-                              "Table 4: rejected candidates")
+    """Tabu candidates per playout against the move-tabu size, with the Eq. 12 bound; with
+    several searches per size, ours is their mean inside its 95% t interval (shaded)."""
+    searches = int(table4["searches"].max()) if "searches" in table4 and len(table4) else 1
+    label = "ours" if searches == 1 else f"ours, mean of {searches} searches"
+    fig = _candidates_figure(table4, [("per playout", "o-", label)],
+                             "Table 4: rejected candidates")
+    if searches > 1:
+        ax = fig.axes[0]
+        ax.fill_between(table4["L"], table4["low"], table4["high"], alpha=0.25,
+                        label="ours, 95% t interval")
+        ax.legend()
+    return fig
 
 
 def _candidates_figure(table, ours, title: str):

@@ -16,6 +16,7 @@ import json
 from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
 import pandas as pd
 
 from mctslab.core import targets
@@ -25,6 +26,7 @@ from mctslab.core.stats import (
     clopper_pearson,
     games_for_power,
     mcnemar_exact,
+    mean_interval,
     win_rate_table,
 )
 from mctslab.go import gnugo
@@ -272,12 +274,23 @@ def thinking_table(played: Played) -> pd.DataFrame:
 
 
 def table4(cfg, played: Played) -> pd.DataFrame:
-    """Tabu candidates per move-tabu size, ours beside the paper's, and the Eq. 12 bound."""
-    rows = []
+    """Tabu candidates per move-tabu size L, ours beside the paper's, and the Eq. 12 bound.
+
+    One row per L over its searches (``cfg.table4_searches``, each with its own seed): the
+    mean total, the mean per playout with its 95% t interval (NaN with one search: the paper's
+    one search has no spread), and the CPU seconds of one search."""
+    by_size: dict[int, list[dict]] = {}
     for t, r in zip(played.tasks, played.results):
-        size = t.params["size"]
-        rows.append({"L": size, "total": r["tabu_candidates"],
-                     "per playout": round(r["tabu_candidates"] / r["playouts"], 3),
+        by_size.setdefault(t.params["size"], []).append(r)
+    rows = []
+    for size, results in by_size.items():
+        per, low, high = mean_interval([r["tabu_candidates"] / r["playouts"] for r in results])
+        seconds = [r["seconds"] for r in results if r.get("seconds") is not None]
+        rows.append({"L": size, "searches": len(results),
+                     "total": round(float(np.mean([r["tabu_candidates"] for r in results])), 1),
+                     "per playout": round(float(per), 4), "low": round(float(low), 4),
+                     "high": round(float(high), 4),
+                     "s per search": round(float(np.mean(seconds)), 2) if seconds else np.nan,
                      "paper total": PAPER_TABLE4[size] if size < len(PAPER_TABLE4) else None,
                      "paper per playout": PAPER_TABLE4_PER_PLAYOUT[size]
                      if size < len(PAPER_TABLE4) else None,
@@ -453,8 +466,9 @@ def paper_vs_run(matches: Played, duplicates: Played, table4_frame: pd.DataFrame
       Go level 10 is the paper's protocol (any other run's rows say so); CPU seconds per game
       (both sides) size what would settle an open row. Table 3: whether gTabu18-hash-win beats
       0.5 significantly (the paper: p = 0.012), a claim judged on 1,000 games.
-    - Table 4, per L: tabu candidates per playout of one search (measured once: inconclusive
-      by the rules, never reproduced); L = 0 must give none; the Eq. 12 bound by arithmetic.
+    - Table 4, per L: tabu candidates per playout, the mean over ``cfg.table4_searches``
+      searches with its t interval (one search, as the paper's, has no spread: inconclusive by
+      the rules, never reproduced); L = 0 must give none; the Eq. 12 bound by arithmetic.
     - Fig. 5: fewer duplicate positions with every tabu variant than with gTabu0.
     - The protocol constants (Table 1, Sec. 5, Eq. 8) at paper scale (:func:`protocol_values`).
     """
@@ -495,12 +509,14 @@ def paper_vs_run(matches: Played, duplicates: Played, table4_frame: pd.DataFrame
                 f"{state}: p = {test.pvalue:.3g}, rate {test.rate:.3f}", n=len(hash_win),
                 scale=scale, departure=departure))
     for record in table4_frame.to_dict("records"):
-        size = record["L"]
+        size, n = record["L"], int(record["searches"])
         if size >= len(PAPER_TABLE4):
             continue
         rows.append(paper_row(name, "Table 4", f"L = {size}", "tabu candidates per playout",
-                              record["total"] / cfg.analysis_playouts, n=1, scale=scale, departure=searches,
-                              note=f"{record['total']} candidates in one search"))
+                              record["per playout"], low=record["low"], high=record["high"], n=n,
+                              scale=scale, departure=searches, unit_cpu_s=record["s per search"],
+                              note=f"{record['total']:g} candidates in one search" if n == 1
+                              else f"mean {record['total']:g} candidates over {n} searches"))
     rows.append(paper_row(name, "Eq. 12", "L = 12, M = 5, 19x19", "bound T(19, 12, 5)",
                           candidate_bound(19, 12, 5), scale=scale))
     frame = duplicates_table(duplicates)

@@ -7,7 +7,9 @@ from types import SimpleNamespace
 import pandas as pd
 
 from mctslab.core.compare import COLUMNS, DIFFERS, INCONCLUSIVE, NOT_RUN, REPRODUCED
-from mctslab.go import experiments, tables
+from mctslab.core.figcheck import figure_problems
+from mctslab.core.plotting import plt
+from mctslab.go import experiments, figures, tables
 
 
 def _games(rows: dict) -> experiments.Played:
@@ -63,7 +65,8 @@ def test_table2_at_the_papers_protocol_by_equivalence():
     assert claim.our_value.startswith("holds") and claim.verdict == NOT_RUN  # 500 of 1,000
     # Table 4: one search per L, measured once
     l8 = rows.loc[("Table 4", "L = 8", "tabu candidates per playout")]
-    assert (l8.paper_value, l8.our_value, l8.verdict) == (0.213, 1690 / 8000, INCONCLUSIVE)
+    assert (l8.paper_value, l8.our_value, l8.verdict) == (0.213, round(1690 / 8000, 4),
+                                                          INCONCLUSIVE)
     assert rows.loc[("Table 4", "L = 0", "tabu candidates per playout"), "verdict"] == REPRODUCED
     assert rows.loc[("Eq. 12", "L = 12, M = 5, 19x19", "bound T(19, 12, 5)"),
                     "verdict"] == REPRODUCED
@@ -103,3 +106,34 @@ def test_a_run_without_games_still_judges_what_it_measured():
     table = tables.paper_vs_run(skipped, _duplicates({}), _table4(cfg), cfg)
     assert "Table 2" not in set(table.artefact)
     assert set(table[table.kind == "sampled"].verdict) == {NOT_RUN}
+
+
+def test_table4_over_several_searches_is_judged_by_its_interval():
+    """Several searches per L (``table4_searches``): the mean per playout with its t interval,
+    judged against the paper's +- 0.01, and the cost of what would settle an open row."""
+    searches = {1: (372, 380, 388, 376, 384),        # 0.047 +- 0.001: inside 0.037..0.057
+                2: (600, 760, 900, 700, 840),        # 0.095 +- 0.019: straddles 0.096
+                8: (3781, 3700, 3850, 3760, 3800)}   # 0.47: far above 0.213 +- 0.01
+    tasks, results = [], []
+    for size, totals in searches.items():
+        for total in totals:
+            tasks.append(SimpleNamespace(params={"size": size}))
+            results.append(dict(tabu_candidates=total, playouts=8000, seconds=1.5))
+    cfg = experiments.config("paper")
+    table4 = tables.table4(cfg, experiments.Played(tasks, results, ["t4"] * len(tasks)))
+    l8 = table4.set_index("L").loc[8]
+    assert l8.searches == 5 and l8.total == 3778.2 and l8["s per search"] == 1.5
+    assert l8.low < l8["per playout"] < l8.high
+    table = tables.paper_vs_run(_games({}), _duplicates({}), table4, cfg)
+    rows = table[table.artefact == "Table 4"].set_index("row")
+    assert rows.loc["L = 1", "verdict"] == REPRODUCED
+    assert rows.loc["L = 8", "verdict"] == DIFFERS
+    assert rows.loc["L = 8", "our_value"] == l8["per playout"]  # judged = shown = the table's
+    open_row = rows.loc["L = 2"]
+    assert open_row.verdict == INCONCLUSIVE and open_row.settle_n > 5
+    assert open_row.settle_cpu_h == (open_row.settle_n - 5) * 1.5 / 3600
+    assert "5 searches" in open_row.why
+    fig = figures.table4_figure(table4)
+    assert "mean of 5 searches" in fig.axes[0].get_legend_handles_labels()[1][0]
+    assert len(fig.axes[0].collections) == 1 and figure_problems(fig) == []
+    plt.close(fig)
