@@ -12,6 +12,7 @@ to the project root) and one of its tables, optionally with the columns to show:
     <!-- /from-record -->
 
     <!-- from-record: records/... census_connections columns=type,cut,total -->
+    <!-- from-record: records/... table4_candidates columns=L,per playout,Eq. 12 bound -->
 
 :func:`update` rewrites every block from its record (``mctslab records docs``); :func:`stale`
 lists the blocks whose text differs from what the record gives, which ``mctslab records check``
@@ -63,12 +64,14 @@ def bench_pages(root=None) -> list[Path]:
 
 
 def _parse_spec(spec: str, where: str) -> tuple[str, str, tuple[str, ...]]:
-    words = spec.split()
-    if len(words) < 2 or any(not w.startswith("columns=") for w in words[2:]):
+    """``folder table [columns=a,b c,d]``: the columns are the rest of the line split at commas,
+    so a column's name may hold spaces (``columns=L,per playout``)."""
+    head, _, columns = spec.partition(" columns=")
+    words = head.split()
+    if len(words) != 2 or head.strip().startswith("columns="):
         raise ValueError(f"{where}: a from-record comment names a record folder and a table "
                          f"(then optionally columns=a,b), got {spec!r}")
-    columns = tuple(c for w in words[2:] for c in w.split("=", 1)[1].split(",") if c)
-    return words[0], words[1], columns
+    return words[0], words[1], tuple(c.strip() for c in columns.split(",") if c.strip())
 
 
 def blocks(page) -> list[Block]:

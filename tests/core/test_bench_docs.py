@@ -75,3 +75,15 @@ def test_a_missing_record_table_or_column_or_end_is_an_error(tmp_path):
 
 def test_the_repositorys_bench_pages_are_current():
     assert bench_docs.stale() == []
+
+
+def test_column_names_may_hold_spaces(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("<!-- from-record: records/x/paper-2026-11-27 table4_candidates "
+                    "columns=L,per playout, Eq. 12 bound -->\n<!-- /from-record -->\n")
+    [block] = bench_docs.blocks(page)
+    assert (block.record, block.table) == ("records/x/paper-2026-11-27", "table4_candidates")
+    assert block.columns == ("L", "per playout", "Eq. 12 bound")
+    page.write_text("<!-- from-record: records/x t extra -->\n<!-- /from-record -->\n")
+    with pytest.raises(ValueError, match="names a record folder and a table"):
+        bench_docs.blocks(page)
