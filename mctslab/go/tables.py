@@ -278,7 +278,8 @@ def table4(cfg, played: Played) -> pd.DataFrame:
 
     One row per L over its searches (``cfg.table4_searches``, each with its own seed): the
     mean total, the mean per playout with its 95% t interval (NaN with one search: the paper's
-    one search has no spread), and the CPU seconds of one search."""
+    one search has no spread), and the seconds of one search (the engine's wall clock of one
+    thread, its CPU time on a quiet core: the cost per unit of an open row)."""
     by_size: dict[int, list[dict]] = {}
     for t, r in zip(played.tasks, played.results):
         by_size.setdefault(t.params["size"], []).append(r)
