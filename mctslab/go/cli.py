@@ -185,8 +185,9 @@ def _player(kind: str, level: int, simulations: int, engine=None):
 
 
 def _match(args) -> int:
+    from mctslab import paths
     from mctslab.core.executor import run_tasks
-    from mctslab.core.store import write_json
+    from mctslab.core.store import ResultStore, write_json
     from mctslab.go import gnugo, match, sgf
 
     candidate_kind = "gnugo" if args.config == "gnugo" else args.candidate
@@ -209,15 +210,19 @@ def _match(args) -> int:
                               referee_level=args.referee_level, timeout=args.timeout,
                               seed=args.seed)
     out = Path(args.out)
-    results = run_tasks(f"go_match_{candidate.label}_vs_{opponent.label}", tasks,
-                        workers=args.workers, scheduler=args.scheduler, out=out,
-                        progress=not args.json)
+    experiment = f"go_match_{candidate.label}_vs_{opponent.label}"
+    results = run_tasks(experiment, tasks, workers=args.workers, scheduler=args.scheduler,
+                        out=out, progress=not args.json)
     games = out / "games"
     games.mkdir(parents=True, exist_ok=True)
-    played_on = datetime.date.today().isoformat()  # the day the games are written out
+    # each game is dated by the day its task finished (the store keeps it), so a resumed
+    # match writes its earlier games out unchanged
+    finished = {key: record.get("finished") or "" for key, record in
+                ResultStore(paths.results_dir(experiment, out)).load().items()}
+    today = datetime.date.today().isoformat()
     for i, (task, result) in enumerate(zip(tasks, results)):
         (games / f"{i:04d}-{task.params['color']}.sgf").write_bytes(
-            sgf.with_date(result["sgf"], played_on))
+            sgf.with_date(result["sgf"], finished.get(task.id, "")[:10] or today))
     summary = match.summary(tasks, results)
     summary.update({"as Black": f"{summary['wins_as_black']}/{summary['games_as_black']}",
                     "as White": f"{summary['wins_as_white']}/"

@@ -192,9 +192,16 @@ def test_match_command_plays_stores_and_resumes(tmp_path, capsys):
     stored = next((tmp_path / "data" / "results").glob("go_match_*/results.jsonl"))
     lines = stored.read_text().splitlines()
     assert len(lines) == 2
+    finished = json.loads(lines[0])["finished"][:10]
+    assert f"DT[{finished}]" in (tmp_path / "games" / "0000-B.sgf").read_text()
+    # a game is dated by the day its task finished, not the day it is written out again
+    stored.write_text("".join(line.replace(f'"finished":"{finished}', '"finished":"2020-01-02')
+                              + "\n" for line in lines))
     assert cli.main(argv) == 0  # a second run is served from the store: nothing is replayed
-    assert stored.read_text().splitlines() == lines
+    assert len(stored.read_text().splitlines()) == 2
     assert json.loads((tmp_path / "summary.json").read_text()) == summary_
+    for game in (tmp_path / "games").iterdir():
+        assert "DT[2020-01-02]" in game.read_text()
 
 
 def test_match_command_rejects_an_unknown_configuration(tmp_path, capsys):
