@@ -190,17 +190,26 @@ def judge(kind: str, paper_value, our_value, *, margin: str = "", low=None, high
         return Judgement(REPRODUCED, f"{interval} lies inside {band}")
     if high < lower or low > upper:
         return Judgement(DIFFERS, f"{interval} lies wholly outside {band}")
-    settle = sample_to_settle(float(our_value), sd_from_interval(low, high, n), lower, upper,
-                              n=n, power=POWER)
+    sd = sd_from_interval(low, high, n)
+    settle = sample_to_settle(float(our_value), sd, lower, upper, n=n, power=POWER)
+    on_edge = settle is None and math.isfinite(low) and math.isfinite(high)
+    if on_edge:  # no size settles it for sure: the least that lets the interval fit the band
+        settle = sample_to_settle((lower + upper) / 2, sd, lower, upper, n=n, power=POWER)
     if settle is None:
         reason = ("the interval is open, so no sample can be sized from it"
-                  if not (math.isfinite(low) and math.isfinite(high)) else
-                  "ours sits on the edge: no sample settles it")
+                  if not on_edge else "ours sits on the edge: no sample settles it")
         return Judgement(INCONCLUSIVE, f"{interval} straddles an edge of {band}; {reason}")
     more = settle - n
     # the cost is a column of its own (settle_cpu_h): a measured time varies from run to run,
     # and the reason stays the same text for the same numbers (core.varying)
     cost = None if _missing(unit_cpu_s) else more * float(unit_cpu_s) / 3600
+    if on_edge:
+        return Judgement(INCONCLUSIVE, f"{interval} straddles an edge of {band}; ours sits on "
+                                       f"the edge, so no sample settles it for sure: at least "
+                                       f"{settle:,} {sample} in all before the interval can "
+                                       f"fit inside the band ({POWER:.0%} power for a value at "
+                                       f"its centre): {more:,} more (settle_cpu_h: their CPU "
+                                       "hours at this run's CPU time per unit)", settle, cost)
     return Judgement(INCONCLUSIVE, f"{interval} straddles an edge of {band}; about {settle:,} "
                                    f"{sample} in all settle it ({POWER:.0%} power): {more:,} "
                                    "more (settle_cpu_h: their CPU hours at this run's CPU time "

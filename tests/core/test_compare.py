@@ -182,6 +182,16 @@ def test_settling_sample_known_answers():
     assert sample_to_settle(0.52, 0.5, 0.47, 0.57, n=10_000) == 10_001
 
 
+def test_an_estimate_on_the_bands_edge_still_states_a_sample_and_its_cost():
+    # the recorded Sudoku row: the paper's 0 +- 1, ours 1.0 [0, 2.837] over 4 seeds
+    judged = judge("sampled", 0.0, 1.0, margin="1", low=0.0, high=2.837386, n=4,
+                   scale="paper", unit_cpu_s=70.0, sample="seeds")
+    sd = sd_from_interval(0.0, 2.837386, 4)
+    assert judged.verdict == INCONCLUSIVE and "sits on the edge" in judged.why
+    assert judged.settle_n == sample_to_settle(0.0, sd, -1.0, 1.0, n=4) > 4
+    assert judged.settle_cpu_h == pytest.approx((judged.settle_n - 4) * 70.0 / 3600)
+
+
 # -- properties of the verdict ------------------------------------------------------------
 _SAMPLED = [r for r in targets.all_targets().to_dict("records")
             if r["kind"] == "sampled" and r["value"] != 0]
