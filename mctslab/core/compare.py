@@ -203,15 +203,11 @@ def judge(kind: str, paper_value, our_value, *, margin: str = "", low=None, high
     # the cost is a column of its own (settle_cpu_h): a measured time varies from run to run,
     # and the reason stays the same text for the same numbers (core.varying)
     cost = None if _missing(unit_cpu_s) else more * float(unit_cpu_s) / 3600
-    if on_edge:
-        return Judgement(INCONCLUSIVE, f"{interval} straddles an edge of {band}; ours sits on "
-                                       f"the edge, so no sample settles it for sure: at least "
-                                       f"{settle:,} {sample} in all before the interval can "
-                                       f"fit inside the band ({POWER:.0%} power for a value at "
-                                       f"its centre): {more:,} more (settle_cpu_h: their CPU "
-                                       "hours at this run's CPU time per unit)", settle, cost)
-    return Judgement(INCONCLUSIVE, f"{interval} straddles an edge of {band}; about {settle:,} "
-                                   f"{sample} in all settle it ({POWER:.0%} power): {more:,} "
+    size = (f"ours sits on the edge, so no sample settles it for sure: at least {settle:,} "
+            f"{sample} in all before the interval can fit inside the band ({POWER:.0%} power "
+            "for a value at its centre)" if on_edge else
+            f"about {settle:,} {sample} in all settle it ({POWER:.0%} power)")
+    return Judgement(INCONCLUSIVE, f"{interval} straddles an edge of {band}; {size}: {more:,} "
                                    "more (settle_cpu_h: their CPU hours at this run's CPU time "
                                    "per unit)", settle, cost)
 
