@@ -77,6 +77,8 @@ VARIES: dict[tuple[str, str], Varies] = {
     ("go_state_tabu", "fig6_thinking_time"): Varies(
         ("ours s/game", "GNU Go s/game", "difference s/game", "ours s/move",
          "CPU s/game, both sides"), "timing", "thinking time per game and per move"),
+    ("go_state_tabu", "table4_candidates"): Varies(
+        ("s per search",), "timing", "the seconds of one Table 4 search"),
     ("go_state_tabu", "protocol_cost"): Varies(
         ("CPU s/game (measured)", "CPU hours", "wall hours on 64 workers",
          "CPU hours for two such engines"), "timing",

@@ -218,6 +218,51 @@ def test_same_seed_same_tables(path, smoke_run, tmp_path):
     assert table_differences(path.stem, first, tmp_path) == []
 
 
+# A column named like a time (seconds, s/game, ms, CPU hours, per second, wall...) is measured
+# and so varies between runs: core.varying must declare it, unless it is empty or listed here
+# with why it cannot vary. test_same_seed_same_tables catches an undeclared one only when the
+# two runs' timings happen to round apart (a fresh clone's CI found Table 4's 's per search'
+# that way); this check fails on the name, every run.
+TIMING_NAME = re.compile(r"seconds|\bs per\b|\bs/|\bms\b|ms_|_ms\b|/s\b|per_second|cpu|"
+                         r"hours|\btime\b|\bwall\b", re.IGNORECASE)
+CONSTANT_TIMINGS = {
+    ("go_state_tabu", "fig6_thinking_time", "paper difference s/game"): "the paper's number",
+    ("go_state_tabu", "strong_tabu", "CPU h needed"): "read from a committed record",
+    ("go_state_tabu", "strong_validation", "CPU s/game (ours)"): "read from a committed record",
+    ("go_state_tabu", "strong_validation", "CPU s/game (GNU Go)"): "read from a committed record",
+}
+
+
+def undeclared_timings(stem: str, folder: Path) -> list[str]:
+    """Columns of ``folder``'s CSV tables named like a time, with a value, that neither
+    core.varying declares nor CONSTANT_TIMINGS explains."""
+    missing = []
+    for table in sorted(folder.glob("*.csv")):
+        frame = pd.read_csv(table, keep_default_na=False, dtype=str)
+        varies = declared(stem, table.stem)
+        for column in frame.columns:
+            if not TIMING_NAME.search(column) or (stem, table.stem, column) in CONSTANT_TIMINGS:
+                continue
+            if varies is not None and (varies.columns == ("*",) or column in varies.columns):
+                continue
+            if (frame[column] != "").any():
+                missing.append(f"{table.name}: {column!r}")
+    return missing
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+def test_every_timing_column_is_declared(path, smoke_run):
+    out, done = smoke_run(path.stem)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert undeclared_timings(path.stem, out / "figures" / path.stem) == []
+
+
+def test_the_timing_rule_can_fail(tmp_path):
+    pd.DataFrame({"L": [1], "s per search": [0.5]}).to_csv(tmp_path / "made_up.csv", index=False)
+    pd.DataFrame({"L": [1], "unit_cpu_s": [""]}).to_csv(tmp_path / "empty.csv", index=False)
+    assert undeclared_timings("go_state_tabu", tmp_path) == ["made_up.csv: 's per search'"]
+
+
 def _saved_tables(path) -> set[str]:
     nb = nbformat.read(path, as_version=4)
     return {node.args[1].value for cell in nb.cells if cell.cell_type == "code"
