@@ -14,6 +14,11 @@ to the project root) and one of its tables, optionally with the columns to show:
     <!-- from-record: records/... census_connections columns=type,cut,total -->
     <!-- from-record: records/... table4_candidates columns=L,per playout,Eq. 12 bound -->
 
+A match record gives the table of its matches' summaries (any table name); the strong engine's
+record (``records/go_state_tabu/strong9-<date>/``) also gives its three tables under the names the
+Go notebook saves them by, ``strong_validation``, ``strong_ablation`` and ``strong_tabu``
+(:mod:`mctslab.go.strong_record`, rebuilt from the stored games).
+
 :func:`update` rewrites every block from its record (``mctslab records docs``); :func:`stale`
 lists the blocks whose text differs from what the record gives, which ``mctslab records check``
 (part of ``make test``) reports as errors, so a hand-edited number or a record replaced under a
@@ -27,7 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mctslab import paths
-from mctslab.records import markdown_table
+from mctslab.core.scorecard import _md_table
+from mctslab.go import strong_record
+from mctslab.records import markdown_table, select_columns
 
 __all__ = ["Block", "blocks", "render", "stale", "update", "bench_pages"]
 
@@ -93,12 +100,32 @@ def blocks(page) -> list[Block]:
     return found
 
 
+# the strong engine's tables of its match record, by the names the Go notebook saves them by
+STRONG_TABLES = {"strong_validation": strong_record.validation_table,
+                 "strong_ablation": strong_record.ablation,
+                 "strong_tabu": strong_record.tabu_table}
+
+
+def _strong_table(folder: Path, block: Block) -> str:
+    if not folder.name.startswith(strong_record.PREFIX):
+        raise KeyError(f"{block.where()}: {block.table} is a table of the strong engine's record "
+                       f"(records/go_state_tabu/{strong_record.PREFIX}<date>), not of "
+                       f"{block.record}")
+    frame = STRONG_TABLES[block.table](folder)
+    return (f"From `{block.record}` (`{block.table}`, rebuilt from the stored games by "
+            f"`mctslab.go.strong_record`; `mctslab records check` recomputes each match's "
+            f"summary from its games):\n\n"
+            + _md_table(select_columns(frame, block.columns, folder)))
+
+
 def render(block: Block, root=None) -> str:
     """The text the block's record gives: a line citing the record, a blank line, the table."""
     base = _base(root)
     folder = base / block.record
     if not folder.is_dir():
         raise FileNotFoundError(f"{block.where()}: no record folder {block.record}")
+    if block.table in STRONG_TABLES:
+        return _strong_table(folder, block) + "\n"
     return markdown_table(folder, block.table, columns=block.columns, relative_to=base) + "\n"
 
 

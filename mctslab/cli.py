@@ -26,6 +26,7 @@ import logging
 import os
 import shutil
 import sys
+from pathlib import Path
 
 from mctslab import DOMAINS, __version__
 from mctslab.core import cliargs
@@ -116,6 +117,13 @@ def _cmd_records(args) -> int:
         return 0
     if args.records_verb == "table":
         print(records.markdown_table(args.record, args.table))
+        return 0
+    if args.records_verb == "pack":
+        for folder in args.matches:
+            moved = records.pack_match(folder)
+            size = sum(p.stat().st_size for p in Path(folder).rglob("*") if p.is_file())
+            print(f"{folder}: packed {moved['lines']} stored games and {moved['games']} SGF "
+                  f"files; {size:,} bytes now")
         return 0
     if args.records_verb == "docs":
         changed = bench_docs.update()
@@ -229,13 +237,13 @@ def _cmd_results(args) -> int:
     root = paths.output_root(args.out) / "data" / "results"
     for name in args.clean or []:
         folder = root / name
-        if not (folder / ResultStore.FILENAME).exists():
+        if not ResultStore(folder).exists():
             raise KeyError(f"no stored experiment {name!r} under {root}")
         shutil.rmtree(folder)
         print(f"removed {folder}")
     if args.clean:
         return 0
-    folders = sorted(p for p in root.glob("*") if (p / ResultStore.FILENAME).exists())
+    folders = sorted(p for p in root.glob("*") if ResultStore(p).exists())
     if not folders:
         print(f"no stored results under {root}")
         return 0
@@ -303,6 +311,11 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(func=_cmd_records)
     v = verbs.add_parser("docs", help="regenerate the tables of docs/bench/*.md that come "
                                       "from records (<!-- from-record: ... --> blocks)")
+    v.set_defaults(func=_cmd_records)
+    v = verbs.add_parser("pack", help="pack finished match folders to commit them: stores to "
+                                      "results.jsonl.gz, SGF files to games.tar.gz")
+    v.add_argument("matches", nargs="+", metavar="MATCH",
+                   help="match folders (mctslab go match --out DIR), each finished")
     v.set_defaults(func=_cmd_records)
     v = verbs.add_parser("table", help="a record's table as Markdown, citing the record")
     v.add_argument("record", metavar="RECORD", help="a record folder")

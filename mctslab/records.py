@@ -30,11 +30,15 @@ progress. Nothing here writes into a record it checks.
 from __future__ import annotations
 
 import datetime
+import gzip
 import hashlib
+import io
 import json
 import math
+import os
 import shutil
 import tarfile
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -46,7 +50,7 @@ from mctslab.core import compare
 from mctslab.core import scorecard as scorecard_module
 from mctslab.core import targets as targets_module
 from mctslab.core.display import shown
-from mctslab.core.store import utc_now, write_json
+from mctslab.core.store import ResultStore, utc_now, write_json
 from mctslab.go import match as go_match
 
 __all__ = ["MAX_FILE_BYTES", "MAX_RECORD_BYTES", "RECORD", "SUMS", "records_root", "save",
@@ -59,6 +63,7 @@ MAX_RAW_BYTES = 3_000_000     # raw files a text artefact lists (Go's games): ke
                               # as they are or as one .tar.gz, else left out (record.json says)
 RECORD = "record.json"
 SUMS = "SHA256SUMS"
+GAMES_ARCHIVE = "games.tar.gz"  # a packed match folder's SGF files (:func:`pack_match`)
 PAPER_VS_RUN = "paper_vs_run.csv"
 _FLOAT_KEYS = ("rate", "ci_low", "ci_high", "pvalue", "mean_moves", "mean_margin",
                "think_candidate", "think_opponent", "cpu_candidate", "cpu_opponent")
@@ -340,26 +345,26 @@ def _check_notebook(folder: Path, report: Report, today) -> None:
     _check_table(folder / PAPER_VS_RUN, report, today)
 
 
-def _stored(results: Path) -> list[dict]:
-    """The records of a results.jsonl; a half-written last line (a game being stored) is
-    skipped, any other bad line is a ValueError naming it."""
-    lines = results.read_text(encoding="utf-8").splitlines()
-    records = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            if number == len(lines):
-                continue
-            raise ValueError(f"{results}: line {number}: {exc}") from exc
-    return records
+def _stored(store: Path) -> list[dict]:
+    """The records of a store folder (plain and packed, :class:`ResultStore`); a half-written
+    last line (a game being stored) is skipped, any other bad line is a ValueError naming it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the half-written line of a match being played
+        return ResultStore(store).records()
+
+
+def _games_kept(folder: Path) -> int:
+    """SGF files of a match folder: ``games/*.sgf`` and those packed in ``games.tar.gz``."""
+    count = len(list((folder / "games").glob("*.sgf"))) if (folder / "games").is_dir() else 0
+    if (folder / GAMES_ARCHIVE).is_file():
+        with tarfile.open(folder / GAMES_ARCHIVE) as archive:
+            count += sum(1 for m in archive.getmembers() if m.name.endswith(".sgf"))
+    return count
 
 
 def _check_match(folder: Path, report: Report) -> None:
     """One ``mctslab go match --out`` folder: its summary recomputed from its games."""
-    stores = sorted(folder.glob("data/results/*/results.jsonl"))
+    stores = sorted(p for p in folder.glob("data/results/*") if ResultStore(p).exists())
     try:
         records = [r for path in stores for r in _stored(path)]
     except ValueError as exc:
@@ -387,10 +392,56 @@ def _check_match(folder: Path, report: Report) -> None:
         if key in summary and not _close(summary[key], again.get(key)):
             report.problems.append(f"{summary_path}: {key} {summary[key]!r}, recomputed from "
                                    f"its games {again.get(key)!r}")
-    sgf = len(list((folder / "games").glob("*.sgf"))) if (folder / "games").is_dir() else 0
+    sgf = _games_kept(folder)
     report.notes.append(f"{folder}: {summary.get('candidate')} against "
                         f"{summary.get('opponent')}, {again['wins']} of {games} "
                         f"(rate {again['rate']:.3f}), {len(records)} games stored, {sgf} SGF")
+
+
+def pack_match(folder) -> dict:
+    """Pack a finished match folder (``mctslab go match --out DIR``) so a long one is small
+    enough to commit: each store's lines into ``results.jsonl.gz`` (:meth:`ResultStore.pack`)
+    and the SGF files of ``games/`` into ``games.tar.gz`` (with those it already held; sorted,
+    dated 0, so packing the same games gives the same bytes). Refused while the summary counts
+    fewer games than are stored (a row being played, or not exported at its stored count).
+    Returns what was moved: ``{"lines": ..., "games": ...}``. ``mctslab records check``,
+    ``mctslab go report`` and a resumed match read a packed folder as before; unpack the games
+    with ``tar xzf games.tar.gz`` to open them in Sabaki or GoGui."""
+    folder = Path(folder)
+    stores = sorted(p for p in folder.glob("data/results/go_match_*") if ResultStore(p).exists())
+    if not stores:
+        raise FileNotFoundError(f"{folder}: no match store (data/results/go_match_*)")
+    summary_path = folder / "summary.json"
+    if not summary_path.is_file():
+        raise ValueError(f"{folder}: no summary.json: a match in progress is not packed")
+    stored = sum(len(_stored(store)) for store in stores)
+    games = int(json.loads(summary_path.read_text()).get("games", 0))
+    if games != stored:
+        raise ValueError(f"{summary_path}: {games} games, but {stored} stored: export the "
+                         f"summary at the stored count (mctslab go match --games {stored} with "
+                         f"the row's arguments) before packing")
+    lines = sum(ResultStore(store).pack() for store in stores)
+    sgf = {}
+    archive = folder / GAMES_ARCHIVE
+    if archive.is_file():
+        with tarfile.open(archive) as tar:
+            sgf = {m.name: tar.extractfile(m).read() for m in tar.getmembers() if m.isfile()}
+    loose = sorted((folder / "games").glob("*.sgf")) if (folder / "games").is_dir() else []
+    sgf.update({f"games/{path.name}": path.read_bytes() for path in loose})
+    if loose:
+        tmp = archive.with_name(GAMES_ARCHIVE + ".tmp")
+        with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as gz, \
+                tarfile.open(fileobj=gz, mode="w") as tar:
+            for name in sorted(sgf):
+                info = tarfile.TarInfo(name)
+                info.size, info.mtime, info.mode = len(sgf[name]), 0, 0o644
+                tar.addfile(info, io.BytesIO(sgf[name]))
+        os.replace(tmp, archive)
+        for path in loose:
+            path.unlink()
+        if not any((folder / "games").iterdir()):
+            (folder / "games").rmdir()
+    return {"lines": lines, "games": len(loose)}
 
 
 def _check_matches(folder: Path, report: Report) -> None:
@@ -403,8 +454,7 @@ def _check_matches(folder: Path, report: Report) -> None:
             _check_match(home, report)
         else:
             for name in experiments:
-                path = data / name / "results.jsonl"
-                count = len(_stored(path)) if path.is_file() else 0
+                count = len(_stored(data / name))
                 report.notes.append(f"{home}: store {name}, {count} tasks (not checked)")
     if (folder / SUMS).is_file():
         _check_sums(folder, report)
@@ -505,7 +555,7 @@ def markdown_table(record, stem: str = "paper_vs_run", *, columns=(), relative_t
         frame = pd.DataFrame(rows)
         return (f"From `{_shown(folder, relative_to)}` (match summaries, `mctslab records "
                 f"check` recomputes them from the games):\n\n"
-                + scorecard_module._md_table(_columns(frame, columns, folder)))
+                + scorecard_module._md_table(select_columns(frame, columns, folder)))
     path = folder / f"{stem}.csv"
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such table in the record")
@@ -513,10 +563,12 @@ def markdown_table(record, stem: str = "paper_vs_run", *, columns=(), relative_t
     frame = pd.read_csv(path, keep_default_na=False, na_values=[""])
     cite = (f"From `{_shown(path, relative_to)}` (scale {record_info.get('scale')}, run "
             f"{record_info.get('date')}, commit {str(record_info.get('commit') or '')[:7]}):")
-    return cite + "\n\n" + scorecard_module._md_table(_columns(frame, columns, path))
+    return cite + "\n\n" + scorecard_module._md_table(select_columns(frame, columns, path))
 
 
-def _columns(frame: pd.DataFrame, columns, where) -> pd.DataFrame:
+def select_columns(frame: pd.DataFrame, columns, where) -> pd.DataFrame:
+    """``frame``'s ``columns`` in that order (all when none are named); a missing one is a
+    KeyError naming ``where`` and the columns it has."""
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise KeyError(f"{where}: no column {', '.join(missing)} (it has "

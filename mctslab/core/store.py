@@ -10,12 +10,18 @@ the one process that owns the store (the client, never the workers), so a run ki
 moment leaves complete lines plus at most one truncated last line; :meth:`ResultStore.load`
 ignores (and reports) a truncated tail and the next append cuts it off first. Re-running an
 experiment skips the task ids already stored: no task is lost, none is duplicated.
+
+A finished store may be packed (:meth:`ResultStore.pack`, ``mctslab records pack``): its lines
+move to ``results.jsonl.gz`` (JSON lines repeat their parameters and compress about tenfold,
+which keeps a long match small enough to commit as a record). A packed store reads as before;
+tasks run after packing append to a new ``results.jsonl`` beside it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import gzip
 import json
 import math
 import os
@@ -82,32 +88,67 @@ class ResultStore:
     """Append-only JSON-lines store for one experiment's task results."""
 
     FILENAME = "results.jsonl"
+    PACKED = "results.jsonl.gz"  # a packed store's earlier lines (:meth:`pack`)
 
     def __init__(self, directory: str | os.PathLike):
         self.directory = Path(directory)
         self.path = self.directory / self.FILENAME
+        self.packed = self.directory / self.PACKED
 
-    def load(self) -> dict[str, dict]:
-        """All complete records by task id (a truncated last line is ignored with a warning)."""
-        records: dict[str, dict] = {}
-        if not self.path.exists():
-            return records
-        with open(self.path, "rb") as fh:
-            data = fh.read()
+    def exists(self) -> bool:
+        return self.path.exists() or self.packed.exists()
+
+    def records(self) -> list[dict]:
+        """Every complete record in the order stored: the packed lines, then the plain file's
+        (a truncated last line of the plain file is ignored with a warning)."""
+        found = []
+        if self.packed.exists():
+            found += self._parse(gzip.decompress(self.packed.read_bytes()), self.packed, False)
+        if self.path.exists():
+            found += self._parse(self.path.read_bytes(), self.path, True)
+        return found
+
+    @staticmethod
+    def _parse(data: bytes, path: Path, tail_may_be_cut: bool) -> list[dict]:
         lines = data.split(b"\n")
+        found = []
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
             try:
-                record = json.loads(line)
+                found.append(json.loads(line))
             except json.JSONDecodeError:
-                if number == len(lines):  # the unterminated tail of a killed write
-                    warnings.warn(f"{self.path}: ignoring a truncated last record (line {number})",
-                                  stacklevel=2)
+                if tail_may_be_cut and number == len(lines):  # a killed write's tail
+                    warnings.warn(f"{path}: ignoring a truncated last record (line {number})",
+                                  stacklevel=3)
                     continue
-                raise ValueError(f"{self.path}: line {number} is not valid JSON") from None
+                raise ValueError(f"{path}: line {number} is not valid JSON") from None
+        return found
+
+    def load(self) -> dict[str, dict]:
+        """All complete records by task id (the first of any repeated id)."""
+        records: dict[str, dict] = {}
+        for record in self.records():
             records.setdefault(record["id"], record)
         return records
+
+    def pack(self) -> int:
+        """Move the plain file's complete lines into :data:`PACKED` (gzip, appended to what it
+        holds), written whole before the plain file is removed; returns the lines moved."""
+        if not self.path.exists():
+            return 0
+        data = self.path.read_bytes()
+        complete = data[:data.rfind(b"\n") + 1]
+        if len(complete) != len(data):
+            raise ValueError(f"{self.path}: its last line is unfinished (a task being "
+                             f"stored?): pack a store no run is writing")
+        self._parse(complete, self.path, False)  # refuse a damaged store before moving it
+        earlier = gzip.decompress(self.packed.read_bytes()) if self.packed.exists() else b""
+        tmp = self.packed.with_name(self.PACKED + ".tmp")
+        tmp.write_bytes(gzip.compress(earlier + complete, compresslevel=9, mtime=0))
+        os.replace(tmp, self.packed)
+        self.path.unlink()
+        return complete.count(b"\n")
 
     def append(self, record: dict) -> None:
         """Append one record durably (single write + fsync)."""

@@ -23,6 +23,7 @@ import pandas as pd
 from mctslab import records
 from mctslab.core.scorecard import _md_table
 from mctslab.core.stats import binomial_test, detectable_difference, games_for_power
+from mctslab.core.store import ResultStore
 from mctslab.go import tables
 from mctslab.go.experiments import Played
 
@@ -67,14 +68,14 @@ def find(root=None) -> Path | None:
     return found[-1] if found else None
 
 
-def _stores(match: Path) -> list[Path]:
-    return sorted(match.glob("data/results/*/results.jsonl"))
+def _has_games(match: Path) -> bool:
+    """Whether a match folder has a store (plain or packed) with a game in it."""
+    return any(ResultStore(store).records() for store in match.glob("data/results/*"))
 
 
 def _matches(folder: Path) -> dict[str, Path]:
     """The record's match folders with stored games, by row name, the control first."""
-    found = {p.name: p for p in sorted(folder.iterdir())
-             if p.is_dir() and any(s.stat().st_size for s in _stores(p))}
+    found = {p.name: p for p in sorted(folder.iterdir()) if p.is_dir() and _has_games(p)}
     return dict(sorted(found.items(), key=lambda item: item[0] != CONTROL))
 
 

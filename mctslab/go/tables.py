@@ -12,7 +12,6 @@ numbers stand beside ours in their own columns.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -29,6 +28,7 @@ from mctslab.core.stats import (
     mean_interval,
     win_rate_table,
 )
+from mctslab.core.store import ResultStore
 from mctslab.go import gnugo
 from mctslab.go.experiments import GNUGO_SELF, TABU_POSITION, Played, config
 from mctslab.go.match import Player
@@ -388,17 +388,14 @@ def cost_tables(played: Played, **options) -> pd.DataFrame:
 
 def played_from_stores(folders, names=None) -> Played:
     """The games stored in match folders (``mctslab go match --out DIR``: every
-    ``DIR/data/results/*/results.jsonl``) as one :class:`Played`: a row per candidate (named by
+    store under ``DIR/data/results/``, plain or packed) as one :class:`Played`: a row per candidate (named by
     its label, or by ``names`` in folder order), its games in seed order (the spawn key, the
     pairing key of matches built from one seed), so that :func:`table2`, :func:`table3`,
     :func:`host_table` and :func:`thinking_table` read recorded matches."""
     tasks, results, rows = [], [], []
     for k, folder in enumerate(folders):
-        records = []
-        for path in sorted(Path(folder).glob("data/results/*/results.jsonl")):
-            for line in path.read_text().splitlines():
-                if line.strip():
-                    records.append(json.loads(line))
+        records = [record for store in sorted(Path(folder).glob("data/results/*"))
+                   for record in ResultStore(store).records()]
         if not records:
             raise ValueError(f"no stored games under {folder} (data/results/*/results.jsonl)")
         records.sort(key=lambda r: tuple(r["spawn_key"]))

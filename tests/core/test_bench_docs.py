@@ -87,3 +87,28 @@ def test_column_names_may_hold_spaces(tmp_path):
     page.write_text("<!-- from-record: records/x t extra -->\n<!-- /from-record -->\n")
     with pytest.raises(ValueError, match="names a record folder and a table"):
         bench_docs.blocks(page)
+
+
+def test_the_strong_engines_tables_come_from_its_match_record(tmp_path):
+    """strong_validation, strong_ablation and strong_tabu of records/.../strong9-<date>: built
+    from the stored games by mctslab.go.strong_record; named on another record, an error."""
+    from tests.core.test_records import _match_folder
+
+    record = tmp_path / "records" / "go_state_tabu" / "strong9-2026-11-26"
+    _match_folder(record / "tabu-h2h-2000-30", 12)
+    _match_folder(record / "full", 6)
+    (tmp_path / "docs" / "bench").mkdir(parents=True)
+    page = tmp_path / "docs" / "bench" / "go.md"
+    page.write_text("".join(
+        f"<!-- from-record: records/go_state_tabu/strong9-2026-11-26 {stem}{columns} -->\n"
+        "<!-- /from-record -->\n" for stem, columns in
+        (("strong_tabu", " columns=games,tabu wins,p (vs 0.5)"), ("strong_validation", ""),
+         ("strong_ablation", " columns=row,games,wins"))))
+    assert len(bench_docs.update(tmp_path)) == 3 and bench_docs.stale(tmp_path) == []
+    text = page.read_text()
+    assert "| games | tabu wins | p (vs 0.5) |\n|---|---|---|\n| 12 | 4 |" in text
+    assert "| full | 6 | 2 |" in text and "rebuilt from the stored games" in text
+    page.write_text("<!-- from-record: records/tsp_mcts_vs_sa/paper-2026-11-27 strong_tabu -->\n"
+                    "<!-- /from-record -->\n")
+    _saved(tmp_path)
+    assert any("not of records/tsp_mcts_vs_sa" in p for p in bench_docs.stale(tmp_path))

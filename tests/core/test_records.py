@@ -17,6 +17,7 @@ from mctslab.core import compare
 from mctslab.core.compare import paper_row, paper_table
 from mctslab.core.store import to_jsonable
 from mctslab.go import match as go_match
+from mctslab.go import tables as go_tables
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = "tsp_mcts_vs_sa"
@@ -179,7 +180,8 @@ def _match_folder(folder: Path, games: int, *, summary: bool = True, partial: bo
     store.mkdir(parents=True)
     results = [dict(candidate_won=i % 3 == 0, moves=250 + i, margin=3.5, think_candidate=10.0,
                     think_opponent=5.0 + i, cpu_candidate=9.0, cpu_opponent=4.0, restarts=0,
-                    area_agrees=True, candidate_counts={}, sgf="(;)") for i in range(games)]
+                    area_agrees=True, candidate_counts={}, end="score", sgf="(;)")
+               for i in range(games)]
     lines = [json.dumps(dict(t.describe(), result=to_jsonable(r))) for t, r in
              zip(tasks, results)]
     if partial:
@@ -211,6 +213,34 @@ def test_a_match_record_is_recomputed_from_its_games(tmp_path):
     [report] = records.check(tmp_path / "records")
     assert not report.ok and any(str(summary) in p and "wins 5" in p for p in report.problems)
     assert "| match | candidate |" in records.markdown_table(record)
+
+
+def test_a_packed_match_checks_and_reads_as_before(tmp_path):
+    """records pack: the store gzipped and the SGF files in one archive, the summary still
+    recomputed from the games, the tables read back unchanged; an unfinished row refused."""
+    record = tmp_path / "records" / "go_state_tabu" / "strong9-2026-11-26"
+    match = record / "tabu-h2h-2000-30"
+    _match_folder(match, 12)
+    before = go_tables.played_from_stores([match])
+    moved = records.pack_match(match)
+    assert moved == {"lines": 12, "games": 12} and not (match / "games").exists()
+    assert not list(match.glob("data/results/*/results.jsonl"))
+    [report] = records.check(tmp_path / "records")
+    assert report.ok, report.problems
+    assert "4 of 12 (rate 0.333), 12 games stored, 12 SGF" in "\n".join(report.notes)
+    after = go_tables.played_from_stores([match])
+    assert after.results == before.results and [t.params for t in after.tasks] == \
+        [t.params for t in before.tasks]
+    archive = (match / "games.tar.gz").read_bytes()
+    assert records.pack_match(match) == {"lines": 0, "games": 0}
+    assert (match / "games.tar.gz").read_bytes() == archive
+    _match_folder(record / "no-rave", 3, summary=False, partial=True)
+    with pytest.raises(ValueError, match="no summary.json"):
+        records.pack_match(record / "no-rave")
+    summary = match / "summary.json"
+    summary.write_text(json.dumps(dict(json.loads(summary.read_text()), games=10)))
+    with pytest.raises(ValueError, match="10 games, but 12 stored"):
+        records.pack_match(match)
 
 
 def test_the_cli_checks_saves_and_fails_with_exit_1(tmp_path):

@@ -102,6 +102,28 @@ def test_store_rejects_corruption_in_the_middle(tmp_path):
         store.load()
 
 
+def test_a_packed_store_reads_as_before_and_takes_new_tasks(tmp_path):
+    store = ResultStore(tmp_path / "exp")
+    for key in "ab":
+        store.append({"id": key, "result": {"v": key}})
+    before = store.load()
+    assert store.pack() == 2 and not store.path.exists() and store.packed.exists()
+    assert store.load() == before and store.exists()
+    store.append({"id": "c", "result": {"v": "c"}})  # a resumed run appends beside it
+    assert [r["id"] for r in store.records()] == ["a", "b", "c"]
+    assert store.pack() == 1 and [r["id"] for r in store.records()] == ["a", "b", "c"]
+    first = store.packed.read_bytes()
+    assert store.pack() == 0 and store.packed.read_bytes() == first  # nothing more to move
+
+
+def test_a_store_being_written_is_not_packed(tmp_path):
+    store = ResultStore(tmp_path)
+    store.path.write_bytes(b'{"id": "a"}\n{"id": "b", "resu')
+    with pytest.raises(ValueError, match="unfinished"):
+        store.pack()
+    assert store.path.exists() and not store.packed.exists()
+
+
 def test_write_json_replaces_whole_files_only(tmp_path):
     from mctslab.core.store import write_json
 
