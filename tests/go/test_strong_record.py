@@ -11,6 +11,7 @@ import pytest
 
 from mctslab import records
 from mctslab.core.stats import detectable_difference, games_for_power
+from mctslab.core.store import ResultStore
 from mctslab.go import sgf, strong_record
 from tests.go.fake_mctslab import option, run_script
 
@@ -61,18 +62,30 @@ def test_the_committed_validation_is_157_of_200():
     assert strong_record.find(ROOT / "records").name >= RECORD.name  # the newest strong9-*
 
 
+def _stored(row: str) -> int:
+    """Games stored in the committed record's row (plain or packed stores)."""
+    return sum(len(ResultStore(store).records())
+               for store in (RECORD / row).glob("data/results/*"))
+
+
 @needs_record
 def test_the_committed_ablation_labels_its_partial_and_unplayed_rows():
+    """Each row's games are its stored games, and its status says them against plan.json."""
     table = strong_record.ablation(RECORD).set_index("row")
+    plan = json.loads((RECORD / "plan.json").read_text())["planned_games"]
+    assert set(table.index) == set(strong_record.ROWS)
+    for row, entry in table.iterrows():
+        stored = _stored(row)
+        assert entry.games == stored, row
+        wanted = ("not played" if stored == 0 else "complete" if stored >= plan[row]
+                  else f"partial: {stored} of {plan[row]} planned games")
+        assert entry.status == wanted, row
     assert table.loc["full", "status"] == "complete"
-    assert table.loc["no-rave", "games"] == 10
-    assert table.loc["no-rave", "status"] == "partial: 10 of 40 planned games"
-    assert table.loc["no-capture", "status"] == "partial: 3 of 20 planned games"
-    for row in ("no-self-atari", "no-even", "no-edge", "resign"):
-        assert table.loc[row, "status"] == "not played" and table.loc[row, "games"] == 0
     assert not any(row.startswith(strong_record.HEAD_TO_HEAD) for row in table.index)
     assert math.isnan(table.loc["full", "detectable drop (80% power)"])
-    assert table.loc["no-rave", "detectable drop (80% power)"] > 0.4  # 10 games: large only
+    played = table[(table.games > 0) & (table.index != "full")].sort_values("games")
+    drops = list(played["detectable drop (80% power)"])  # more games, a smaller drop found
+    assert drops == sorted(drops, reverse=True) and all(d > 0 for d in drops)
 
 
 def test_ablation_pairs_each_row_with_the_full_engine_game_by_game(tmp_path):
@@ -150,8 +163,10 @@ def test_the_strong_record_passes_the_records_check(tmp_path):
     report = records.check_record(RECORD)
     assert report.ok, report.problems
     assert report.kind == "match"
-    assert any("no-capture: in progress, 3 games stored" in note for note in report.notes)
     assert any("157 of 200" in note for note in report.notes)
+    for row in strong_record.ROWS:  # every played row is checked (or said to be in progress)
+        if _stored(row):
+            assert any(f"{RECORD / row}:" in note for note in report.notes), row
     # and it would fail if a game's result were edited
     copy = tmp_path / "strong9"
     shutil.copytree(RECORD / "gelly", copy / "gelly")
@@ -194,10 +209,13 @@ def test_the_script_plays_rows_into_the_record_and_sizes_the_head_to_head(tmp_pa
 
 
 @needs_record
-def test_the_committed_head_to_head_is_55_of_100_with_its_power():
+def test_the_committed_head_to_head_is_1215_of_2178_with_its_power():
+    """The packed head-to-head row (records pack) read back: its known answer and its power."""
+    match = RECORD / "tabu-h2h-2000-30"
+    assert (match / "games.tar.gz").is_file() and not (match / "games").exists()
     row = strong_record.tabu_table(RECORD).iloc[0]
-    assert (row.games, row["tabu wins"], row.rate) == (100, 55, 0.55)
-    assert row["95% CI"] == "0.447-0.650" and row["p (vs 0.5)"] == 0.368
-    assert row.status == "partial: 100 of 2178 planned games"
-    # 100 games against 0.5 find 0.138 with 80% power: games_for_power(0.5, 0.638) = 199 <= 2 x 100
-    assert row["detectable difference (80% power)"] == 0.138
+    assert (row.games, row["tabu wins"], row.rate) == (2178, 1215, 0.558)
+    assert row["95% CI"] == "0.537-0.579" and row["p (vs 0.5)"] < 1e-7
+    assert row.status == "complete"
+    # the size it was planned at finds 3 points with 80% power, as sized
+    assert row["detectable difference (80% power)"] == 0.03
