@@ -182,6 +182,19 @@ def _listed_files(figures: Path, texts: list[Path]) -> list[Path]:
     return sorted(set(found))
 
 
+def _write_tar_gz(archive: Path, files: dict[str, bytes]) -> None:
+    """``files`` (name in the archive -> bytes) as one ``.tar.gz``, sorted by name and dated 0
+    (the same files give the same bytes), written whole before it replaces ``archive``."""
+    tmp = archive.with_name(archive.name + ".tmp")
+    with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as gz, \
+            tarfile.open(fileobj=gz, mode="w") as tar:
+        for name in sorted(files):
+            info = tarfile.TarInfo(name)
+            info.size, info.mtime, info.mode = len(files[name]), 0, 0o644
+            tar.addfile(info, io.BytesIO(files[name]))
+    os.replace(tmp, archive)
+
+
 def _keep_raw(figures: Path, raw: list[Path], folder: Path, skipped: list) -> list[str]:
     """Copy the raw files into the record (their paths kept) when they fit in
     :data:`MAX_RAW_BYTES`, else as one ``.tar.gz`` when that fits, else leave them out (said
@@ -196,12 +209,7 @@ def _keep_raw(figures: Path, raw: list[Path], folder: Path, skipped: list) -> li
             shutil.copyfile(path, folder / name)
         return names
     archive = folder / "raw.tar.gz"
-    with tarfile.open(archive, "w:gz") as tar:
-        for path, name in zip(raw, names):
-            info = tar.gettarinfo(str(path), arcname=name)
-            info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""
-            with path.open("rb") as handle:
-                tar.addfile(info, handle)
+    _write_tar_gz(archive, {name: path.read_bytes() for path, name in zip(raw, names)})
     if archive.stat().st_size <= MAX_RAW_BYTES:
         return [archive.name]
     archive.unlink()
@@ -429,14 +437,7 @@ def pack_match(folder) -> dict:
     loose = sorted((folder / "games").glob("*.sgf")) if (folder / "games").is_dir() else []
     sgf.update({f"games/{path.name}": path.read_bytes() for path in loose})
     if loose:
-        tmp = archive.with_name(GAMES_ARCHIVE + ".tmp")
-        with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as gz, \
-                tarfile.open(fileobj=gz, mode="w") as tar:
-            for name in sorted(sgf):
-                info = tarfile.TarInfo(name)
-                info.size, info.mtime, info.mode = len(sgf[name]), 0, 0o644
-                tar.addfile(info, io.BytesIO(sgf[name]))
-        os.replace(tmp, archive)
+        _write_tar_gz(archive, sgf)
         for path in loose:
             path.unlink()
         if not any((folder / "games").iterdir()):

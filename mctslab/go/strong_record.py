@@ -69,8 +69,10 @@ def find(root=None) -> Path | None:
 
 
 def _has_games(match: Path) -> bool:
-    """Whether a match folder has a store (plain or packed) with a game in it."""
-    return any(ResultStore(store).records() for store in match.glob("data/results/*"))
+    """Whether a match folder has a store with a game in it: a packed one, or a plain file
+    that is not empty (checked without reading the games: :func:`played` reads them)."""
+    stores = [ResultStore(store) for store in match.glob("data/results/*")]
+    return any(s.packed.exists() or (s.path.exists() and s.path.stat().st_size) for s in stores)
 
 
 def _matches(folder: Path) -> dict[str, Path]:
