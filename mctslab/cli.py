@@ -108,6 +108,7 @@ def _print_scorecard(written) -> None:
 
 def _cmd_records(args) -> int:
     from mctslab import bench_docs, records
+    from mctslab.go import match_record
 
     if args.records_verb == "save":
         folder = records.save(args.notebook, args.out, root=args.root, label=args.label,
@@ -120,7 +121,7 @@ def _cmd_records(args) -> int:
         return 0
     if args.records_verb == "pack":
         for folder in args.matches:
-            moved = records.pack_match(folder)
+            moved = match_record.pack_match(folder)
             size = sum(p.stat().st_size for p in Path(folder).rglob("*") if p.is_file())
             print(f"{folder}: packed {moved['lines']} stored games and {moved['games']} SGF "
                   f"files; {size:,} bytes now")

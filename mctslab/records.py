@@ -24,24 +24,19 @@ A **match record** is a folder of ``mctslab go match --out`` folders (``scripts/
 writes them: ``go19/<row>/``, ``veto/``), possibly still being played: each match with a
 ``summary.json`` has its summary recomputed from its ``results.jsonl`` (the first ``games`` games
 in seed order; a half-written last line is a game still being stored); one without is in
-progress. Nothing here writes into a record it checks.
+progress (:mod:`mctslab.go.match_record`, which also packs a finished match). Nothing here
+writes into a record it checks.
 """
 
 from __future__ import annotations
 
 import datetime
-import gzip
 import hashlib
-import io
 import json
 import math
-import os
 import shutil
-import tarfile
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 
 import pandas as pd
 
@@ -50,8 +45,8 @@ from mctslab.core import compare
 from mctslab.core import scorecard as scorecard_module
 from mctslab.core import targets as targets_module
 from mctslab.core.display import shown
-from mctslab.core.store import ResultStore, utc_now, write_json
-from mctslab.go import match as go_match
+from mctslab.core.store import utc_now, write_json, write_tar_gz
+from mctslab.go import match_record
 
 __all__ = ["MAX_FILE_BYTES", "MAX_RECORD_BYTES", "RECORD", "SUMS", "records_root", "save",
            "Report", "check", "check_record", "find_records", "scorecard", "markdown_table",
@@ -63,12 +58,7 @@ MAX_RAW_BYTES = 3_000_000     # raw files a text artefact lists (Go's games): ke
                               # as they are or as one .tar.gz, else left out (record.json says)
 RECORD = "record.json"
 SUMS = "SHA256SUMS"
-GAMES_ARCHIVE = "games.tar.gz"  # a packed match folder's SGF files (:func:`pack_match`)
 PAPER_VS_RUN = "paper_vs_run.csv"
-_FLOAT_KEYS = ("rate", "ci_low", "ci_high", "pvalue", "mean_moves", "mean_margin",
-               "think_candidate", "think_opponent", "cpu_candidate", "cpu_opponent")
-_INT_KEYS = ("games", "wins", "games_as_black", "wins_as_black", "wins_as_white", "restarts",
-             "area_disagrees", "searched", "vetoes", "tabu_candidates")
 
 
 def records_root(root=None) -> Path:
@@ -182,19 +172,6 @@ def _listed_files(figures: Path, texts: list[Path]) -> list[Path]:
     return sorted(set(found))
 
 
-def _write_tar_gz(archive: Path, files: dict[str, bytes]) -> None:
-    """``files`` (name in the archive -> bytes) as one ``.tar.gz``, sorted by name and dated 0
-    (the same files give the same bytes), written whole before it replaces ``archive``."""
-    tmp = archive.with_name(archive.name + ".tmp")
-    with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as gz, \
-            tarfile.open(fileobj=gz, mode="w") as tar:
-        for name in sorted(files):
-            info = tarfile.TarInfo(name)
-            info.size, info.mtime, info.mode = len(files[name]), 0, 0o644
-            tar.addfile(info, io.BytesIO(files[name]))
-    os.replace(tmp, archive)
-
-
 def _keep_raw(figures: Path, raw: list[Path], folder: Path, skipped: list) -> list[str]:
     """Copy the raw files into the record (their paths kept) when they fit in
     :data:`MAX_RAW_BYTES`, else as one ``.tar.gz`` when that fits, else leave them out (said
@@ -209,7 +186,7 @@ def _keep_raw(figures: Path, raw: list[Path], folder: Path, skipped: list) -> li
             shutil.copyfile(path, folder / name)
         return names
     archive = folder / "raw.tar.gz"
-    _write_tar_gz(archive, {name: path.read_bytes() for path, name in zip(raw, names)})
+    write_tar_gz(archive, {name: path.read_bytes() for path, name in zip(raw, names)})
     if archive.stat().st_size <= MAX_RAW_BYTES:
         return [archive.name]
     archive.unlink()
@@ -353,98 +330,6 @@ def _check_notebook(folder: Path, report: Report, today) -> None:
     _check_table(folder / PAPER_VS_RUN, report, today)
 
 
-def _stored(store: Path) -> list[dict]:
-    """The records of a store folder (plain and packed, :class:`ResultStore`); a half-written
-    last line (a game being stored) is skipped, any other bad line is a ValueError naming it."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the half-written line of a match being played
-        return ResultStore(store).records()
-
-
-def _games_kept(folder: Path) -> int:
-    """SGF files of a match folder: ``games/*.sgf`` and those packed in ``games.tar.gz``."""
-    count = len(list((folder / "games").glob("*.sgf"))) if (folder / "games").is_dir() else 0
-    if (folder / GAMES_ARCHIVE).is_file():
-        with tarfile.open(folder / GAMES_ARCHIVE) as archive:
-            count += sum(1 for m in archive.getmembers() if m.name.endswith(".sgf"))
-    return count
-
-
-def _check_match(folder: Path, report: Report) -> None:
-    """One ``mctslab go match --out`` folder: its summary recomputed from its games."""
-    stores = sorted(p for p in folder.glob("data/results/*") if ResultStore(p).exists())
-    try:
-        records = [r for path in stores for r in _stored(path)]
-    except ValueError as exc:
-        report.problems.append(str(exc))
-        return
-    summary_path = folder / "summary.json"
-    if not summary_path.is_file():
-        report.notes.append(f"{folder}: in progress, {len(records)} games stored, no "
-                            "summary.json yet")
-        return
-    summary = json.loads(summary_path.read_text())
-    records.sort(key=lambda r: tuple(r["spawn_key"]))
-    games = int(summary.get("games", 0))
-    if len(records) < games:
-        report.problems.append(f"{summary_path}: {games} games, but {len(records)} stored")
-        return
-    chosen = records[:games]
-    tasks = [SimpleNamespace(params=r["params"]) for r in chosen]
-    again = go_match.summary(tasks, [r["result"] for r in chosen])
-    for key in _INT_KEYS + ("candidate", "opponent"):
-        if key in summary and summary[key] != again.get(key):
-            report.problems.append(f"{summary_path}: {key} {summary[key]!r}, recomputed from "
-                                   f"its games {again.get(key)!r}")
-    for key in _FLOAT_KEYS:
-        if key in summary and not _close(summary[key], again.get(key)):
-            report.problems.append(f"{summary_path}: {key} {summary[key]!r}, recomputed from "
-                                   f"its games {again.get(key)!r}")
-    sgf = _games_kept(folder)
-    report.notes.append(f"{folder}: {summary.get('candidate')} against "
-                        f"{summary.get('opponent')}, {again['wins']} of {games} "
-                        f"(rate {again['rate']:.3f}), {len(records)} games stored, {sgf} SGF")
-
-
-def pack_match(folder) -> dict:
-    """Pack a finished match folder (``mctslab go match --out DIR``) so a long one is small
-    enough to commit: each store's lines into ``results.jsonl.gz`` (:meth:`ResultStore.pack`)
-    and the SGF files of ``games/`` into ``games.tar.gz`` (with those it already held; sorted,
-    dated 0, so packing the same games gives the same bytes). Refused while the summary counts
-    fewer games than are stored (a row being played, or not exported at its stored count).
-    Returns what was moved: ``{"lines": ..., "games": ...}``. ``mctslab records check``,
-    ``mctslab go report`` and a resumed match read a packed folder as before; unpack the games
-    with ``tar xzf games.tar.gz`` to open them in Sabaki or GoGui."""
-    folder = Path(folder)
-    stores = sorted(p for p in folder.glob("data/results/go_match_*") if ResultStore(p).exists())
-    if not stores:
-        raise FileNotFoundError(f"{folder}: no match store (data/results/go_match_*)")
-    summary_path = folder / "summary.json"
-    if not summary_path.is_file():
-        raise ValueError(f"{folder}: no summary.json: a match in progress is not packed")
-    stored = sum(len(_stored(store)) for store in stores)
-    games = int(json.loads(summary_path.read_text()).get("games", 0))
-    if games != stored:
-        raise ValueError(f"{summary_path}: {games} games, but {stored} stored: export the "
-                         f"summary at the stored count (mctslab go match --games {stored} with "
-                         f"the row's arguments) before packing")
-    lines = sum(ResultStore(store).pack() for store in stores)
-    sgf = {}
-    archive = folder / GAMES_ARCHIVE
-    if archive.is_file():
-        with tarfile.open(archive) as tar:
-            sgf = {m.name: tar.extractfile(m).read() for m in tar.getmembers() if m.isfile()}
-    loose = sorted((folder / "games").glob("*.sgf")) if (folder / "games").is_dir() else []
-    sgf.update({f"games/{path.name}": path.read_bytes() for path in loose})
-    if loose:
-        _write_tar_gz(archive, sgf)
-        for path in loose:
-            path.unlink()
-        if not any((folder / "games").iterdir()):
-            (folder / "games").rmdir()
-    return {"lines": lines, "games": len(loose)}
-
-
 def _check_matches(folder: Path, report: Report) -> None:
     found = False
     for data in sorted(folder.rglob("data/results")):
@@ -452,10 +337,10 @@ def _check_matches(folder: Path, report: Report) -> None:
         experiments = [p.name for p in data.iterdir() if p.is_dir()]
         if any(name.startswith("go_match_") for name in experiments):
             found = True
-            _check_match(home, report)
+            match_record.check_match(home, report)
         else:
             for name in experiments:
-                count = len(_stored(data / name))
+                count = len(match_record.stored(data / name))
                 report.notes.append(f"{home}: store {name}, {count} tasks (not checked)")
     if (folder / SUMS).is_file():
         _check_sums(folder, report)

@@ -47,6 +47,81 @@ LOCAL_IMPORTS_ALLOWED = {
 }
 
 
+# Issue 28's hard limits (tests/core/test_code_rules.py fails past any of them) and STYLE.md's
+# soft ones, past which a module or function is listed below with its reason.
+HARD_MODULE_LINES = 550
+HARD_FUNCTION_LINES = 100
+HARD_WIDE_KERNELS = 3      # kernels over KERNEL_ARGUMENTS arguments
+KERNEL_ARGUMENTS = 15
+SOFT_MODULE_LINES = 400
+SOFT_FUNCTION_LINES = 60
+
+# Modules over STYLE.md's ~400 lines, each with why it stays one module. A module that grows
+# past 400 fails until its reason is written here; one back under 400 fails until it is removed.
+MODULES_OVER_400 = {
+    "mctslab.go.tables": "the state-tabu paper's Tables 2-4, Fig. 5's counts and paper_vs_run "
+                         "read the same Played results: one paper, one tables module, as in "
+                         "the other four domains",
+    "mctslab.go.experiments": "the paper's protocol (scales, Config, every task and runner of "
+                              "the notebook); the strong engine's rows share its Config",
+    "mctslab.go._board": "the board kernels (play, legality, strings, eyes, score, hash) share "
+                         "one array layout; split, numba would compile the helpers twice",
+    "mctslab.go.gtp": "one GTP 2 engine: the command table and each command's handler",
+    "mctslab.go.gnugo": "the GTP client with its failure detection (crash, hang, garbage, "
+                        "restart), each failure mode next to the call it guards",
+    "mctslab.go._patterns": "the pattern playout's kernels: tactics near the last move and the "
+                            "3x3 table, called from one sampling loop",
+    "mctslab.go.match": "the one game loop, the game task and the match summary (issue 22 "
+                        "merged three loops into this one on purpose)",
+    "mctslab.go.api": "Board, search and GTP vertices: the public Go API in one place",
+    "mctslab.manyfaces._knowledge": "the knowledge kernels (strings, liberties, connections, "
+                                    "eyes) share one pass over the board per update level",
+    "mctslab.manyfaces.joseki": "the joseki DAG, its 6-bit encoding and the GNU Go reader: the "
+                                "paper's one section, and the compression figures read all three",
+    "mctslab.manyfaces.patterns": "the mkpat parser and its compiler to 8x8 masks: the reader "
+                                  "and the matcher's data format change together",
+    "mctslab.manyfaces.knowledge": "Knowledge, the paper's three update levels over one board",
+    "mctslab.manyfaces._match": "the 8x8 mask matcher's kernels (anchors, rematch near a move)",
+    "mctslab.tsp.experiments": "the TSP paper's protocol: scales, Config with its field checks, "
+                               "tasks and runners",
+    "mctslab.tsp.tables": "every TSP table reads the same long result table",
+    "mctslab.tsp.api": "the solvers' Python side: validation, arrays, timing, one SolveResult "
+                       "per method",
+    "mctslab.sudoku.tables": "Tables 1 and 2, the 17-clue hunt, the baseline and paper_vs_run "
+                             "read the same generation results",
+    "mctslab.othello.learning": "DE/rand/1/bin's individual and group learning: Sec. 4 and 5 "
+                                "share the population, the mutation and the fitness",
+    "mctslab.othello.tables": "Tables 3 and 4, the repetitions and the claims read the same "
+                              "learned and evaluated results",
+    "mctslab.records": "a notebook record: saving, checking (sums, manifest, every verdict "
+                       "judged again), the scorecard and tables read from records",
+    "mctslab.pipeline": "mctslab reproduce and list: papermill, the run folder, the manifest",
+}
+
+# Functions over STYLE.md's ~60 lines, each with why it stays whole.
+FUNCTIONS_OVER_60 = {
+    "mctslab.cli build_parser": "every command's arguments, one by one, in the order of --help",
+    "mctslab.go.api search": "the search's keyword arguments, each checked with its message",
+    "mctslab.manyfaces._match match_anchor": "a kernel's hot loop: every case inline, no helper "
+                                              "call per window",
+    "mctslab.go._search run_search": "the search's keyword arguments to the kernel's arrays",
+    "mctslab.go.tables paper_vs_run": "one row per target of the paper, in the paper's order",
+    "mctslab.go._patterns sample_near_move": "a kernel's hot loop: each tactic inline",
+    "mctslab.go.cli add_parser": "every go verb's arguments, one by one",
+    "mctslab.records save": "a record's steps in order: tables, texts, raw files, sums",
+    "mctslab.manyfaces.patterns compile_patterns": "each pattern's masks in one pass",
+    "mctslab.core.compare judge": "the one verdict function, every kind and rule",
+    "mctslab.tsp._sa sa_swap": "a kernel's annealing loop, inline",
+    "mctslab.tsp.tsplib parse": "one branch per TSPLIB keyword",
+    "mctslab.go._patterns liberties_after": "a kernel: each neighbour case of a move inline",
+    "mctslab.othello.tables claims": "one claim of the paper per block, in the paper's order",
+    "mctslab.go.sgf load": "each SGF property the game needs, checked with its message",
+    "mctslab.pipeline _reproduce_one": "one notebook's run: papermill, manifest, checks",
+    "mctslab.tsp.api sa_2opt": "the annealing's arguments checked and passed to its kernel",
+    "mctslab.sudoku._solver propagate": "a kernel's propagation loop, inline",
+}
+
+
 def modules(package: Path = PACKAGE) -> dict[str, Path]:
     """Every module of the package: dotted name -> file."""
     return {("mctslab." + ".".join(p.relative_to(package).with_suffix("").parts))
@@ -152,3 +227,38 @@ def over(counts: dict[str, int], limit: int) -> dict[str, int]:
     """The entries of ``counts`` above ``limit``, largest first."""
     return dict(sorted(((k, v) for k, v in counts.items() if v > limit),
                        key=lambda kv: (-kv[1], kv[0])))
+
+
+def size_problems(package: Path = PACKAGE, modules_over=None, functions_over=None) -> list[str]:
+    """Issue 28's hard limits, and every module and function past STYLE.md's soft ones without
+    a reason in :data:`MODULES_OVER_400` / :data:`FUNCTIONS_OVER_60` (or with one no longer
+    needed). Empty when the package keeps the rules."""
+    modules_over = MODULES_OVER_400 if modules_over is None else modules_over
+    functions_over = FUNCTIONS_OVER_60 if functions_over is None else functions_over
+    problems = []
+    lines = module_lines(package)
+    for module, n in sorted(over(lines, HARD_MODULE_LINES).items()):
+        problems.append(f"{module}: {n} lines, over the hard limit of {HARD_MODULE_LINES}")
+    long_modules = over(lines, SOFT_MODULE_LINES)
+    for module in sorted(set(long_modules) - set(modules_over)):
+        problems.append(f"{module}: {long_modules[module]} lines, over {SOFT_MODULE_LINES} "
+                        "with no reason in MODULES_OVER_400 (split it, or write why)")
+    for module in sorted(set(modules_over) - set(long_modules)):
+        problems.append(f"{module}: listed in MODULES_OVER_400 but not over "
+                        f"{SOFT_MODULE_LINES} lines: remove it")
+    functions = function_lines(package)
+    for name, n in sorted(over(functions, HARD_FUNCTION_LINES).items()):
+        problems.append(f"{name}: {n} lines, over the hard limit of {HARD_FUNCTION_LINES}")
+    long_functions = {" ".join((key.split(":")[0], key.split(" ", 1)[1])): n
+                      for key, n in over(functions, SOFT_FUNCTION_LINES).items()}
+    for name in sorted(set(long_functions) - set(functions_over)):
+        problems.append(f"{name}: {long_functions[name]} lines, over {SOFT_FUNCTION_LINES} "
+                        "with no reason in FUNCTIONS_OVER_60 (split it, or write why)")
+    for name in sorted(set(functions_over) - set(long_functions)):
+        problems.append(f"{name}: listed in FUNCTIONS_OVER_60 but not over "
+                        f"{SOFT_FUNCTION_LINES} lines: remove it")
+    wide = over(kernel_arguments(package), KERNEL_ARGUMENTS)
+    if len(wide) > HARD_WIDE_KERNELS:
+        problems.append(f"{len(wide)} kernels over {KERNEL_ARGUMENTS} arguments, more than "
+                        f"{HARD_WIDE_KERNELS}: {', '.join(sorted(wide))}")
+    return problems

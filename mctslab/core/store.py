@@ -22,16 +22,18 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 import gzip
+import io
 import json
 import math
 import os
+import tarfile
 import warnings
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["ResultStore", "to_jsonable", "utc_now", "write_json"]
+__all__ = ["ResultStore", "to_jsonable", "utc_now", "write_json", "write_tar_gz"]
 
 
 def to_jsonable(obj: Any, *, nan_as_null: bool = False) -> Any:
@@ -82,6 +84,22 @@ def write_json(path: str | os.PathLike, obj: Any, indent: int | None = 2) -> Pat
     tmp.write_text(text)
     os.replace(tmp, path)
     return path
+
+
+def write_tar_gz(archive: str | os.PathLike, files: dict[str, bytes]) -> Path:
+    """``files`` (name in the archive -> bytes) as one ``.tar.gz``, sorted by name and dated 0
+    (the same files give the same bytes), written whole before it replaces ``archive``: a
+    record's raw files and a packed match's games (``mctslab records``)."""
+    archive = Path(archive)
+    tmp = archive.with_name(archive.name + ".tmp")
+    with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as gz, \
+            tarfile.open(fileobj=gz, mode="w") as tar:
+        for name in sorted(files):
+            info = tarfile.TarInfo(name)
+            info.size, info.mtime, info.mode = len(files[name]), 0, 0o644
+            tar.addfile(info, io.BytesIO(files[name]))
+    os.replace(tmp, archive)
+    return archive
 
 
 class ResultStore:

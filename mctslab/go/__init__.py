@@ -23,6 +23,7 @@ Reading guide, from the board up:
   ``gtp`` - our GTP engine (``mctslab go gtp``: the pure and the host move rules);
   ``sgf`` - SGF in and out (sgfmill);
 * ``match`` - the one game loop for any two players, the game task and the match summary;
+  ``match_record`` - a match's folder as a record: checked against its games, packed to commit;
 * ``experiments``, ``tables``, ``figures`` - the ``go_state_tabu`` notebook: protocol and
   scales, the paper's tables, its figures; ``strong_record`` - the strong engine's committed
   matches (validation, ablation, the tabu head-to-head) as tables, with their power;

@@ -17,6 +17,7 @@ from mctslab.core import compare
 from mctslab.core.compare import paper_row, paper_table
 from mctslab.core.store import to_jsonable
 from mctslab.go import match as go_match
+from mctslab.go import match_record
 from mctslab.go import tables as go_tables
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -222,7 +223,7 @@ def test_a_packed_match_checks_and_reads_as_before(tmp_path):
     match = record / "tabu-h2h-2000-30"
     _match_folder(match, 12)
     before = go_tables.played_from_stores([match])
-    moved = records.pack_match(match)
+    moved = match_record.pack_match(match)
     assert moved == {"lines": 12, "games": 12} and not (match / "games").exists()
     assert not list(match.glob("data/results/*/results.jsonl"))
     [report] = records.check(tmp_path / "records")
@@ -232,15 +233,15 @@ def test_a_packed_match_checks_and_reads_as_before(tmp_path):
     assert after.results == before.results and [t.params for t in after.tasks] == \
         [t.params for t in before.tasks]
     archive = (match / "games.tar.gz").read_bytes()
-    assert records.pack_match(match) == {"lines": 0, "games": 0}
+    assert match_record.pack_match(match) == {"lines": 0, "games": 0}
     assert (match / "games.tar.gz").read_bytes() == archive
     _match_folder(record / "no-rave", 3, summary=False, partial=True)
     with pytest.raises(ValueError, match="no summary.json"):
-        records.pack_match(record / "no-rave")
+        match_record.pack_match(record / "no-rave")
     summary = match / "summary.json"
     summary.write_text(json.dumps(dict(json.loads(summary.read_text()), games=10)))
     with pytest.raises(ValueError, match="10 games, but 12 stored"):
-        records.pack_match(match)
+        match_record.pack_match(match)
 
 
 def test_the_cli_checks_saves_and_fails_with_exit_1(tmp_path):

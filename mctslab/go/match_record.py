@@ -1,0 +1,131 @@
+"""A match record: the folder ``mctslab go match --out DIR`` writes (its store under
+``data/results/go_match_*``, ``summary.json``, the games' SGF files), checked and packed for
+``mctslab records`` (:mod:`mctslab.records`; ``scripts/go-records`` and ``scripts/go-strong``
+write such folders under ``records/go_state_tabu/``).
+
+* :func:`check_match` recomputes a match's summary from its stored games (the first ``games``
+  in seed order) and reports every field that differs; a folder without ``summary.json`` is a
+  match in progress;
+* :func:`pack_match` moves a finished match's store into ``results.jsonl.gz`` and its SGF
+  files into :data:`GAMES_ARCHIVE`, so a long match is small enough to commit; everything reads
+  a packed folder as before.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tarfile
+import warnings
+from pathlib import Path
+from types import SimpleNamespace
+
+from mctslab.core.store import ResultStore, write_tar_gz
+from mctslab.go import match as go_match
+
+__all__ = ["GAMES_ARCHIVE", "check_match", "games_kept", "pack_match", "stored"]
+
+GAMES_ARCHIVE = "games.tar.gz"  # a packed match folder's SGF files (:func:`pack_match`)
+_FLOAT_KEYS = ("rate", "ci_low", "ci_high", "pvalue", "mean_moves", "mean_margin",
+               "think_candidate", "think_opponent", "cpu_candidate", "cpu_opponent")
+_INT_KEYS = ("games", "wins", "games_as_black", "wins_as_black", "wins_as_white", "restarts",
+             "area_disagrees", "searched", "vetoes", "tabu_candidates")
+
+
+def _close(a, b) -> bool:
+    if a is None or b is None:
+        return a is b
+    return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-9)
+
+
+def stored(store: Path) -> list[dict]:
+    """The records of a store folder (plain and packed, :class:`ResultStore`); a half-written
+    last line (a game being stored) is skipped, any other bad line is a ValueError naming it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the half-written line of a match being played
+        return ResultStore(store).records()
+
+
+def games_kept(folder: Path) -> int:
+    """SGF files of a match folder: ``games/*.sgf`` and those packed in ``games.tar.gz``."""
+    count = len(list((folder / "games").glob("*.sgf"))) if (folder / "games").is_dir() else 0
+    if (folder / GAMES_ARCHIVE).is_file():
+        with tarfile.open(folder / GAMES_ARCHIVE) as archive:
+            count += sum(1 for m in archive.getmembers() if m.name.endswith(".sgf"))
+    return count
+
+
+def check_match(folder: Path, report) -> None:
+    """One ``mctslab go match --out`` folder: its summary recomputed from its games, each
+    difference a problem of ``report`` (a :class:`mctslab.records.Report`), the counts a note."""
+    stores = sorted(p for p in folder.glob("data/results/*") if ResultStore(p).exists())
+    try:
+        records = [r for path in stores for r in stored(path)]
+    except ValueError as exc:
+        report.problems.append(str(exc))
+        return
+    summary_path = folder / "summary.json"
+    if not summary_path.is_file():
+        report.notes.append(f"{folder}: in progress, {len(records)} games stored, no "
+                            "summary.json yet")
+        return
+    summary = json.loads(summary_path.read_text())
+    records.sort(key=lambda r: tuple(r["spawn_key"]))
+    games = int(summary.get("games", 0))
+    if len(records) < games:
+        report.problems.append(f"{summary_path}: {games} games, but {len(records)} stored")
+        return
+    chosen = records[:games]
+    tasks = [SimpleNamespace(params=r["params"]) for r in chosen]
+    again = go_match.summary(tasks, [r["result"] for r in chosen])
+    for key in _INT_KEYS + ("candidate", "opponent"):
+        if key in summary and summary[key] != again.get(key):
+            report.problems.append(f"{summary_path}: {key} {summary[key]!r}, recomputed from "
+                                   f"its games {again.get(key)!r}")
+    for key in _FLOAT_KEYS:
+        if key in summary and not _close(summary[key], again.get(key)):
+            report.problems.append(f"{summary_path}: {key} {summary[key]!r}, recomputed from "
+                                   f"its games {again.get(key)!r}")
+    sgf = games_kept(folder)
+    report.notes.append(f"{folder}: {summary.get('candidate')} against "
+                        f"{summary.get('opponent')}, {again['wins']} of {games} "
+                        f"(rate {again['rate']:.3f}), {len(records)} games stored, {sgf} SGF")
+
+
+def pack_match(folder) -> dict:
+    """Pack a finished match folder (``mctslab go match --out DIR``) so a long one is small
+    enough to commit: each store's lines into ``results.jsonl.gz`` (:meth:`ResultStore.pack`)
+    and the SGF files of ``games/`` into ``games.tar.gz`` (with those it already held; sorted,
+    dated 0, so packing the same games gives the same bytes). Refused while the summary counts
+    fewer games than are stored (a row being played, or not exported at its stored count).
+    Returns what was moved: ``{"lines": ..., "games": ...}``. ``mctslab records check``,
+    ``mctslab go report`` and a resumed match read a packed folder as before; unpack the games
+    with ``tar xzf games.tar.gz`` to open them in Sabaki or GoGui."""
+    folder = Path(folder)
+    stores = sorted(p for p in folder.glob("data/results/go_match_*") if ResultStore(p).exists())
+    if not stores:
+        raise FileNotFoundError(f"{folder}: no match store (data/results/go_match_*)")
+    summary_path = folder / "summary.json"
+    if not summary_path.is_file():
+        raise ValueError(f"{folder}: no summary.json: a match in progress is not packed")
+    count = sum(len(stored(store)) for store in stores)
+    games = int(json.loads(summary_path.read_text()).get("games", 0))
+    if games != count:
+        raise ValueError(f"{summary_path}: {games} games, but {count} stored: export the "
+                         f"summary at the stored count (mctslab go match --games {count} with "
+                         f"the row's arguments) before packing")
+    lines = sum(ResultStore(store).pack() for store in stores)
+    sgf = {}
+    archive = folder / GAMES_ARCHIVE
+    if archive.is_file():
+        with tarfile.open(archive) as tar:
+            sgf = {m.name: tar.extractfile(m).read() for m in tar.getmembers() if m.isfile()}
+    loose = sorted((folder / "games").glob("*.sgf")) if (folder / "games").is_dir() else []
+    sgf.update({f"games/{path.name}": path.read_bytes() for path in loose})
+    if loose:
+        write_tar_gz(archive, sgf)
+        for path in loose:
+            path.unlink()
+        if not any((folder / "games").iterdir()):
+            (folder / "games").rmdir()
+    return {"lines": lines, "games": len(loose)}
