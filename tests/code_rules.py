@@ -229,34 +229,32 @@ def over(counts: dict[str, int], limit: int) -> dict[str, int]:
                        key=lambda kv: (-kv[1], kv[0])))
 
 
+def _unexplained(long: dict[str, int], listed: dict, limit: int, name: str) -> list[str]:
+    """Entries of ``long`` (over the soft ``limit``) missing from ``listed`` (the dict called
+    ``name``), and entries of ``listed`` no longer over it."""
+    return ([f"{key}: {long[key]} lines, over {limit} with no reason in {name} (split it, or "
+             "write why)" for key in sorted(set(long) - set(listed))]
+            + [f"{key}: listed in {name} but not over {limit} lines: remove it"
+               for key in sorted(set(listed) - set(long))])
+
+
 def size_problems(package: Path = PACKAGE, modules_over=None, functions_over=None) -> list[str]:
     """Issue 28's hard limits, and every module and function past STYLE.md's soft ones without
     a reason in :data:`MODULES_OVER_400` / :data:`FUNCTIONS_OVER_60` (or with one no longer
     needed). Empty when the package keeps the rules."""
     modules_over = MODULES_OVER_400 if modules_over is None else modules_over
     functions_over = FUNCTIONS_OVER_60 if functions_over is None else functions_over
-    problems = []
-    lines = module_lines(package)
-    for module, n in sorted(over(lines, HARD_MODULE_LINES).items()):
-        problems.append(f"{module}: {n} lines, over the hard limit of {HARD_MODULE_LINES}")
-    long_modules = over(lines, SOFT_MODULE_LINES)
-    for module in sorted(set(long_modules) - set(modules_over)):
-        problems.append(f"{module}: {long_modules[module]} lines, over {SOFT_MODULE_LINES} "
-                        "with no reason in MODULES_OVER_400 (split it, or write why)")
-    for module in sorted(set(modules_over) - set(long_modules)):
-        problems.append(f"{module}: listed in MODULES_OVER_400 but not over "
-                        f"{SOFT_MODULE_LINES} lines: remove it")
-    functions = function_lines(package)
-    for name, n in sorted(over(functions, HARD_FUNCTION_LINES).items()):
-        problems.append(f"{name}: {n} lines, over the hard limit of {HARD_FUNCTION_LINES}")
-    long_functions = {" ".join((key.split(":")[0], key.split(" ", 1)[1])): n
+    lines, functions = module_lines(package), function_lines(package)
+    problems = [f"{module}: {n} lines, over the hard limit of {HARD_MODULE_LINES}"
+                for module, n in sorted(over(lines, HARD_MODULE_LINES).items())]
+    problems += _unexplained(over(lines, SOFT_MODULE_LINES), modules_over, SOFT_MODULE_LINES,
+                             "MODULES_OVER_400")
+    problems += [f"{name}: {n} lines, over the hard limit of {HARD_FUNCTION_LINES}"
+                 for name, n in sorted(over(functions, HARD_FUNCTION_LINES).items())]
+    long_functions = {" ".join((key.split(":")[0], key.split(" ", 1)[1])): n  # module name
                       for key, n in over(functions, SOFT_FUNCTION_LINES).items()}
-    for name in sorted(set(long_functions) - set(functions_over)):
-        problems.append(f"{name}: {long_functions[name]} lines, over {SOFT_FUNCTION_LINES} "
-                        "with no reason in FUNCTIONS_OVER_60 (split it, or write why)")
-    for name in sorted(set(functions_over) - set(long_functions)):
-        problems.append(f"{name}: listed in FUNCTIONS_OVER_60 but not over "
-                        f"{SOFT_FUNCTION_LINES} lines: remove it")
+    problems += _unexplained(long_functions, functions_over, SOFT_FUNCTION_LINES,
+                             "FUNCTIONS_OVER_60")
     wide = over(kernel_arguments(package), KERNEL_ARGUMENTS)
     if len(wide) > HARD_WIDE_KERNELS:
         problems.append(f"{len(wide)} kernels over {KERNEL_ARGUMENTS} arguments, more than "
