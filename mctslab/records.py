@@ -33,7 +33,6 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
-import math
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,7 +44,7 @@ from mctslab.core import compare
 from mctslab.core import scorecard as scorecard_module
 from mctslab.core import targets as targets_module
 from mctslab.core.display import shown
-from mctslab.core.store import utc_now, write_json, write_tar_gz
+from mctslab.core.store import same_number, utc_now, write_json, write_tar_gz
 from mctslab.go import match_record
 
 __all__ = ["MAX_FILE_BYTES", "MAX_RECORD_BYTES", "RECORD", "SUMS", "records_root", "save",
@@ -239,12 +238,6 @@ def _check_sums(folder: Path, report: Report) -> None:
             report.problems.append(f"{path}: its sha256 differs from {sums}")
 
 
-def _close(a, b) -> bool:
-    if a is None or b is None:
-        return a is b
-    return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-9)
-
-
 def _check_table(path: Path, report: Report, today) -> None:
     try:
         rows = compare.read_table(path)
@@ -260,7 +253,7 @@ def _check_table(path: Path, report: Report, today) -> None:
             report.problems.append(f"{where}: cannot be judged again: {exc}")
             continue
         if (own.verdict != record["verdict"] or own.settle_n != record["settle_n"]
-                or not _close(own.settle_cpu_h, record["settle_cpu_h"])):
+                or not same_number(own.settle_cpu_h, record["settle_cpu_h"])):
             report.problems.append(f"{where}: its verdict {record['verdict']!r} (settle "
                                    f"{record['settle_n']}) does not follow from its own values "
                                    f"(judged again: {own.verdict!r}, settle {own.settle_n})")

@@ -33,7 +33,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["ResultStore", "to_jsonable", "utc_now", "write_json", "write_tar_gz"]
+__all__ = ["ResultStore", "same_number", "to_jsonable", "utc_now", "write_json",
+           "write_tar_gz"]
 
 
 def to_jsonable(obj: Any, *, nan_as_null: bool = False) -> Any:
@@ -67,6 +68,14 @@ def to_jsonable(obj: Any, *, nan_as_null: bool = False) -> Any:
     if obj is None or isinstance(obj, str):
         return obj
     raise TypeError(f"cannot store a {type(obj).__name__} in the result store: {obj!r:.80}")
+
+
+def same_number(a, b) -> bool:
+    """Whether two numbers read back from JSON are the same up to float rounding (1e-9); None
+    equals only None. How a record's check compares a stored number with one recomputed."""
+    if a is None or b is None:
+        return a is b
+    return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-9)
 
 
 def utc_now() -> str:

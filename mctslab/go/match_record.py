@@ -14,13 +14,12 @@ write such folders under ``records/go_state_tabu/``).
 from __future__ import annotations
 
 import json
-import math
 import tarfile
 import warnings
 from pathlib import Path
 from types import SimpleNamespace
 
-from mctslab.core.store import ResultStore, write_tar_gz
+from mctslab.core.store import ResultStore, same_number, write_tar_gz
 from mctslab.go import match as go_match
 
 __all__ = ["GAMES_ARCHIVE", "check_match", "games_kept", "pack_match", "stored"]
@@ -30,12 +29,6 @@ _FLOAT_KEYS = ("rate", "ci_low", "ci_high", "pvalue", "mean_moves", "mean_margin
                "think_candidate", "think_opponent", "cpu_candidate", "cpu_opponent")
 _INT_KEYS = ("games", "wins", "games_as_black", "wins_as_black", "wins_as_white", "restarts",
              "area_disagrees", "searched", "vetoes", "tabu_candidates")
-
-
-def _close(a, b) -> bool:
-    if a is None or b is None:
-        return a is b
-    return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-9)
 
 
 def stored(store: Path) -> list[dict]:
@@ -83,7 +76,7 @@ def check_match(folder: Path, report) -> None:
             report.problems.append(f"{summary_path}: {key} {summary[key]!r}, recomputed from "
                                    f"its games {again.get(key)!r}")
     for key in _FLOAT_KEYS:
-        if key in summary and not _close(summary[key], again.get(key)):
+        if key in summary and not same_number(summary[key], again.get(key)):
             report.problems.append(f"{summary_path}: {key} {summary[key]!r}, recomputed from "
                                    f"its games {again.get(key)!r}")
     sgf = games_kept(folder)
