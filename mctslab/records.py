@@ -328,7 +328,7 @@ def _check_matches(folder: Path, report: Report) -> None:
     for data in sorted(folder.rglob("data/results")):
         home = data.parent.parent
         experiments = [p.name for p in data.iterdir() if p.is_dir()]
-        if any(name.startswith("go_match_") for name in experiments):
+        if any(match_record.is_match(name) for name in experiments):
             found = True
             match_record.check_match(home, report)
         else:

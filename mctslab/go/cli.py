@@ -210,7 +210,7 @@ def _match(args) -> int:
                               referee_level=args.referee_level, timeout=args.timeout,
                               seed=args.seed)
     out = Path(args.out)
-    experiment = f"go_match_{candidate.label}_vs_{opponent.label}"
+    experiment = f"{match.EXPERIMENT_PREFIX}{candidate.label}_vs_{opponent.label}"
     results = run_tasks(experiment, tasks, workers=args.workers, scheduler=args.scheduler,
                         out=out, progress=not args.json)
     games = out / "games"

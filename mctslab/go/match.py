@@ -53,10 +53,12 @@ from mctslab.go.engine import STRONG_FIELDS, EngineSettings
 from mctslab.go.game import GameRecord, RefusedMove, play_game, score_value
 from mctslab.go.gtp import GtpServer
 
-__all__ = ["KINDS", "Player", "InProcessEngine", "MatchError", "game_task", "match_tasks",
+__all__ = ["KINDS", "EXPERIMENT_PREFIX", "Player", "InProcessEngine", "MatchError", "game_task", "match_tasks",
            "summary", "restarting", "play_players"]
 
 KINDS = ("mcts", "gnugo", "gnugo-mc", "gtp")  # built here; another kind needs a factory
+# a match's store: data/results/go_match_<candidate>_vs_<opponent>/ (`mctslab go match --out`)
+EXPERIMENT_PREFIX = "go_match_"
 _GAME_FIELDS = ("size", "komi", "seed", "timeout")  # EngineSettings fields a game sets
 
 

@@ -22,13 +22,18 @@ from types import SimpleNamespace
 from mctslab.core.store import ResultStore, same_number, write_tar_gz
 from mctslab.go import match as go_match
 
-__all__ = ["GAMES_ARCHIVE", "check_match", "games_kept", "pack_match", "stored"]
+__all__ = ["GAMES_ARCHIVE", "check_match", "games_kept", "is_match", "pack_match", "stored"]
 
 GAMES_ARCHIVE = "games.tar.gz"  # a packed match folder's SGF files (:func:`pack_match`)
 _FLOAT_KEYS = ("rate", "ci_low", "ci_high", "pvalue", "mean_moves", "mean_margin",
                "think_candidate", "think_opponent", "cpu_candidate", "cpu_opponent")
 _INT_KEYS = ("games", "wins", "games_as_black", "wins_as_black", "wins_as_white", "restarts",
              "area_disagrees", "searched", "vetoes", "tabu_candidates")
+
+
+def is_match(experiment: str) -> bool:
+    """Whether a store (by its experiment name) holds the games of ``mctslab go match``."""
+    return experiment.startswith(go_match.EXPERIMENT_PREFIX)
 
 
 def stored(store: Path) -> list[dict]:
@@ -95,7 +100,8 @@ def pack_match(folder) -> dict:
     ``mctslab go report`` and a resumed match read a packed folder as before; unpack the games
     with ``tar xzf games.tar.gz`` to open them in Sabaki or GoGui."""
     folder = Path(folder)
-    stores = sorted(p for p in folder.glob("data/results/go_match_*") if ResultStore(p).exists())
+    stores = sorted(p for p in folder.glob("data/results/*")
+                    if is_match(p.name) and ResultStore(p).exists())
     if not stores:
         raise FileNotFoundError(f"{folder}: no match store (data/results/go_match_*)")
     summary_path = folder / "summary.json"
