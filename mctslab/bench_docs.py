@@ -17,7 +17,9 @@ to the project root) and one of its tables, optionally with the columns to show:
 A match record gives the table of its matches' summaries (any table name); the strong engine's
 record (``records/go_state_tabu/strong9-<date>/``) also gives its three tables under the names the
 Go notebook saves them by, ``strong_validation``, ``strong_ablation`` and ``strong_tabu``
-(:mod:`mctslab.go.strong_record`, rebuilt from the stored games).
+(:mod:`mctslab.go.strong_record`, rebuilt from the stored games). Any match record also gives
+``table2_verdicts``: each match judged against the state-tabu paper's Table 2 by the one
+verdict function (:func:`mctslab.go.match_record.table2_verdicts`).
 
 :func:`update` rewrites every block from its record (``mctslab records docs``); :func:`stale`
 lists the blocks whose text differs from what the record gives, which ``mctslab records check``
@@ -33,7 +35,7 @@ from pathlib import Path
 
 from mctslab import paths
 from mctslab.core.scorecard import _md_table
-from mctslab.go import strong_record
+from mctslab.go import match_record, strong_record
 from mctslab.records import markdown_table, select_columns
 
 __all__ = ["Block", "blocks", "render", "stale", "update", "bench_pages"]
@@ -118,6 +120,19 @@ def _strong_table(folder: Path, block: Block) -> str:
             + _md_table(select_columns(frame, block.columns, folder)))
 
 
+# a match record's tables beyond its summaries (any match record: records/go_state_tabu/...)
+MATCH_TABLES = {"table2_verdicts": match_record.table2_verdicts}
+
+
+def _match_table(folder: Path, block: Block) -> str:
+    frame = MATCH_TABLES[block.table](folder)
+    return (f"From `{block.record}` (`{block.table}`: each match's summary judged against the "
+            f"paper's Table 2 by `mctslab.core.compare`, the paper's value, margin and minimum "
+            f"games from `mctslab/go/targets.csv`; `mctslab records check` recomputes each "
+            f"summary from its games):\n\n"
+            + _md_table(select_columns(frame, block.columns, folder)))
+
+
 def render(block: Block, root=None) -> str:
     """The text the block's record gives: a line citing the record, a blank line, the table."""
     base = _base(root)
@@ -126,6 +141,8 @@ def render(block: Block, root=None) -> str:
         raise FileNotFoundError(f"{block.where()}: no record folder {block.record}")
     if block.table in STRONG_TABLES:
         return _strong_table(folder, block) + "\n"
+    if block.table in MATCH_TABLES:
+        return _match_table(folder, block) + "\n"
     return markdown_table(folder, block.table, columns=block.columns, relative_to=base) + "\n"
 
 

@@ -6,6 +6,9 @@ write such folders under ``records/go_state_tabu/``).
 * :func:`check_match` recomputes a match's summary from its stored games (the first ``games``
   in seed order) and reports every field that differs; a folder without ``summary.json`` is a
   match in progress;
+* :func:`table2_verdicts` judges each match of a record against the paper's Table 2 (the one
+  verdict function, :func:`mctslab.core.compare.paper_row`, with the margin and minimum games
+  of ``mctslab/go/targets.csv``), so a recorded 19x19 row's verdict is generated, not written;
 * :func:`pack_match` moves a finished match's store into ``results.jsonl.gz`` and its SGF
   files into :data:`GAMES_ARCHIVE`, so a long match is small enough to commit; everything reads
   a packed folder as before.
@@ -19,10 +22,21 @@ import warnings
 from pathlib import Path
 from types import SimpleNamespace
 
+import pandas as pd
+
+from mctslab.core import targets
+from mctslab.core.compare import paper_row
+from mctslab.core.stats import binomial_test
 from mctslab.core.store import ResultStore, same_number, write_tar_gz
 from mctslab.go import match as go_match
 
-__all__ = ["GAMES_ARCHIVE", "check_match", "games_kept", "is_match", "pack_match", "stored"]
+__all__ = ["GAMES_ARCHIVE", "check_match", "games_kept", "is_match", "pack_match", "stored",
+           "table2_verdicts"]
+
+PAPER = "go_state_tabu"
+# Table 2's protocol (docs/papers/go-state-tabu.md): 19x19, komi 6.5, GNU Go 3.8 level 10 as
+# the opponent, 8,000 playouts per move for the paper's engines
+PROTOCOL = {"size": 19, "komi": 6.5, "opponent level": 10, "playouts": 8000}
 
 GAMES_ARCHIVE = "games.tar.gz"  # a packed match folder's SGF files (:func:`pack_match`)
 _FLOAT_KEYS = ("rate", "ci_low", "ci_high", "pvalue", "mean_moves", "mean_margin",
@@ -128,3 +142,83 @@ def pack_match(folder) -> dict:
         if not any((folder / "games").iterdir()):
             (folder / "games").rmdir()
     return {"lines": lines, "games": len(loose)}
+
+
+def _table2_row(params: dict) -> tuple[str, list[str]]:
+    """The Table 2 row a match's candidate is judged as, and where its games depart from the
+    paper's protocol (:data:`PROTOCOL`; none: an empty list). The paper's engines are GNU Go
+    with a Monte-Carlo veto: our host configurations (``classical="gnugo"``); GNU Go against
+    itself is its "gnugo" row; any other candidate is shown beside the paper's gnugo-uct, as a
+    departure (it is not the paper's engine)."""
+    candidate, opponent = params["candidate"], params["opponent"]
+    engine = candidate.get("engine", {})
+    rows = targets.rows(PAPER, "Table 2")
+    departs = []
+    if (candidate.get("kind") == "mcts" and engine.get("classical") == "gnugo"
+            and engine.get("config") in rows):
+        row = engine["config"]
+        if engine.get("playouts") != PROTOCOL["playouts"]:
+            departs.append(f"{engine.get('playouts')} playouts per move")
+    elif candidate.get("kind") == "gnugo" and candidate.get("level") == PROTOCOL["opponent level"]:
+        row = "gnugo"
+    else:
+        row = "gnugo-uct"
+        departs.append(f"the candidate, {go_match.Player.from_params(candidate).label}, is not "
+                       "one of the paper's engines (shown beside its gnugo-uct)")
+    if params.get("size") != PROTOCOL["size"]:
+        departs.append(f"{params.get('size')}x{params.get('size')}")
+    if params.get("komi") != PROTOCOL["komi"]:
+        departs.append(f"komi {params.get('komi')}")
+    if opponent.get("kind") != "gnugo" or opponent.get("level") != PROTOCOL["opponent level"]:
+        departs.append(f"the opponent {go_match.Player.from_params(opponent).label}")
+    return row, departs
+
+
+def table2_verdicts(folder) -> pd.DataFrame:
+    """Each finished match under a match record ``folder`` judged against the paper's Table 2:
+    its win rate, as Black and as White (the "gnugo" row: Black's share of GNU Go's self-play),
+    with the Clopper-Pearson 95% interval of its summary's counts, by
+    :func:`mctslab.core.compare.paper_row` (the paper's value, margin and minimum games from
+    ``mctslab/go/targets.csv``, stated before the games were played). A match with fewer games
+    than the target's minimum, or off the paper's protocol (:func:`_table2_row`), is "not run
+    at this scale", with the reason; an inconclusive one says how many games would settle it
+    and their CPU hours at the match's CPU seconds per game (both sides)."""
+    folder = Path(folder)
+    rows = []
+    for summary_path in sorted(folder.rglob("summary.json")):
+        match = summary_path.parent
+        stores = sorted(p for p in match.glob("data/results/*")
+                        if is_match(p.name) and ResultStore(p).exists())
+        first = next((r for store in stores for r in stored(store)), None)
+        if first is None:
+            continue
+        summary = json.loads(summary_path.read_text())
+        row, departs = _table2_row(first["params"])
+        games, black = int(summary["games"]), int(summary["games_as_black"])
+        if row == "gnugo":  # self-play: the games Black won, whichever side it was
+            parts = {"win rate": (int(summary["wins_as_black"]) + games - black
+                                  - int(summary["wins_as_white"]), games)}
+        else:
+            parts = {"win rate": (int(summary["wins"]), games),
+                     "win rate as Black": (int(summary["wins_as_black"]), black),
+                     "win rate as White": (int(summary["wins_as_white"]), games - black)}
+        cpu = (summary.get("cpu_candidate") or 0.0) + (summary.get("cpu_opponent") or 0.0)
+        for column, (wins, n) in parts.items():
+            if not n:
+                continue
+            test = binomial_test(wins, n)
+            judged = paper_row(PAPER, "Table 2", row, column, test.rate, low=test.ci_low,
+                               high=test.ci_high, n=n, scale="paper",
+                               departure="; ".join(departs), unit_cpu_s=cpu or None)
+            rows.append({"match": match.relative_to(folder).as_posix(), "Table 2 row": row,
+                         "column": column, "games": n, "wins": wins,
+                         "ours": round(test.rate, 3),
+                         "95% CI": f"{test.ci_low:.3f}-{test.ci_high:.3f}",
+                         "paper": judged.paper_value, "margin": judged.margin,
+                         "verdict": judged.verdict, "why": judged.why,
+                         "settle games": judged.settle_n,
+                         "settle CPU h": None if judged.settle_cpu_h is None
+                         else round(judged.settle_cpu_h, 1)})
+    if not rows:
+        raise FileNotFoundError(f"{folder}: no finished match (summary.json beside a store)")
+    return pd.DataFrame(rows)

@@ -112,3 +112,47 @@ def test_the_strong_engines_tables_come_from_its_match_record(tmp_path):
                     "<!-- /from-record -->\n")
     _saved(tmp_path)
     assert any("not of records/tsp_mcts_vs_sa" in p for p in bench_docs.stale(tmp_path))
+
+
+def test_a_match_records_table2_verdicts_are_judged_from_its_summaries(tmp_path):
+    """table2_verdicts: the host gnugo-uct row judged against Table 2's 0.519 +- 0.05 from 100
+    games (the target's minimum); a few games, another board or GNU Go's own Monte-Carlo mode
+    is "not run at this scale" with the reason; the verdict follows the counts."""
+    from mctslab.go import match as go_match
+    from mctslab.go.engine import EngineSettings
+    from mctslab.go.match_record import table2_verdicts
+    from tests.core.test_records import _match_folder
+
+    host = go_match.Player("mcts", engine=EngineSettings(
+        playouts=8000, policy="pattern", c=1.5, root_select="winrate", config="gnugo-uct",
+        classical="gnugo", gnugo_level=10))
+    record = tmp_path / "records" / "go_state_tabu" / "paper-19x19-2026-11-26"
+    _match_folder(record / "go19" / "host-gnugo-uct", 100, candidate=host, won=lambda i: i % 4)
+    _match_folder(record / "go19" / "gnugo-mc-L10", 100, won=lambda i: i % 2)
+    _match_folder(record / "go19" / "host-short", 40, candidate=host, won=lambda i: i % 2)
+    _match_folder(record / "go9" / "host-gnugo-uct", 100, candidate=host, won=lambda i: i % 2,
+                  size=9)
+    frame = table2_verdicts(record).set_index(["match", "column"])
+    total = frame.loc[("go19/host-gnugo-uct", "win rate")]
+    # 75 of 100: the interval [0.653, 0.828] lies above 0.569
+    assert (total.wins, total.games, total.verdict) == (75, 100, "differs")
+    assert "wholly outside 0.469..0.569" in total.why
+    other = frame.loc[("go19/gnugo-mc-L10", "win rate")]
+    assert other.verdict == "not run at this scale" and "gnugo-mc-L10" in other.why
+    assert "below the 100" in frame.loc[("go19/host-short", "win rate")].why
+    assert "9x9" in frame.loc[("go9/host-gnugo-uct", "win rate")].why
+    assert frame.loc[("go19/host-gnugo-uct", "win rate as Black")].games == 50
+    # half of 100: inconclusive, with the games that would settle it and their cost
+    _match_folder(tmp_path / "half" / "go19" / "host", 100, candidate=host, won=lambda i: i % 2)
+    half = table2_verdicts(tmp_path / "half").set_index("column").loc["win rate"]
+    assert half.verdict == "inconclusive" and half["settle games"] > 100
+    assert half["settle CPU h"] > 0
+    (tmp_path / "docs" / "bench").mkdir(parents=True)
+    page = tmp_path / "docs" / "bench" / "go.md"
+    page.write_text("<!-- from-record: records/go_state_tabu/paper-19x19-2026-11-26 "
+                    "table2_verdicts columns=match,column,games,verdict -->\n"
+                    "<!-- /from-record -->\n")
+    assert len(bench_docs.update(tmp_path)) == 1 and bench_docs.stale(tmp_path) == []
+    assert "| go19/host-gnugo-uct | win rate | 100 | differs |" in page.read_text()
+    with pytest.raises(FileNotFoundError, match="no finished match"):
+        table2_verdicts(tmp_path / "docs")

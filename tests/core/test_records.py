@@ -173,13 +173,18 @@ def test_a_records_table_prints_as_markdown_citing_it(tmp_path):
         records.markdown_table(folder, "nothing")
 
 
-def _match_folder(folder: Path, games: int, *, summary: bool = True, partial: bool = False):
-    """A ``mctslab go match --out`` folder with fabricated games."""
-    tasks = go_match.match_tasks(go_match.Player("gnugo-mc", level=10),
-                                 go_match.Player("gnugo", level=10), games, size=19, seed=2026)
-    store = folder / "data" / "results" / "go_match_gnugo-mc-L10_vs_gnugo-L10"
+def _match_folder(folder: Path, games: int, *, summary: bool = True, partial: bool = False,
+                  candidate=None, won=lambda i: i % 3 == 0, size: int = 19):
+    """A ``mctslab go match --out`` folder with fabricated games (``candidate``: a
+    :class:`go_match.Player`, default GNU Go's Monte-Carlo mode at level 10; game ``i`` won
+    when ``won(i)``)."""
+    candidate = candidate or go_match.Player("gnugo-mc", level=10)
+    opponent = go_match.Player("gnugo", level=10)
+    tasks = go_match.match_tasks(candidate, opponent, games, size=size, seed=2026)
+    store = (folder / "data" / "results"
+             / f"{go_match.EXPERIMENT_PREFIX}{candidate.label}_vs_{opponent.label}")
     store.mkdir(parents=True)
-    results = [dict(candidate_won=i % 3 == 0, moves=250 + i, margin=3.5, think_candidate=10.0,
+    results = [dict(candidate_won=bool(won(i)), moves=250 + i, margin=3.5, think_candidate=10.0,
                     think_opponent=5.0 + i, cpu_candidate=9.0, cpu_opponent=4.0, restarts=0,
                     area_agrees=True, candidate_counts={}, end="score", sgf="(;)")
                for i in range(games)]
