@@ -177,7 +177,9 @@ def _table2_row(params: dict) -> tuple[str, list[str]]:
 def table2_verdicts(folder) -> pd.DataFrame:
     """Each finished match under a match record ``folder`` judged against the paper's Table 2:
     its win rate, as Black and as White (the "gnugo" row: Black's share of GNU Go's self-play),
-    with the Clopper-Pearson 95% interval of its summary's counts, by
+    with the Clopper-Pearson 95% interval of its summary's counts and the two-sided exact
+    binomial p against the paper's value (whether the paper's value lies outside the
+    interval, which alone is not a verdict), judged by
     :func:`mctslab.core.compare.paper_row` (the paper's value, margin and minimum games from
     ``mctslab/go/targets.csv``, stated before the games were played). A match with fewer games
     than the target's minimum, or off the paper's protocol (:func:`_table2_row`), is "not run
@@ -214,7 +216,9 @@ def table2_verdicts(folder) -> pd.DataFrame:
                          "column": column, "games": n, "wins": wins,
                          "ours": round(test.rate, 3),
                          "95% CI": f"{test.ci_low:.3f}-{test.ci_high:.3f}",
-                         "paper": judged.paper_value, "margin": judged.margin,
+                         "paper": judged.paper_value,
+                         "p (vs paper)": binomial_test(wins, n, p=float(judged.paper_value)).pvalue,
+                         "margin": judged.margin,
                          "verdict": judged.verdict, "why": judged.why,
                          "settle games": judged.settle_n,
                          "settle CPU h": None if judged.settle_cpu_h is None

@@ -136,7 +136,7 @@ def test_a_match_records_table2_verdicts_are_judged_from_its_summaries(tmp_path)
     total = frame.loc[("go19/host-gnugo-uct", "win rate")]
     # 75 of 100: the interval [0.653, 0.828] lies above 0.569
     assert (total.wins, total.games, total.verdict) == (75, 100, "differs")
-    assert "wholly outside 0.469..0.569" in total.why
+    assert "wholly outside 0.469..0.569" in total.why and total["p (vs paper)"] < 1e-5
     other = frame.loc[("go19/gnugo-mc-L10", "win rate")]
     assert other.verdict == "not run at this scale" and "gnugo-mc-L10" in other.why
     assert "below the 100" in frame.loc[("go19/host-short", "win rate")].why
