@@ -108,16 +108,20 @@ STRONG_TABLES = {"strong_validation": strong_record.validation_table,
                  "strong_tabu": strong_record.tabu_table}
 
 
+def _cited(block: Block, folder: Path, frame, how: str) -> str:
+    """A table built from a record, under a line citing the record, the table and ``how``."""
+    return (f"From `{block.record}` (`{block.table}`{how}):\n\n"
+            + _md_table(select_columns(frame, block.columns, folder)))
+
+
 def _strong_table(folder: Path, block: Block) -> str:
     if not folder.name.startswith(strong_record.PREFIX):
         raise KeyError(f"{block.where()}: {block.table} is a table of the strong engine's record "
                        f"(records/go_state_tabu/{strong_record.PREFIX}<date>), not of "
                        f"{block.record}")
-    frame = STRONG_TABLES[block.table](folder)
-    return (f"From `{block.record}` (`{block.table}`, rebuilt from the stored games by "
-            f"`mctslab.go.strong_record`; `mctslab records check` recomputes each match's "
-            f"summary from its games):\n\n"
-            + _md_table(select_columns(frame, block.columns, folder)))
+    return _cited(block, folder, STRONG_TABLES[block.table](folder),
+                  ", rebuilt from the stored games by `mctslab.go.strong_record`; `mctslab "
+                  "records check` recomputes each match's summary from its games")
 
 
 # a match record's tables beyond its summaries (any match record: records/go_state_tabu/...)
@@ -125,12 +129,11 @@ MATCH_TABLES = {"table2_verdicts": match_record.table2_verdicts}
 
 
 def _match_table(folder: Path, block: Block) -> str:
-    frame = MATCH_TABLES[block.table](folder)
-    return (f"From `{block.record}` (`{block.table}`: each match's summary judged against the "
-            f"paper's Table 2 by `mctslab.core.compare`, the paper's value, margin and minimum "
-            f"games from `mctslab/go/targets.csv`; `mctslab records check` recomputes each "
-            f"summary from its games):\n\n"
-            + _md_table(select_columns(frame, block.columns, folder)))
+    return _cited(block, folder, MATCH_TABLES[block.table](folder),
+                  ": each match's summary judged against the paper's Table 2 by "
+                  "`mctslab.core.compare`, the paper's value, margin and minimum games from "
+                  "`mctslab/go/targets.csv`; `mctslab records check` recomputes each summary "
+                  "from its games")
 
 
 def render(block: Block, root=None) -> str:

@@ -30,8 +30,8 @@ from mctslab.core.stats import binomial_test
 from mctslab.core.store import ResultStore, same_number, write_tar_gz
 from mctslab.go import match as go_match
 
-__all__ = ["GAMES_ARCHIVE", "check_match", "games_kept", "is_match", "pack_match", "stored",
-           "table2_verdicts"]
+__all__ = ["GAMES_ARCHIVE", "check_match", "games_kept", "is_match", "match_stores",
+           "pack_match", "stored", "table2_verdicts"]
 
 PAPER = "go_state_tabu"
 # Table 2's protocol (docs/papers/go-state-tabu.md): 19x19, komi 6.5, GNU Go 3.8 level 10 as
@@ -48,6 +48,13 @@ _INT_KEYS = ("games", "wins", "games_as_black", "wins_as_black", "wins_as_white"
 def is_match(experiment: str) -> bool:
     """Whether a store (by its experiment name) holds the games of ``mctslab go match``."""
     return experiment.startswith(go_match.EXPERIMENT_PREFIX)
+
+
+def match_stores(folder: Path) -> list[Path]:
+    """The stores of ``mctslab go match`` games in a match folder (``data/results/go_match_*``,
+    plain or packed), sorted."""
+    return sorted(p for p in Path(folder).glob("data/results/*")
+                  if is_match(p.name) and ResultStore(p).exists())
 
 
 def stored(store: Path) -> list[dict]:
@@ -114,8 +121,7 @@ def pack_match(folder) -> dict:
     ``mctslab go report`` and a resumed match read a packed folder as before; unpack the games
     with ``tar xzf games.tar.gz`` to open them in Sabaki or GoGui."""
     folder = Path(folder)
-    stores = sorted(p for p in folder.glob("data/results/*")
-                    if is_match(p.name) and ResultStore(p).exists())
+    stores = match_stores(folder)
     if not stores:
         raise FileNotFoundError(f"{folder}: no match store (data/results/go_match_*)")
     summary_path = folder / "summary.json"
@@ -189,9 +195,7 @@ def table2_verdicts(folder) -> pd.DataFrame:
     rows = []
     for summary_path in sorted(folder.rglob("summary.json")):
         match = summary_path.parent
-        stores = sorted(p for p in match.glob("data/results/*")
-                        if is_match(p.name) and ResultStore(p).exists())
-        first = next((r for store in stores for r in stored(store)), None)
+        first = next((r for store in match_stores(match) for r in stored(store)), None)
         if first is None:
             continue
         summary = json.loads(summary_path.read_text())
