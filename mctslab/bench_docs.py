@@ -19,7 +19,8 @@ record (``records/go_state_tabu/strong9-<date>/``) also gives its three tables u
 Go notebook saves them by, ``strong_validation``, ``strong_ablation`` and ``strong_tabu``
 (:mod:`mctslab.go.strong_record`, rebuilt from the stored games). Any match record also gives
 ``table2_verdicts``: each match judged against the state-tabu paper's Table 2 by the one
-verdict function (:func:`mctslab.go.match_record.table2_verdicts`).
+verdict function (:func:`mctslab.go.match_record.table2_verdicts`), and ``paired``: each match
+against the record's paper engine game by game (:func:`mctslab.go.match_record.paired`).
 
 :func:`update` rewrites every block from its record (``mctslab records docs``); :func:`stale`
 lists the blocks whose text differs from what the record gives, which ``mctslab records check``
@@ -124,16 +125,24 @@ def _strong_table(folder: Path, block: Block) -> str:
                   "records check` recomputes each match's summary from its games")
 
 
-# a match record's tables beyond its summaries (any match record: records/go_state_tabu/...)
-MATCH_TABLES = {"table2_verdicts": match_record.table2_verdicts}
+# a match record's tables beyond its summaries (any match record: records/go_state_tabu/...),
+# each with what its citing line says of it
+MATCH_TABLES = {
+    "table2_verdicts": (match_record.table2_verdicts,
+                        ": each match's summary judged against the paper's Table 2 by "
+                        "`mctslab.core.compare`, the paper's value, margin and minimum games "
+                        "from `mctslab/go/targets.csv`; `mctslab records check` recomputes "
+                        "each summary from its games"),
+    "paired": (match_record.paired,
+               ": each match against the paper's engine over the same stored games, game i "
+               "of both against the same GNU Go, by `mctslab.go.match_record.paired`; "
+               "`mctslab records check` recomputes each summary from its games"),
+}
 
 
 def _match_table(folder: Path, block: Block) -> str:
-    return _cited(block, folder, MATCH_TABLES[block.table](folder),
-                  ": each match's summary judged against the paper's Table 2 by "
-                  "`mctslab.core.compare`, the paper's value, margin and minimum games from "
-                  "`mctslab/go/targets.csv`; `mctslab records check` recomputes each summary "
-                  "from its games")
+    table, how = MATCH_TABLES[block.table]
+    return _cited(block, folder, table(folder), how)
 
 
 def render(block: Block, root=None) -> str:

@@ -9,6 +9,8 @@ write such folders under ``records/go_state_tabu/``).
 * :func:`table2_verdicts` judges each match of a record against the paper's Table 2 (the one
   verdict function, :func:`mctslab.core.compare.paper_row`, with the margin and minimum games
   of ``mctslab/go/targets.csv``), so a recorded 19x19 row's verdict is generated, not written;
+* :func:`paired` compares the record's matches game by game with its paper engine (the same
+  seeds meet the same GNU Go: McNemar), generated like the verdicts;
 * :func:`pack_match` moves a finished match's store into ``results.jsonl.gz`` and its SGF
   files into :data:`GAMES_ARCHIVE`, so a long match is small enough to commit; everything reads
   a packed folder as before.
@@ -29,9 +31,10 @@ from mctslab.core.compare import paper_row
 from mctslab.core.stats import binomial_test
 from mctslab.core.store import ResultStore, same_number, write_tar_gz
 from mctslab.go import match as go_match
+from mctslab.go import tables
 
 __all__ = ["GAMES_ARCHIVE", "check_match", "games_kept", "is_match", "match_stores",
-           "pack_match", "stored", "table2_verdicts"]
+           "pack_match", "paired", "stored", "table2_verdicts"]
 
 PAPER = "go_state_tabu"
 # Table 2's protocol (docs/papers/go-state-tabu.md): 19x19, komi 6.5, GNU Go 3.8 level 10 as
@@ -180,6 +183,18 @@ def _table2_row(params: dict) -> tuple[str, list[str]]:
     return row, departs
 
 
+def _finished(folder: Path) -> dict[Path, dict]:
+    """The finished matches under a match record (a ``summary.json`` beside a store with a
+    game), each with its first stored game (seed order is the store's), in path order."""
+    found = {}
+    for summary_path in sorted(folder.rglob("summary.json")):
+        first = next((r for store in match_stores(summary_path.parent) for r in stored(store)),
+                     None)
+        if first is not None:
+            found[summary_path.parent] = first
+    return found
+
+
 def table2_verdicts(folder) -> pd.DataFrame:
     """Each finished match under a match record ``folder`` judged against the paper's Table 2:
     its win rate, as Black and as White (the "gnugo" row: Black's share of GNU Go's self-play),
@@ -193,12 +208,8 @@ def table2_verdicts(folder) -> pd.DataFrame:
     and their CPU hours at the match's CPU seconds per game (both sides)."""
     folder = Path(folder)
     rows = []
-    for summary_path in sorted(folder.rglob("summary.json")):
-        match = summary_path.parent
-        first = next((r for store in match_stores(match) for r in stored(store)), None)
-        if first is None:
-            continue
-        summary = json.loads(summary_path.read_text())
+    for match, first in _finished(folder).items():
+        summary = json.loads((match / "summary.json").read_text())
         row, departs = _table2_row(first["params"])
         games, black = int(summary["games"]), int(summary["games_as_black"])
         if row == "gnugo":  # self-play: the games Black won, whichever side it was
@@ -230,3 +241,32 @@ def table2_verdicts(folder) -> pd.DataFrame:
     if not rows:
         raise FileNotFoundError(f"{folder}: no finished match (summary.json beside a store)")
     return pd.DataFrame(rows)
+
+
+def _pairing(record: dict) -> tuple:
+    """What two matches must share for game i of each to meet the same GNU Go: the match seed,
+    board, komi, opponent and referee."""
+    params = record["params"]
+    return (record.get("seed"), params.get("size"), params.get("komi"),
+            json.dumps(params.get("opponent"), sort_keys=True), params.get("referee_level"))
+
+
+def paired(folder) -> pd.DataFrame:
+    """The finished matches of a match record compared game by game with its paper engine (the
+    first match judged against Table 2 with no departure from the protocol, else the first
+    match): :func:`mctslab.go.tables.ablation_table` over their common stored games, game i of
+    each having met the same GNU Go (same seed, board, komi, opponent and referee; a match that
+    differs in any of them is left out). ``b/c``: games won only by the row / only by the paper
+    engine; the exact McNemar p; a 95% interval of the difference in rates."""
+    folder = Path(folder)
+    finished = _finished(folder)
+    control = next((m for m, first in finished.items() if not _table2_row(first["params"])[1]),
+                   next(iter(finished), None))
+    if control is None:
+        raise FileNotFoundError(f"{folder}: no finished match (summary.json beside a store)")
+    key = _pairing(finished[control])
+    matches = [m for m, first in finished.items() if _pairing(first) == key]
+    names = [m.relative_to(folder).as_posix() for m in matches]
+    table = tables.ablation_table(tables.played_from_stores(matches, names),
+                                  control.relative_to(folder).as_posix())
+    return table.rename(columns={"row": "match"})

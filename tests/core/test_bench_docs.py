@@ -156,3 +156,37 @@ def test_a_match_records_table2_verdicts_are_judged_from_its_summaries(tmp_path)
     assert "| go19/host-gnugo-uct | win rate | 100 | differs |" in page.read_text()
     with pytest.raises(FileNotFoundError, match="no finished match"):
         table2_verdicts(tmp_path / "docs")
+
+
+def test_a_match_records_matches_are_paired_game_by_game_with_its_paper_engine(tmp_path):
+    """paired: each match against the host gnugo-uct (the match with no departure from Table
+    2's protocol) over the same games, b/c counted game by game, the exact McNemar p; a match
+    whose game i met another GNU Go (here: on 9x9) is left out; the docs block is generated."""
+    from mctslab.go import match as go_match
+    from mctslab.go.engine import EngineSettings
+    from mctslab.go.match_record import paired
+    from tests.core.test_records import _match_folder
+
+    host = go_match.Player("mcts", engine=EngineSettings(
+        playouts=8000, policy="pattern", c=1.5, root_select="winrate", config="gnugo-uct",
+        classical="gnugo", gnugo_level=10))
+    record = tmp_path / "records" / "go_state_tabu" / "paper-19x19-2026-11-26"
+    _match_folder(record / "go19" / "gnugo-mc-L10", 20, won=lambda i: i < 12)  # 0-11
+    _match_folder(record / "go19" / "host-gnugo-uct", 20, candidate=host,
+                  won=lambda i: 4 <= i < 10)  # 4-9: all won by gnugo-mc too
+    _match_folder(record / "go9" / "gnugo-mc-L10", 20, size=9)
+    frame = paired(record).set_index("match")
+    assert list(frame.index) == ["go19/gnugo-mc-L10", "go19/host-gnugo-uct"]
+    other = frame.loc["go19/gnugo-mc-L10"]
+    assert (other.games, other.wins, other["go19/host-gnugo-uct wins"]) == (20, 12, 6)
+    # games 0-3 and 10-11 won by gnugo-mc only, none by the host only: 6/0, p = 2 / 2**6
+    assert other["b/c"] == "6/0" and other["McNemar p"] == round(2 / 2 ** 6, 3)
+    assert frame.loc["go19/host-gnugo-uct", "b/c"] == "0/0"
+    (tmp_path / "docs" / "bench").mkdir(parents=True)
+    page = tmp_path / "docs" / "bench" / "go.md"
+    page.write_text("<!-- from-record: records/go_state_tabu/paper-19x19-2026-11-26 paired "
+                    "columns=match,games,b/c,McNemar p -->\n<!-- /from-record -->\n")
+    assert len(bench_docs.update(tmp_path)) == 1 and bench_docs.stale(tmp_path) == []
+    assert "| go19/gnugo-mc-L10 | 20 | 6/0 | 0.031 |" in page.read_text()
+    with pytest.raises(FileNotFoundError, match="no finished match"):
+        paired(tmp_path / "docs")
