@@ -185,13 +185,16 @@ def _table2_row(params: dict) -> tuple[str, list[str]]:
 
 def _finished(folder: Path) -> dict[Path, dict]:
     """The finished matches under a match record (a ``summary.json`` beside a store with a
-    game), each with its first stored game (seed order is the store's), in path order."""
+    game), each with its first stored game (seed order is the store's), in path order; none is
+    a FileNotFoundError."""
     found = {}
     for summary_path in sorted(folder.rglob("summary.json")):
         first = next((r for store in match_stores(summary_path.parent) for r in stored(store)),
                      None)
         if first is not None:
             found[summary_path.parent] = first
+    if not found:
+        raise FileNotFoundError(f"{folder}: no finished match (summary.json beside a store)")
     return found
 
 
@@ -238,8 +241,8 @@ def table2_verdicts(folder) -> pd.DataFrame:
                          "settle games": judged.settle_n,
                          "settle CPU h": None if judged.settle_cpu_h is None
                          else round(judged.settle_cpu_h, 1)})
-    if not rows:
-        raise FileNotFoundError(f"{folder}: no finished match (summary.json beside a store)")
+    if not rows:  # finished matches, but none with a game counted
+        raise FileNotFoundError(f"{folder}: no finished match with games")
     return pd.DataFrame(rows)
 
 
@@ -261,9 +264,7 @@ def paired(folder) -> pd.DataFrame:
     folder = Path(folder)
     finished = _finished(folder)
     control = next((m for m, first in finished.items() if not _table2_row(first["params"])[1]),
-                   next(iter(finished), None))
-    if control is None:
-        raise FileNotFoundError(f"{folder}: no finished match (summary.json beside a store)")
+                   next(iter(finished)))
     key = _pairing(finished[control])
     matches = [m for m, first in finished.items() if _pairing(first) == key]
     names = [m.relative_to(folder).as_posix() for m in matches]
