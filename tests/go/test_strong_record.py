@@ -196,10 +196,15 @@ def _script(tmp_path, *args):
     return run_script(tmp_path, "go-strong", *args, env={"RECORD": str(tmp_path / "strong9-x")})
 
 
+def _rows(calls):
+    """(games, row) of each logged match."""
+    return [(option(c, "--games"), Path(option(c, "--out")).name) for c in calls]
+
+
 def test_the_script_plays_rows_into_the_record_and_sizes_the_head_to_head(tmp_path):
     done, calls = _script(tmp_path, "ablation", "20", "no-rave", "no-capture")
     assert done.returncode == 0, done.stderr
-    assert [(option(c, "--games"), Path(option(c, "--out")).name) for c in calls] == [
+    assert _rows(calls) == [
         ("10", "no-rave"), ("10", "no-capture"), ("20", "no-rave"), ("20", "no-capture")]
     assert option(calls[0], "--rave") == "none"
     assert option(calls[1], "--priors") == "even,self-atari,pattern,distance,edge"
@@ -209,6 +214,22 @@ def test_the_script_plays_rows_into_the_record_and_sizes_the_head_to_head(tmp_pa
     assert option(tabu, "--games") == str(strong_record.head_to_head_games())
     assert Path(option(tabu, "--out")).name.startswith(strong_record.HEAD_TO_HEAD)
     assert option(tabu, "--config") == strong_record.TABU_CONFIG
+
+
+def test_a_resumed_ablation_starts_above_the_fewest_games_a_row_has_stored(tmp_path):
+    """Steps every row has played are skipped; a GAMES every row has reached only rewrites
+    each row's summary at GAMES (one call per row)."""
+    for name, stored in (("no-rave", 23), ("no-capture", 20)):
+        store = tmp_path / "strong9-x" / name / "data" / "results" / "go_match_x"
+        store.mkdir(parents=True)
+        (store / "results.jsonl").write_text('{"key": 1}\n' * stored + '{"key": 2, "resu')
+    done, calls = _script(tmp_path, "ablation", "40", "no-rave", "no-capture")
+    assert done.returncode == 0, done.stderr
+    assert _rows(calls) == [("30", "no-rave"), ("30", "no-capture"), ("40", "no-rave"),
+                            ("40", "no-capture")]
+    (tmp_path / "calls.txt").unlink()
+    done, calls = _script(tmp_path, "ablation", "15", "no-rave", "no-capture")
+    assert _rows(calls) == [("15", "no-rave"), ("15", "no-capture")]
 
 
 @needs_record
