@@ -68,6 +68,11 @@ def stored(store: Path) -> list[dict]:
         return ResultStore(store).records()
 
 
+def games_stored(folder: Path) -> int:
+    """Games stored in a match folder, over its plain and packed stores (0 before its first)."""
+    return sum(len(stored(store)) for store in match_stores(folder))
+
+
 def games_kept(folder: Path) -> int:
     """SGF files of a match folder: ``games/*.sgf`` and those packed in ``games.tar.gz``."""
     count = len(list((folder / "games").glob("*.sgf"))) if (folder / "games").is_dir() else 0
@@ -130,7 +135,7 @@ def pack_match(folder) -> dict:
     summary_path = folder / "summary.json"
     if not summary_path.is_file():
         raise ValueError(f"{folder}: no summary.json: a match in progress is not packed")
-    count = sum(len(stored(store)) for store in stores)
+    count = games_stored(folder)
     games = int(json.loads(summary_path.read_text()).get("games", 0))
     if games != count:
         raise ValueError(f"{summary_path}: {games} games, but {count} stored: export the "
