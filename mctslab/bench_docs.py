@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mctslab import paths
-from mctslab.core.scorecard import _md_table
+from mctslab.core.scorecard_page import md_table
 from mctslab.go import match_record, strong_record
 from mctslab.records import markdown_table, select_columns
 
@@ -112,7 +112,7 @@ STRONG_TABLES = {"strong_validation": strong_record.validation_table,
 def _cited(block: Block, folder: Path, frame, how: str) -> str:
     """A table built from a record, under a line citing the record, the table and ``how``."""
     return (f"From `{block.record}` (`{block.table}`{how}):\n\n"
-            + _md_table(select_columns(frame, block.columns, folder)))
+            + md_table(select_columns(frame, block.columns, folder)))
 
 
 def _strong_table(folder: Path, block: Block) -> str:

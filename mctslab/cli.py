@@ -76,19 +76,19 @@ def _cmd_reproduce(args) -> int:
 
 
 def _cmd_scorecard(args) -> int:
-    from mctslab.core import scorecard
+    from mctslab.core import scorecard_page
 
     if args.records is not None:
-        from mctslab import records
+        from mctslab import record_card, records
 
         root = records.records_root(args.records or None)
         if not root.is_dir():
             print(f"mctslab scorecard: error: no records folder {root}", file=sys.stderr)
             return 2
-        _print_scorecard(records.scorecard(root, scale=args.scale))
+        _print_scorecard(record_card.scorecard(root, scale=args.scale))
         return 0
     try:
-        written = scorecard.write(args.out)
+        written = scorecard_page.write(args.out)
     except FileNotFoundError as exc:
         print(f"mctslab scorecard: error: {exc}", file=sys.stderr)
         return 2
@@ -97,12 +97,15 @@ def _cmd_scorecard(args) -> int:
 
 
 def _print_scorecard(written) -> None:
-    from mctslab.core.scorecard import VERDICT_ORDER
+    from mctslab.core.scorecard import counts
 
-    totals = written.card.verdict.value_counts()
-    summary = ", ".join(f"{totals.get(v, 0)} {v}" for v in VERDICT_ORDER)
-    print(f"scorecard of {len(written.card)} paper numbers, one per target ({summary}); "
-          f"notebooks with a paper_vs_run table: {', '.join(written.ran) or 'none'}")
+    def ledger(name: str) -> str:
+        totals = counts(written.card, name).loc["total"]
+        return ", ".join(f"{totals[v]} {v}" for v in totals.index if v != "total" and totals[v])
+
+    print(f"scorecard of {len(written.card)} paper numbers, one per target; outcomes: "
+          f"{ledger('outcome')}; protocol: {ledger('protocol')}; notebooks with a "
+          f"paper_vs_run table: {', '.join(written.ran) or 'none'}")
     print(f"  -> {written.html} (and .md, .csv)")
 
 

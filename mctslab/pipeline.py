@@ -42,7 +42,7 @@ from pathlib import Path
 
 import mctslab
 from mctslab import paths, reports
-from mctslab.core import scorecard, targets
+from mctslab.core import scorecard_page, targets
 from mctslab.core.executor import check_scheduler, default_workers, scheduler_address
 from mctslab.core.params import SCALES, check_scale, positive_int
 from mctslab.core.report import update_manifest
@@ -219,7 +219,7 @@ def reproduce(names=(), scale: str = "default", params: dict | None = None,
             outcomes = Outcomes(_reproduce_one(name, scale, params, workers, scheduler, out,
                                                progress) for name in names)
         try:
-            outcomes.scorecard = scorecard.write(out)
+            outcomes.scorecard = scorecard_page.write(out)
         except Exception as exc:  # noqa: BLE001 - the notebooks' outputs stand without it
             print(f"mctslab reproduce: no scorecard ({type(exc).__name__}: {exc})",
                   file=sys.stderr)

@@ -17,8 +17,8 @@ every record under ``records/`` (``mctslab records check``, part of ``make test`
 checksums, each kept file against the manifest's sha256, record.json against the manifest, and
 every row of ``paper_vs_run.csv`` judged again from its own fields
 (:func:`mctslab.core.compare.rejudge`), so a hand-edited table fails; then judged with today's
-targets, whose changes are reported, not failed. :func:`scorecard` builds the scorecard from
-the records alone (``mctslab scorecard --records``).
+targets, whose changes are reported, not failed. The scorecard from
+the records alone (``mctslab scorecard --records``) is :mod:`mctslab.record_card`'s.
 
 A **match record** is a folder of ``mctslab go match --out`` folders (``scripts/go-records``
 writes them: ``go19/<row>/``, ``veto/``), possibly still being played: each match with a
@@ -41,14 +41,15 @@ import pandas as pd
 
 from mctslab import paths
 from mctslab.core import compare
-from mctslab.core import scorecard as scorecard_module
 from mctslab.core import targets as targets_module
 from mctslab.core.display import shown
+from mctslab.core.scorecard_page import md_table
 from mctslab.core.store import same_number, utc_now, write_json, write_tar_gz
 from mctslab.go import match_record
 
 __all__ = ["MAX_FILE_BYTES", "MAX_RECORD_BYTES", "RECORD", "SUMS", "records_root", "save",
-           "Report", "check", "check_record", "find_records", "scorecard", "markdown_table",
+           "Report", "check", "check_record", "find_records", "markdown_table",
+           "notebook_records", "is_reading", "READING_PREFIX",
            "recorded_table"]
 
 MAX_FILE_BYTES = 2_000_000    # a text artefact larger than this is left out (record.json says so)
@@ -56,6 +57,7 @@ MAX_RECORD_BYTES = 5_000_000  # a record larger than this is refused ("a few MB 
 MAX_RAW_BYTES = 3_000_000     # raw files a text artefact lists (Go's games): kept up to this,
                               # as they are or as one .tar.gz, else left out (record.json says)
 RECORD = "record.json"
+READING_PREFIX = "reading-"   # the label of a record run under one of the paper's readings
 SUMS = "SHA256SUMS"
 PAPER_VS_RUN = "paper_vs_run.csv"
 
@@ -362,47 +364,6 @@ def check(root=None) -> list[Report]:
     return [check_record(folder, today) for folder in find_records(root)]
 
 
-def _newest(root, notebook: str, scale: str) -> Path | None:
-    chosen = None
-    for folder in find_records(root):
-        if folder.parent.name != notebook or not (folder / RECORD).is_file():
-            continue
-        record = json.loads((folder / RECORD).read_text())
-        if record.get("scale") != scale:
-            continue
-        key = (record.get("date") or "", folder.name)
-        if chosen is None or key > chosen[0]:
-            chosen = (key, folder)
-    return chosen[1] if chosen else None
-
-
-def scorecard(root=None, scale: str = "paper", bench_folder=None):
-    """The scorecard from the records alone: for each notebook its newest notebook record of
-    ``scale``, judged again with today's targets; written as ``<root>/scorecard-<scale>.csv``,
-    ``.md`` and ``.html`` (:func:`mctslab.core.scorecard.render`)."""
-    base = records_root(root)
-    tables, sources = {}, {}
-    for notebook in targets_module.DOMAINS:
-        folder = _newest(base, notebook, scale)
-        if folder is None:
-            tables[notebook] = (None, {})
-            sources[notebook] = ""
-            continue
-        tables[notebook] = (compare.read_table(folder / PAPER_VS_RUN),
-                            json.loads((folder / "manifest.json").read_text()))
-        sources[notebook] = folder.relative_to(base).as_posix()
-    recorded = [n for n, s in sources.items() if s]
-    intro = (f"Every number of the five papers' targets files, one row each, beside the newest "
-             f"committed record at scale `{scale}` of each notebook (`records/<notebook>/...`, "
-             f"`paper_vs_run.csv`), judged again with today's targets and verdict code: no "
-             f"computation. Notebooks with a record: {', '.join(recorded) or 'none'}. "
-             f"Regenerate with `mctslab scorecard --records --scale {scale}`; check the "
-             f"records with `mctslab records check`.")
-    return scorecard_module.render(
-        tables, base, intro=intro, bench_folder=bench_folder, stem=f"scorecard-{scale}",
-        title=f"Scorecard of the committed records ({scale} scale)", sources=sources)
-
-
 def _shown(path: Path, relative_to) -> str:
     if relative_to is not None:
         try:
@@ -434,7 +395,7 @@ def markdown_table(record, stem: str = "paper_vs_run", *, columns=(), relative_t
         frame = pd.DataFrame(rows)
         return (f"From `{_shown(folder, relative_to)}` (match summaries, `mctslab records "
                 f"check` recomputes them from the games):\n\n"
-                + scorecard_module._md_table(select_columns(frame, columns, folder)))
+                + md_table(select_columns(frame, columns, folder)))
     path = folder / f"{stem}.csv"
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such table in the record")
@@ -442,7 +403,27 @@ def markdown_table(record, stem: str = "paper_vs_run", *, columns=(), relative_t
     frame = pd.read_csv(path, keep_default_na=False, na_values=[""])
     cite = (f"From `{_shown(path, relative_to)}` (scale {record_info.get('scale')}, run "
             f"{record_info.get('date')}, commit {str(record_info.get('commit') or '')[:7]}):")
-    return cite + "\n\n" + scorecard_module._md_table(select_columns(frame, columns, path))
+    return cite + "\n\n" + md_table(select_columns(frame, columns, path))
+
+
+def notebook_records(notebook: str, scale: str, root=None) -> list[tuple[Path, dict]]:
+    """The notebook records of ``notebook`` at ``scale``, newest first, each with its
+    ``record.json``."""
+    found = []
+    for folder in find_records(root):
+        if folder.parent.name != notebook or not (folder / RECORD).is_file():
+            continue
+        record = json.loads((folder / RECORD).read_text())
+        if record.get("scale") == scale:
+            found.append((folder, record))
+    return sorted(found, key=lambda item: (item[1].get("date") or "", item[0].name),
+                  reverse=True)
+
+
+def is_reading(record: dict) -> bool:
+    """Whether a ``record.json`` is of a run under one of the paper's readings (its label
+    ``reading-<name>``) rather than of our protocol."""
+    return str(record.get("label") or "").startswith(READING_PREFIX)
 
 
 def select_columns(frame: pd.DataFrame, columns, where) -> pd.DataFrame:
@@ -460,7 +441,8 @@ def recorded_table(notebook: str, stem: str, scale: str = "paper", root=None):
     a smaller run's (a notebook cell ending in it displays it, captioned with the record's path,
     date, commit and label). Without such a record, a one-row table says so and how to make
     one."""
-    folder = _newest(records_root(root), notebook, scale)
+    folder = next((f for f, info in notebook_records(notebook, scale, root)
+                   if not is_reading(info) and (f / f"{stem}.csv").is_file()), None)
     if folder is None or not (folder / f"{stem}.csv").is_file():
         where = f"records/{notebook}/" if folder is None else folder.as_posix()
         return shown(pd.DataFrame({"record": [f"no {scale}-scale record with {stem}.csv in "

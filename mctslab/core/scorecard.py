@@ -26,9 +26,7 @@ table that matches no target is left out of the card (:func:`unmatched` lists th
 
 from __future__ import annotations
 
-import html
 import json
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,13 +37,37 @@ from mctslab import paths
 from mctslab.core import compare
 from mctslab.core import targets as targets_module
 from mctslab.core.compare import COLUMNS as COMPARE_COLUMNS
-from mctslab.core.compare import DERIVED, DIFFERS, NOT_COMPARED, NOT_RUN, VERDICTS
+from mctslab.core.compare import (
+    DERIVED,
+    DIFFERS,
+    INCONCLUSIVE,
+    NOT_COMPARED,
+    NOT_RUN,
+    REPRODUCED,
+)
 
-__all__ = ["NOT_COMPARED", "VERDICT_ORDER", "COLUMNS", "BenchRun", "read_tables", "build",
-           "unmatched", "counts", "bench_runs", "write", "render", "Scorecard"]
+__all__ = ["NOT_COMPARED", "UNINFORMATIVE", "AS_STATED", "DEPARTS", "UNEXPLAINED",
+           "OUTCOME_ORDER", "PROTOCOL_ORDER", "VERDICT_ORDER", "COLUMNS", "READING_COLUMNS",
+           "BenchRun", "read_tables", "build", "unmatched", "counts", "ledgers", "bench_runs"]
 
-VERDICT_ORDER = VERDICTS
-COLUMNS = (*COMPARE_COLUMNS, "unit", "criterion", "source", "explanation")
+# The card's verdicts. An outcome (sampled, exact, claim, derived, uncompared) keeps the
+# comparison's verdict, except that a ``reproduced`` whose criterion cannot fail (the target's
+# ``uninformative``) is ``uninformative``; a protocol constant (``config``) is ``as stated``
+# or ``departs``.
+UNINFORMATIVE = "uninformative"
+AS_STATED = "as stated"
+DEPARTS = "departs"
+UNEXPLAINED = "unexplained"
+OUTCOME_ORDER = (REPRODUCED, UNINFORMATIVE, DIFFERS, INCONCLUSIVE, NOT_RUN, DERIVED,
+                 NOT_COMPARED)
+PROTOCOL_ORDER = (AS_STATED, DEPARTS, NOT_RUN)
+VERDICT_ORDER = (*OUTCOME_ORDER, AS_STATED, DEPARTS)
+_PROTOCOL = {REPRODUCED: AS_STATED, DIFFERS: DEPARTS}
+COLUMNS = (*COMPARE_COLUMNS, "ledger", "unit", "criterion", "source", "uninformative",
+           "readings", "explanation")
+# a reading's verdict on one target (build's ``readings``; the page's readings section)
+READING_COLUMNS = ("paper", "reading", "artefact", "row", "column", "paper_value",
+                   "our_value", "low", "high", "n", "verdict", "why", "record")
 TABLE = "paper_vs_run.csv"
 _BENCH_LINK = re.compile(r"docs/bench/[\w.-]+\.md(?:#[\w.-]+)?")
 
@@ -70,19 +92,47 @@ def _blank(value) -> bool:
     return bool(pd.api.types.is_scalar(value) and pd.isna(value))
 
 
-def _explanation(paper: str, verdict: str, note: str, kind: str = "", source: str = "") -> str:
-    """Where a ``differs`` row is explained: the ``docs/bench`` link of its note; for a
-    departure of our configuration (``config``) or a check of the paper's own arithmetic
-    (``exact``), the paper's brief (its criterion says why, the brief's deviations section
-    more); else the paper's record in ``docs/bench``."""
-    if verdict != DIFFERS:
+def _explanation(paper: str, verdict: str, note: str, kind: str = "", source: str = "",
+                 cause: str = "", readings: str = "") -> str:
+    """Where a ``differs`` (or ``departs``) row is explained: its verdicts under the paper's
+    readings, when a reading touches it; the measured cause the target names (``cause``);
+    the ``docs/bench`` link of its note; for a departure of our configuration (``config``)
+    or a check of the paper's own arithmetic (``exact``), the paper's brief (its criterion
+    says why, the brief's deviations section more); else :data:`UNEXPLAINED`."""
+    if verdict not in (DIFFERS, DEPARTS):
         return ""
+    if readings:
+        return f"under a reading: {readings}"
+    if cause:
+        return cause
     link = _BENCH_LINK.search(note or "")
     if link:
         return link.group(0)
     if kind in ("config", "exact") and source:
         return source.split(" ")[0]
-    return f"docs/bench/{targets_module.DOMAINS.get(paper, paper)}.md"
+    return UNEXPLAINED
+
+
+def _informative(target: dict, verdict: str, judged: dict) -> tuple[str, str]:
+    """The card's verdict of an outcome row and, when uninformative, why: a ``reproduced``
+    whose target says its criterion cannot fail, or a floor whose next harder cell (a target
+    of ``judged``, key -> verdict) is not ``reproduced``, is :data:`UNINFORMATIVE`."""
+    reason = target.get("uninformative") or ""
+    if verdict != REPRODUCED or not reason:
+        return verdict, ""
+    named = targets_module.floor_of(target)
+    if named is None:
+        return UNINFORMATIVE, reason
+    above = judged.get((target["paper"], *named), NOT_RUN)
+    if above == REPRODUCED:
+        return verdict, ""
+    return UNINFORMATIVE, f"{reason} ({' / '.join(named)}: {above})"
+
+
+def _reading_summary(found: list[dict]) -> str:
+    return "; ".join(f"{r['reading']}: {r['verdict']}"
+                     + (f" ({_cell(r['our_value'])})" if not _blank(r.get("our_value")) else "")
+                     for r in found)
 
 
 def _key(record) -> tuple:
@@ -96,57 +146,85 @@ def _rows_of(frame) -> list[dict]:
 
 
 def build(tables: dict[str, tuple[list[dict] | pd.DataFrame | None, dict]],
-          targets: pd.DataFrame | None = None) -> pd.DataFrame:
+          targets: pd.DataFrame | None = None,
+          readings: dict[str, list[dict]] | None = None) -> pd.DataFrame:
     """The scorecard rows (:data:`COLUMNS`): one per target, joined with the comparisons.
 
     ``tables`` maps a notebook to its ``paper_vs_run`` rows (or ``None``) and manifest, as
-    :func:`read_tables` returns; ``targets`` defaults to every targets file. A compared row
-    is judged again with its target (:func:`mctslab.core.compare.rejudge`).
+    :func:`read_tables` returns; ``targets`` defaults to every targets file; ``readings``
+    maps a notebook to its rows judged under the paper's readings (compared rows with a
+    ``reading`` and the ``record`` they come from), summarised in the ``readings`` column. A
+    compared row is judged again with its target (:func:`mctslab.core.compare.rejudge`); an
+    outcome's ``reproduced`` becomes ``uninformative`` where its criterion cannot fail
+    (:func:`_informative`), a protocol constant's verdict is ``as stated`` or ``departs``.
     """
     targets = targets_module.all_targets() if targets is None else targets
     rows = []
     for paper in dict.fromkeys([*targets.paper, *tables]):
         frame, manifest = tables.get(paper, (None, {}))
-        scale = str(manifest.get("scale") or "")
         compared = {_key(c): c for c in _rows_of(frame)}
         for target in targets[targets.paper == paper].to_dict("records"):
             target["min_n"] = None if pd.isna(target["min_n"]) else int(target["min_n"])
-            extra = {k: target[k] for k in ("unit", "criterion", "source")}
-            hit = compared.get(_key(dict(target, paper=paper)))
-            if hit is not None:
-                record = {k: hit.get(k) for k in COMPARE_COLUMNS}
-                judged = compare.rejudge(record, target)
-                record.update(kind=target["kind"], paper_value=target["value"],
-                              margin=target["margin"], min_n=target["min_n"],
-                              verdict=judged.verdict, why=judged.why,
-                              settle_n=judged.settle_n, settle_cpu_h=judged.settle_cpu_h)
-                rows.append({**record, **extra})
-                continue
-            criterion = target["criterion"]
-            if target["kind"] == "uncompared":
-                verdict = NOT_COMPARED
-                why = criterion[len(targets_module.NOT_COMPARED_PREFIX):]
-            elif target["kind"] == "derived":
-                verdict, why = DERIVED, criterion
-            elif frame is None:
-                verdict, why = NOT_RUN, "the notebook did not run into this output folder"
-            else:
-                verdict, why = NOT_RUN, "this run's paper_vs_run has no row for it (not measured)"
-            rows.append(dict(paper=paper, artefact=target["artefact"], row=target["row"],
-                             column=target["column"], kind=target["kind"],
-                             paper_value=target["value"], our_value=None, low=None, high=None,
-                             n=None, min_n=target["min_n"], margin=target["margin"],
-                             scale=scale, departure="", unit_cpu_s=None, verdict=verdict,
-                             why=why, settle_n=None, settle_cpu_h=None, note="", **extra))
-    for row in rows:
-        for key in ("note", "why", "departure", "margin"):
-            row[key] = "" if _blank(row.get(key)) else str(row[key])
-        row["explanation"] = _explanation(row["paper"], row["verdict"], row["note"],
-                                          row.get("kind") or "", row.get("source") or "")
+            rows.append(_target_row(dict(target, paper=paper), compared, frame is not None,
+                                    str(manifest.get("scale") or "")))
+    _finish(rows, readings or {})
     card = pd.DataFrame.from_records(rows, columns=list(COLUMNS))
     for key in ("n", "min_n", "settle_n"):
         card[key] = card[key].astype("Int64")
     return card
+
+
+def _target_row(target: dict, compared: dict, ran: bool, scale: str) -> dict:
+    """One target's card row before its ledger: the comparison of ``compared`` judged again
+    with the target, else the target's own standing (not compared, derived, not run)."""
+    extra = {k: target.get(k) or "" for k in ("unit", "criterion", "source")}
+    extra["target"] = target
+    hit = compared.get(_key(target))
+    if hit is not None:
+        record = {k: hit.get(k) for k in COMPARE_COLUMNS}
+        judged = compare.rejudge(record, target)
+        record.update(kind=target["kind"], paper_value=target["value"],
+                      margin=target["margin"], min_n=target["min_n"], verdict=judged.verdict,
+                      why=judged.why, settle_n=judged.settle_n,
+                      settle_cpu_h=judged.settle_cpu_h)
+        return {**record, **extra}
+    criterion = target["criterion"]
+    if target["kind"] == "uncompared":
+        verdict, why = NOT_COMPARED, criterion[len(targets_module.NOT_COMPARED_PREFIX):]
+    elif target["kind"] == "derived":
+        verdict, why = DERIVED, criterion
+    elif not ran:
+        verdict, why = NOT_RUN, "the notebook did not run into this output folder"
+    else:
+        verdict, why = NOT_RUN, "this run's paper_vs_run has no row for it (not measured)"
+    return dict(paper=target["paper"], artefact=target["artefact"], row=target["row"],
+                column=target["column"], kind=target["kind"], paper_value=target["value"],
+                our_value=None, low=None, high=None, n=None, min_n=target["min_n"],
+                margin=target["margin"], scale=scale, departure="", unit_cpu_s=None,
+                verdict=verdict, why=why, settle_n=None, settle_cpu_h=None, note="", **extra)
+
+
+def _finish(rows: list[dict], readings: dict[str, list[dict]]) -> None:
+    """Each row's ledger, card verdict, readings and explanation (in place)."""
+    judged = {_key(row): row["verdict"] for row in rows}
+    by_target = {}
+    for paper, found in readings.items():
+        for reading in found:
+            by_target.setdefault(_key(dict(reading, paper=paper)), []).append(reading)
+    for row in rows:
+        target = row.pop("target")
+        for key in ("note", "why", "departure", "margin"):
+            row[key] = "" if _blank(row.get(key)) else str(row[key])
+        if row["kind"] == "config":
+            row["ledger"], row["uninformative"] = "protocol", ""
+            row["verdict"] = _PROTOCOL.get(row["verdict"], row["verdict"])
+        else:
+            row["ledger"] = "outcome"
+            row["verdict"], row["uninformative"] = _informative(target, row["verdict"], judged)
+        row["readings"] = _reading_summary(by_target.get(_key(row), []))
+        row["explanation"] = _explanation(row["paper"], row["verdict"], row["note"],
+                                          row.get("kind") or "", row.get("source") or "",
+                                          target.get("cause") or "", row["readings"])
 
 
 def unmatched(tables, targets: pd.DataFrame | None = None) -> list[dict]:
@@ -157,17 +235,29 @@ def unmatched(tables, targets: pd.DataFrame | None = None) -> list[dict]:
     return [c for frame, _ in tables.values() for c in _rows_of(frame) if _key(c) not in known]
 
 
-def counts(card: pd.DataFrame) -> pd.DataFrame:
-    """Targets per paper and verdict (columns in :data:`VERDICT_ORDER`, then ``total``), with a
-    ``total`` row; :func:`build` gives one row per target, so these count targets."""
-    table = pd.crosstab(card.paper, card.verdict).reindex(columns=list(VERDICT_ORDER),
+def counts(card: pd.DataFrame, ledger: str | None = None) -> pd.DataFrame:
+    """Targets per paper and verdict (columns in :data:`VERDICT_ORDER`, or the ledger's order,
+    then ``total``), with a ``total`` row; ``ledger`` (``"outcome"``, ``"protocol"``) keeps
+    that ledger's rows only. :func:`build` gives one row per target, so these count targets."""
+    order = {None: VERDICT_ORDER, "outcome": OUTCOME_ORDER, "protocol": PROTOCOL_ORDER}[ledger]
+    papers = list(dict.fromkeys(card.paper))
+    part = card if ledger is None else card[card.ledger == ledger]
+    table = pd.crosstab(part.paper, part.verdict).reindex(index=papers, columns=list(order),
                                                            fill_value=0)
-    table = table.reindex(list(dict.fromkeys(card.paper)))
     table["total"] = table.sum(axis=1)
     table.loc["total"] = table.sum(axis=0)
     table.index.name = "paper"
     table.columns.name = None
     return table.astype(int)
+
+
+def ledgers(card: pd.DataFrame) -> pd.DataFrame:
+    """Both ledgers per paper in one table: the outcomes (reproduced, uninformative, differs,
+    inconclusive, not run, derived or not compared) and the protocol (as stated, departs, not
+    run), with totals."""
+    outcome = counts(card, "outcome").add_prefix("outcome: ")
+    protocol = counts(card, "protocol").add_prefix("protocol: ")
+    return pd.concat([outcome, protocol], axis=1)
 
 
 @dataclass(frozen=True)
@@ -218,150 +308,9 @@ def bench_runs(folder: Path | None = None) -> list[BenchRun]:
     return runs
 
 
-@dataclass(frozen=True)
-class Scorecard:
-    """What :func:`write` wrote: the three files and the rows."""
-
-    csv: Path
-    markdown: Path
-    html: Path
-    card: pd.DataFrame
-    ran: tuple[str, ...]
-
-
-def _runs_frame(tables, sources: dict | None = None) -> pd.DataFrame:
-    records = []
-    for paper, (frame, manifest) in tables.items():
-        git = manifest.get("git") or {}
-        scale = manifest.get("scale") or ""
-        records.append({
-            "paper": paper,
-            "table": "yes" if frame is not None else "no",
-            "scale": f"{scale} (not the paper's protocol)" if scale and scale != "paper"
-            else scale,
-            "status": manifest.get("status", ""),
-            "version": manifest.get("mctslab_version", ""),
-            "commit": (git.get("commit") or "")[:7] + (" (dirty)" if git.get("dirty") else ""),
-            "finished": manifest.get("finished") or manifest.get("started") or "",
-            **({"record": (sources or {}).get(paper, "")} if sources is not None else {})})
-    return pd.DataFrame.from_records(records)
-
-
 def _cell(value) -> str:
     if _blank(value):
         return ""
     if isinstance(value, float):
         return f"{value:.6g}"
     return str(value)
-
-
-def _md_table(frame: pd.DataFrame, links: dict[str, callable] | None = None) -> str:
-    links = links or {}
-    lines = ["| " + " | ".join(map(str, frame.columns)) + " |",
-             "|" + "---|" * len(frame.columns)]
-    for record in frame.to_dict("records"):
-        cells = []
-        for column, value in record.items():
-            text = _cell(value).replace("|", "\\|").replace("\n", " ")
-            if column in links and text:
-                text = f"[{text}]({links[column](record)})"
-            cells.append(text)
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
-def _html_table(frame: pd.DataFrame, links: dict[str, callable] | None = None) -> str:
-    links = links or {}
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
-    body = []
-    for record in frame.to_dict("records"):
-        cells = []
-        for column, value in record.items():
-            text = html.escape(_cell(value))
-            if column in links and text:
-                text = f"<a href=\"{html.escape(links[column](record))}\">{text}</a>"
-            cls = f" class=\"{record['verdict'].replace(' ', '-')}\"" \
-                if column == "verdict" else ""
-            cells.append(f"<td{cls}>{text}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><tr>{head}</tr>\n" + "\n".join(body) + "\n</table>"
-
-
-_SHOWN = ["artefact", "row", "column", "kind", "paper_value", "margin", "our_value", "low",
-          "high", "n", "scale", "verdict", "why", "settle_n", "settle_cpu_h", "note",
-          "explanation"]
-
-
-def write(out=None, bench_folder: Path | None = None) -> Scorecard:
-    """Write ``figures/scorecard.csv``, ``.md`` and ``.html`` of the output folder ``out``.
-
-    ``FileNotFoundError`` when the output folder has no ``figures/`` (nothing ran there)."""
-    figures = paths.output_root(out) / "figures"
-    if not figures.is_dir():
-        raise FileNotFoundError(f"no figures/ folder in {paths.output_root(out)}: run "
-                                "`mctslab reproduce` first, or pass the --out folder it wrote")
-    tables = read_tables(out)
-    ran = tuple(p for p, (frame, _) in tables.items() if frame is not None)
-    intro = (f"Every number of the five papers' targets files (`mctslab/<domain>/targets.csv`), "
-             f"one row each, beside this output folder's `figures/<notebook>/paper_vs_run.csv`, "
-             f"judged again with today's targets. Notebooks with a table here: "
-             f"{', '.join(ran) or 'none'}. A run at a scale other than `paper` is not the "
-             f"paper's protocol: its sampled rows are `not run at this scale`. "
-             f"`not compared` and `derived`: the criterion says why, or from what.")
-    return render(tables, figures, intro=intro, bench_folder=bench_folder)
-
-
-def render(tables, folder: Path, *, intro: str, bench_folder: Path | None = None,
-           title: str = "Scorecard: the papers' numbers beside this run's",
-           stem: str = "scorecard", sources: dict | None = None) -> Scorecard:
-    """Build the card of ``tables`` (:func:`build`) and write ``<folder>/<stem>.csv``, ``.md``
-    and ``.html``; ``sources`` (notebook -> where its table came from) adds a column to the
-    runs section."""
-    card = build(tables)
-    ran = tuple(p for p, (frame, _) in tables.items() if frame is not None)
-    figures = Path(folder)
-    figures.mkdir(parents=True, exist_ok=True)
-    bench_folder = bench_folder or paths.project_root() / "docs" / "bench"
-    runs = bench_runs(bench_folder)
-    docs = Path(os.path.relpath(bench_folder.parent.parent, figures))
-
-    def explanation_link(record) -> str:
-        return (docs / record["explanation"]).as_posix()
-
-    anchors = {(r.file, r.heading): r.anchor for r in runs}
-
-    def bench_link(record) -> str:
-        anchor = anchors[record["file"], record["heading"]]
-        return (docs / f"docs/bench/{record['file']}#{anchor}").as_posix()
-
-    bench = pd.DataFrame([(r.file, r.heading, r.date, r.commit) for r in runs],
-                         columns=["file", "heading", "date", "commit"])
-    # the page once, as (heading, table, links) sections; written as Markdown and as HTML
-    sections = [("Verdicts per paper (targets)", counts(card).reset_index(), None),
-                ("The runs", _runs_frame(tables, sources), None)]
-    sections += [(paper, part[_SHOWN], {"explanation": explanation_link})
-                 for paper, part in card.groupby("paper", sort=False)]
-    sections.append(("Recorded longer runs (docs/bench)", bench, {"heading": bench_link}))
-
-    csv_path = figures / f"{stem}.csv"
-    card.to_csv(csv_path, index=False)
-    md = [f"# {title}", "", intro, ""]
-    for heading, frame, links in sections:
-        md += [f"## {heading}", "", _md_table(frame, links), ""]
-    md_path = figures / f"{stem}.md"
-    md_path.write_text("\n".join(md), encoding="utf-8")
-
-    style = ("body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;"
-             "margin-bottom:1.5em}td,th{padding:0.25em 0.6em;border-bottom:1px solid #ddd;"
-             "text-align:left;vertical-align:top}td.reproduced{color:#070}"
-             "td.differs{color:#b00}td.inconclusive{color:#a60}"
-             "td.not-run-at-this-scale,td.not-compared,td.derived{color:#777}")
-    parts = ["<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>mctslab scorecard"
-             f"</title><style>{style}</style></head><body>",
-             f"<h1>{html.escape(title, quote=False)}</h1>", f"<p>{html.escape(intro)}</p>"]
-    for heading, frame, links in sections:
-        parts += [f"<h2>{html.escape(heading, quote=False)}</h2>", _html_table(frame, links)]
-    parts.append("</body></html>\n")
-    html_path = figures / f"{stem}.html"
-    html_path.write_text("\n".join(parts), encoding="utf-8")
-    return Scorecard(csv_path, md_path, html_path, card, ran)

@@ -24,6 +24,13 @@ column         meaning
                ``derived from <artefact> / <row> / <column>: ...`` for a number that follows
                from another target, ``not compared: <why>`` for one no notebook judges
 ``source``     where it is stated: ``docs/papers/<paper>.md`` and the table or section
+``uninformative``  empty when the criterion can fail; else why a ``reproduced`` verdict
+               says nothing about the paper, stated before judging: ``<why>`` (it cannot fail:
+               by construction, arithmetic or a setting echoed back), or
+               ``floor of <artefact> / <row> / <column>: <why>`` (a zero matched at a floor:
+               informative only when that target, the next harder cell, is ``reproduced``)
+``cause``      a measured cause of a gap, where the numbers are:
+               ``docs/<file>.md#<anchor>: <one line>`` (empty: none measured)
 =============  ============================================================================
 
 Kinds (:data:`KINDS`): ``sampled`` (a statistic of games, seeds or instances: judged by our
@@ -53,12 +60,15 @@ import pandas as pd
 
 from mctslab import NOTEBOOKS
 
-__all__ = ["COLUMNS", "DOMAINS", "KINDS", "NUMERIC_KINDS", "NOT_COMPARED_PREFIX",
+__all__ = ["COLUMNS", "READING_COLUMNS", "FLOOR_PREFIX", "DOMAINS", "KINDS", "NUMERIC_KINDS", "NOT_COMPARED_PREFIX",
            "DERIVED_PREFIX", "targets_path", "load", "all_targets", "target", "value",
-           "values", "rows", "margin_bounds", "check_target"]
+           "values", "rows", "margin_bounds", "check_target", "floor_of", "readings_path",
+           "readings", "all_readings"]
 
 COLUMNS = ("paper", "artefact", "row", "column", "value", "unit", "kind", "margin", "min_n",
-           "sample", "criterion", "source")
+           "sample", "criterion", "source", "uninformative", "cause")
+READING_COLUMNS = ("paper", "reading", "changes", "rests_on", "source")
+FLOOR_PREFIX = "floor of "
 # notebook (paper id) -> its domain package (its targets file; mctslab.pipeline's CONFIGS), from
 # the one list of domains and their notebooks, mctslab.NOTEBOOKS
 DOMAINS = {notebook: domain for domain, notebook in NOTEBOOKS.items()}
@@ -68,6 +78,7 @@ NOT_COMPARED_PREFIX = "not compared: "
 DERIVED_PREFIX = "derived from "
 
 _PACKAGE = Path(__file__).resolve().parents[1]
+_CAUSE = re.compile(r"^docs/[\w./-]+\.md(?:#[\w.-]+)?: \S")
 _MARGIN = re.compile(r"^(?:x(?P<factor>\d+(?:\.\d+)?)|(?P<number>\d+(?:\.\d+)?)(?P<pct>%)?)$")
 
 
@@ -134,6 +145,30 @@ def check_target(record: dict) -> None:
                          f"{NOT_COMPARED_PREFIX!r}")
     if kind != "uncompared" and criterion.startswith(NOT_COMPARED_PREFIX):
         raise ValueError(f"{where}: 'not compared' is the kind uncompared")
+    uninformative = record.get("uninformative") or ""
+    if uninformative and kind in ("config", "derived", "uncompared"):
+        raise ValueError(f"{where}: only an outcome (sampled, exact, claim) is uninformative")
+    if uninformative.startswith(FLOOR_PREFIX):
+        floor_of(record)
+    cause = record.get("cause") or ""
+    if cause and not _CAUSE.match(cause):
+        raise ValueError(f"{where}: a cause is 'docs/<file>.md#<anchor>: <one line>', "
+                         f"got {cause!r}")
+
+
+def floor_of(record: dict) -> tuple[str, str, str] | None:
+    """The ``(artefact, row, column)`` a floor target names (``None``: not a floor);
+    ``ValueError`` when its ``uninformative`` starts ``floor of`` without naming one."""
+    text = record.get("uninformative") or ""
+    if not text.startswith(FLOOR_PREFIX):
+        return None
+    named, _, why = text[len(FLOOR_PREFIX):].partition(": ")
+    parts = tuple(part.strip() for part in named.split(" / "))
+    if len(parts) != 3 or not all(parts) or not why.strip():
+        raise ValueError(f"{record['paper']} {record['artefact']} / {record['row']} / "
+                         f"{record['column']}: a floor is 'floor of <artefact> / <row> / "
+                         f"<column>: <why>', got {text!r}")
+    return parts
 
 
 @cache
@@ -155,6 +190,12 @@ def _rows(paper: str) -> tuple[dict, ...]:
     keys = [(r["artefact"], r["row"], r["column"]) for r in rows]
     if len(set(keys)) != len(keys):
         raise ValueError(f"{path}: an (artefact, row, column) appears twice")
+    for record in rows:
+        named = floor_of(record)
+        if named is not None and named not in keys:
+            raise ValueError(f"{path}: {record['artefact']} / {record['row']} / "
+                             f"{record['column']} is a floor of {' / '.join(named)}, which is "
+                             "not a target")
     return tuple(rows)
 
 
@@ -164,6 +205,48 @@ def load(paper: str) -> pd.DataFrame:
     frame = pd.DataFrame.from_records(list(_rows(paper)), columns=list(COLUMNS))
     frame["min_n"] = frame["min_n"].astype("Int64")
     return frame
+
+
+def readings_path(paper: str) -> Path:
+    """``mctslab/<domain>/readings.csv`` of a notebook: its paper's readings."""
+    return _PACKAGE / DOMAINS[paper] / "readings.csv"
+
+
+@cache
+def _readings(paper: str) -> tuple[dict, ...]:
+    path = readings_path(paper)
+    if not path.is_file():
+        return ()
+    with path.open(newline="", encoding="utf-8") as handle:
+        reader = csv.DictReader(handle)
+        if tuple(reader.fieldnames or ()) != READING_COLUMNS:
+            raise ValueError(f"{path}: columns must be {', '.join(READING_COLUMNS)}")
+        found = list(reader)
+    for record in found:
+        if record["paper"] != paper:
+            raise ValueError(f"{path}: a row of paper {record['paper']!r}")
+        empty = [k for k in READING_COLUMNS if not record[k].strip()]
+        if empty:
+            raise ValueError(f"{path}: reading {record['reading']!r} lacks {', '.join(empty)}")
+        if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", record["reading"]):
+            raise ValueError(f"{path}: a reading's name is lower case, digits and hyphens, "
+                             f"got {record['reading']!r}")
+    names = [r["reading"] for r in found]
+    if len(set(names)) != len(names):
+        raise ValueError(f"{path}: a reading named twice")
+    return tuple(found)
+
+
+def readings(paper: str) -> pd.DataFrame:
+    """One paper's readings: documented alternatives to our protocol that the paper's text
+    allows (:data:`READING_COLUMNS`: its name, what it changes, the text it rests on, where);
+    empty when the paper has none."""
+    return pd.DataFrame.from_records(list(_readings(paper)), columns=list(READING_COLUMNS))
+
+
+def all_readings() -> pd.DataFrame:
+    """Every paper's readings, in the order of :data:`DOMAINS`."""
+    return pd.concat([readings(paper) for paper in DOMAINS], ignore_index=True)
 
 
 def all_targets() -> pd.DataFrame:

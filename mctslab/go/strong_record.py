@@ -21,7 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from mctslab import records
-from mctslab.core.scorecard import _md_table
+from mctslab.core.scorecard_page import md_table
 from mctslab.core.stats import binomial_test, detectable_difference, games_for_power
 from mctslab.core.store import ResultStore
 from mctslab.go import tables
@@ -288,5 +288,5 @@ def markdown(folder=None) -> str:
                           ablation(folder)),
                          ("The tabu question, head to head and against GNU Go",
                           tabu_table(folder))):
-        parts += [f"**{title}**", _md_table(frame)]
+        parts += [f"**{title}**", md_table(frame)]
     return "\n\n".join(parts) + "\n"

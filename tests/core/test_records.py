@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mctslab import records
+from mctslab import record_card, records
 from mctslab.core import compare
 from mctslab.core.compare import paper_row, paper_table
 from mctslab.core.store import to_jsonable
@@ -152,14 +152,14 @@ def test_a_record_is_judged_again_with_todays_targets(tmp_path, monkeypatch):
 
 def test_the_scorecard_from_records_counts_targets(tmp_path):
     _saved(tmp_path)
-    written = records.scorecard(tmp_path / "records")
+    written = record_card.scorecard(tmp_path / "records")
     assert written.csv == tmp_path / "records" / "scorecard-paper.csv"
     card = written.card
     assert len(card) == len(records.targets_module.all_targets())
     tsp = card[card.paper == NOTEBOOK].set_index(["artefact", "row", "column"])
     assert tsp.loc[("Fig. 8", "MCT_RM", "mean ratio to SA"), "verdict"] == "reproduced"
     assert "tsp_mcts_vs_sa/paper-2026-11-27" in written.markdown.read_text()
-    assert records.scorecard(tmp_path / "records", scale="default").card.verdict.isin(
+    assert record_card.scorecard(tmp_path / "records", scale="default").card.verdict.isin(
         ["not run at this scale", "derived", "not compared"]).all()
 
 

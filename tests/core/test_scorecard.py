@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from mctslab import reports
-from mctslab.core import scorecard
+from mctslab.core import scorecard, scorecard_page
 from mctslab.core.compare import (
     DERIVED,
     DIFFERS,
@@ -86,10 +86,12 @@ def test_every_target_is_one_row_judged_again_with_its_target():
     assert {(r["artefact"], r["row"]) for r in scorecard.unmatched(
         {"p1": (_p1_rows(), {})}, TARGETS)} == {("Table 3", "top, repetition 1"),
                                                ("Table 9", "stray")}
-    counts = scorecard.counts(card)
-    assert counts.loc["p1"].to_dict() == {REPRODUCED: 1, DIFFERS: 1, INCONCLUSIVE: 1,
-                                          NOT_RUN: 0, DERIVED: 1, NOT_COMPARED: 1, "total": 5}
+    counts = scorecard.counts(card, "outcome")
+    assert counts.loc["p1"].to_dict() == {REPRODUCED: 1, scorecard.UNINFORMATIVE: 0,
+                                          DIFFERS: 1, INCONCLUSIVE: 1, NOT_RUN: 0, DERIVED: 1,
+                                          NOT_COMPARED: 1, "total": 5}
     assert counts.loc["p2", NOT_RUN] == 1 and counts.loc["total", "total"] == len(TARGETS)
+    assert scorecard.counts(card).loc["total", "total"] == len(TARGETS)
 
 
 def test_the_shown_paper_value_is_the_judged_one():
@@ -107,12 +109,12 @@ def test_the_scorecard_counts_equal_the_number_of_targets():
     assert not card.duplicated(["paper", "artefact", "row", "column"]).any()
 
 
-def test_a_differs_row_without_a_link_points_to_its_papers_record():
+def test_a_differs_row_with_no_reading_cause_or_link_is_unexplained():
     table = paper_table([paper_row("tsp_mcts_vs_sa", "Fig. 8", "MCT_UM", "mean ratio to SA",
                                    2.0, low=1.9, high=2.1, n=77, scale="paper")])
     card = scorecard.build({"tsp_mcts_vs_sa": (table, {"scale": "paper"})})
     row = card[(card.artefact == "Fig. 8") & (card.row == "MCT_UM")].iloc[0]
-    assert (row.verdict, row.explanation) == (DIFFERS, "docs/bench/tsp.md")
+    assert (row.verdict, row.explanation) == (DIFFERS, scorecard.UNEXPLAINED)
     # every other target of the five papers is still there
     assert len(card) == len(scorecard.targets_module.all_targets())
 
@@ -150,15 +152,15 @@ def _fake_output(out: Path) -> None:
 
 def test_write_makes_the_three_files_with_counts_scale_and_runs(tmp_path):
     _fake_output(tmp_path)
-    written = scorecard.write(tmp_path)
+    written = scorecard_page.write(tmp_path)
     assert written.ran == ("tsp_mcts_vs_sa",)
     frame = pd.read_csv(tmp_path / "figures" / "scorecard.csv")
     assert list(frame.columns) == list(scorecard.COLUMNS)
-    assert (frame.verdict == REPRODUCED).sum() == 1
+    assert (frame.verdict == scorecard.AS_STATED).sum() == 1  # a protocol constant
     md = (tmp_path / "figures" / "scorecard.md").read_text()
     page = (tmp_path / "figures" / "scorecard.html").read_text()
     for text, section in ((md, "## tsp_mcts_vs_sa"), (page, "<h2>tsp_mcts_vs_sa")):
-        assert text.index("Verdicts per paper (targets)") < text.index(section)
+        assert text.index("The two ledgers per paper") < text.index(section)
         assert "smoke (not the paper" in text and "protocol)" in text
         assert "Recorded longer runs" in text and "7bd00c1" in text  # othello's record
         assert "0123456" in text
@@ -170,7 +172,7 @@ def test_the_cli_verb_writes_and_fails_clearly_on_a_missing_folder(tmp_path):
     ok = subprocess.run([sys.executable, "-m", "mctslab.cli", "scorecard", "--out",
                          str(tmp_path)], capture_output=True, text=True, cwd=ROOT)
     assert ok.returncode == 0, ok.stderr
-    assert "1 reproduced" in ok.stdout and "scorecard.html" in ok.stdout
+    assert "protocol: 1 as stated" in ok.stdout and "scorecard.html" in ok.stdout
     missing = tmp_path / "nowhere"
     bad = subprocess.run([sys.executable, "-m", "mctslab.cli", "scorecard", "--out",
                           str(missing)], capture_output=True, text=True, cwd=ROOT)
@@ -184,7 +186,73 @@ def test_the_reports_index_links_the_scorecard(tmp_path):
     (tmp_path / "reports").mkdir()
     assert "No scorecard" in reports.write_index(tmp_path).read_text()
     _fake_output(tmp_path)
-    scorecard.write(tmp_path)
+    scorecard_page.write(tmp_path)
     page = reports.write_index(tmp_path).read_text()
     assert '<a href="../figures/scorecard.html">' in page
     assert (tmp_path / "reports" / "../figures/scorecard.html").resolve().is_file()
+
+
+def test_protocol_constants_form_their_own_ledger():
+    targets = pd.concat([TARGETS, pd.DataFrame([
+        _target(row="np", column="NP", value=20, kind="config", margin="0", min_n=None,
+                sample=""),
+        _target(row="k", column="K", value=32, kind="config", margin="0", min_n=None,
+                sample="")])], ignore_index=True)
+    targets["min_n"] = targets["min_n"].astype("Int64")
+    rows = [*_p1_rows(), _record(row="np", column="NP", kind="config", our_value=20),
+            _record(row="k", column="K", kind="config", our_value=16)]
+    card = scorecard.build({"p1": (rows, {"scale": "paper"})}, targets)
+    by_row = card.set_index("row")
+    assert by_row.loc["np", ["ledger", "verdict"]].tolist() == ["protocol", scorecard.AS_STATED]
+    assert by_row.loc["k", ["ledger", "verdict"]].tolist() == ["protocol", scorecard.DEPARTS]
+    assert by_row.loc["a", "ledger"] == "outcome"
+    protocol = scorecard.counts(card, "protocol")
+    assert protocol.loc["p1", [scorecard.AS_STATED, scorecard.DEPARTS, "total"]].tolist() == \
+        [1, 1, 2]
+    outcome = scorecard.counts(card, "outcome")
+    assert outcome.loc["p1", "total"] == 5  # the constants are not outcomes
+    both = scorecard.ledgers(card)
+    assert both.loc["total", "outcome: total"] + both.loc["total", "protocol: total"] == \
+        len(targets)
+
+
+def test_a_reproduction_whose_criterion_cannot_fail_is_uninformative():
+    targets = TARGETS.copy()
+    targets["uninformative"] = ""
+    targets.loc[0, "uninformative"] = "0 by construction"
+    card = scorecard.build({"p1": (_p1_rows(), {"scale": "paper"})}, targets)
+    row = card.set_index("row").loc["a"]
+    assert (row.verdict, row.uninformative) == (scorecard.UNINFORMATIVE, "0 by construction")
+    assert scorecard.counts(card, "outcome").loc["p1", REPRODUCED] == 0
+    # the same mark on a row that differs changes nothing: a failure is informative
+    targets.loc[0, "uninformative"] = ""
+    targets.loc[1, "uninformative"] = "0 by construction"
+    row = scorecard.build({"p1": (_p1_rows(), {"scale": "paper"})}, targets).set_index(
+        "row").loc["b"]
+    assert (row.verdict, row.uninformative) == (DIFFERS, "")
+
+
+def test_a_floor_counts_only_when_the_next_harder_cell_reproduces():
+    targets = TARGETS.copy()
+    targets["uninformative"] = ""
+    # row a (reproduced) is a floor of row b: informative only if b reproduces
+    targets.loc[0, "uninformative"] = "floor of Table 1 / b / x: both find none"
+    card = scorecard.build({"p1": (_p1_rows(), {"scale": "paper"})}, targets)
+    row = card.set_index("row").loc["a"]
+    assert row.verdict == scorecard.UNINFORMATIVE
+    assert row.uninformative == "floor of Table 1 / b / x: both find none (Table 1 / b / x: " \
+                                "differs)"
+    rows = _p1_rows()
+    rows[1] = _record(row="b", paper_value=2.0, our_value=2.1, low=1.9, high=2.2)
+    card = scorecard.build({"p1": (rows, {"scale": "paper"})}, targets)
+    assert card.set_index("row").loc["a", "verdict"] == REPRODUCED
+
+
+def test_a_row_touched_by_a_reading_shows_its_verdict_there():
+    reading = dict(_record(row="b", our_value=2.05, low=1.9, high=2.2), reading="accept-all",
+                   verdict=REPRODUCED)
+    card = scorecard.build({"p1": (_p1_rows(), {"scale": "paper"})}, TARGETS,
+                           readings={"p1": [reading]})
+    row = card.set_index("row").loc["b"]
+    assert row.verdict == DIFFERS and row.readings == "accept-all: reproduced (2.05)"
+    assert row.explanation == "under a reading: accept-all: reproduced (2.05)"
