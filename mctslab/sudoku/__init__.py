@@ -11,6 +11,9 @@ Reading guide (each module says which part of the paper it implements):
 - ``_playout.py``   playouts (Fig. 6)  ``_search.py``  MCTS over a DAG (Fig. 5)
 - ``generator.py``  one generation run; ``readings.py`` the readings of what the paper leaves
                     open (terminal nodes, min-of, exhausted subtrees, ...)
+- ``readings_search.py`` the search over readings (design, tasks, counts, scores);
+  ``readings_score.py`` a reading's distance to Table 1 and the paper's five claims;
+  ``readings_run.py`` the search's long run and its record
 - ``_baseline.py``  the random clue-removal baseline and minimal reduction (numba)
 - ``experiments.py``  the paper's protocol: scales, ``Config``, tasks, runs
 - ``tables.py``     Tables 1-2, baselines, the 17-clue hunt, paper vs this run

@@ -206,6 +206,17 @@ def playout(clues, masks, reducing, rules, rng, tables, s, count_mode=COUNT_EXCL
 
 
 @njit(cache=True)
+def decided_cells(clues, masks, tables):
+    """Cells that are not clues but have a single candidate left in ``masks``: the digits the
+    rules (or basic exclusion) fixed, which the paper's value leaves out (footnote 1)."""
+    n = 0
+    for cell in range(81):
+        if clues[cell] == 0 and tables.popcount[masks[cell]] == 1:
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def start_state(clues, masks, tables):
     """Candidate state of a clue board: clue digits removed from their peers (basic exclusion)."""
     for cell in range(81):

@@ -13,41 +13,21 @@
   ``_canon.paper_normalise``); a hash table of (hash, board) maps a board to its node, so a
   child equal to a board already in the tree becomes an edge to the existing node: a DAG.
 - Tree arrays and selection are the shared ``mctslab.core.tree`` (``tree_select_min`` with the
-  DAG's *exhausted* mask: finished puzzles already counted are skipped, see :func:`select_leaf`).
-  Node boards, hashes and the hash table live in :class:`Dag`.
+  DAG's *exhausted* mask, see :func:`select_leaf`); boards and the hash table: :class:`Dag`.
 - Expansion: up to ``max_children`` (30) hint placements drawn with the playout's own
-  ``selectHint`` (after the rules when they are on). ``child_draws`` (``params[13]``):
-  ``FILL`` (0, default) a hint without solution deletes that candidate and is redrawn, and so
-  is a duplicate after normalisation (at most ``3 x max_children`` draws); ``FIXED`` (1)
-  exactly ``max_children`` draws, then duplicates and hints without solution are dropped (the
-  paper's wording: "choose 30 boards ..., remove those found identical").
-- Terminal nodes (a board that is already unique: a finished puzzle), ``params[10]``:
-  ``TERMINAL_SKIP`` (0, default) selecting it backs up its clue count without a playout,
-  once; then it is exhausted and skipped. ``TERMINAL_REVISIT`` (1) it stays selectable and
-  every selection backs up and counts it again (Fig. 5/6 read literally: a playout from a
-  unique board returns it unchanged); never expanded. ``TERMINAL_EXPAND`` (2) as REVISIT, and
-  expanded at the threshold like any leaf (Fig. 5's ``expand_cond`` looks at the visit count
-  only): its children are unique boards with one more clue.
-- ``X_j`` of "min" selection, ``params[12]``: ``MIN_OF_PLAYOUTS`` (0, default) the smallest
-  value ever backed up through the node; ``MIN_OF_CHILDREN`` (1) the smallest value among the
-  node's visited children, recursively, a leaf's value being the mean of its playouts (the
-  paper's conclusion: "the value of a node with several children by the minimum, not the
-  mean"); recomputed along the selected path after each backup (in the DAG, a node's value is
-  refreshed when it is on the path).
-- Exhausted nodes, ``params[14]``: ``EXHAUSTED_KEEP`` (0, default) values backed up through a
-  node stay in its ancestors' minima after it is exhausted; ``EXHAUSTED_DROP`` (1) exhausted
-  children are skipped by the children-min (:func:`backup_children_min`), and when a node is
-  exhausted the minima on its path are recomputed from the live visited children
-  (:func:`refresh_path_min`, either ``min_of``), so a stale best value no longer pins the search.
-- Recording: every playout's result, and every terminal child the first time it is selected
-  (every time with ``TERMINAL_REVISIT`` / ``TERMINAL_EXPAND``), adds to the clue histogram (so at most one puzzle per iteration); results with at most ``record_max_clues`` clues are stored with the playout
-  number. With ``reduce_max_clues > 0`` each result with at most that many clues is also reduced
-  to a minimal puzzle (beyond the paper) and counted separately.
+  ``selectHint`` (after the rules when on); children normalised, duplicates dropped.
+- The readings of what the paper leaves open are fields of :class:`Settings` with constants
+  here (``TERMINAL_*``, ``MIN_OF_*``, ``CHILD_DRAWS_*``, ``EXHAUSTED_*``, ``BUDGET_*``,
+  ``VALUE_*``; ``hint_count`` is ``_playout.COUNT_*``), each documented on
+  :class:`~mctslab.sudoku.generator.GeneratorConfig`; the first (0) is the default reading.
+  A finished (unique) board selected with ``TERMINAL_SKIP`` backs up its clue count without a
+  playout, once; then it is exhausted and skipped (:func:`select_leaf`).
+- Recording: each playout's puzzle (and a finished one not counted before) is counted in the
+  clue histogram (at most one per iteration); those with at most ``record_max_clues`` clues are stored with
+  the playout number, and (``reduce_max_clues > 0``) reduced to minimal and counted apart.
 
-``settings`` (:class:`Settings`, typed fields, not numbered slots of an array): the run's
-playouts, expansion threshold, children per expansion, the variant's flags, the recording
-bounds, ``c`` and the readings above. ``stats`` (``int64[6]``): playouts done, expansions,
-nodes, edges, records overflowed (0/1), tree full (0/1).
+``settings``: :class:`Settings`. ``stats`` (``int64[6]``): playouts done, expansions, nodes,
+edges, records overflowed (0/1), tree full (0/1).
 """
 
 from __future__ import annotations
@@ -59,13 +39,22 @@ from numba import njit
 
 from mctslab.core.tree import tree_backup, tree_expand, tree_new_node, tree_select_min
 from mctslab.sudoku._canon import paper_normalise
-from mctslab.sudoku._playout import playout, reduce_to_minimal, select_hint, start_state, try_hint
+from mctslab.sudoku._playout import (
+    decided_cells,
+    playout,
+    reduce_to_minimal,
+    select_hint,
+    start_state,
+    try_hint,
+)
 from mctslab.sudoku._rules import apply_rules
 
 TERMINAL_SKIP, TERMINAL_REVISIT, TERMINAL_EXPAND = 0, 1, 2
 MIN_OF_PLAYOUTS, MIN_OF_CHILDREN = 0, 1
 CHILD_DRAWS_FILL, CHILD_DRAWS_FIXED = 0, 1
 EXHAUSTED_KEEP, EXHAUSTED_DROP = 0, 1
+BUDGET_ITERATIONS, BUDGET_PLAYOUTS = 0, 1
+VALUE_CLUES, VALUE_FILLED = 0, 1
 
 
 class Settings(NamedTuple):
@@ -88,6 +77,8 @@ class Settings(NamedTuple):
     child_draws: int        # CHILD_DRAWS_*
     exhausted: int          # EXHAUSTED_*
     c: float                # the exploration constant of Eqs. 2-3
+    budget: int = BUDGET_ITERATIONS  # BUDGET_*: what the playout budget counts
+    value: int = VALUE_CLUES         # VALUE_*: what a backed-up value counts
 
 
 class Dag(NamedTuple):
@@ -330,16 +321,48 @@ def refresh_path_min(tree, exhausted, path, length):
 
 
 @njit(cache=True)
+def leaf_value(dag, rec, leaf, index, settings, rng, tables, s, clues):
+    """The value the selected ``leaf`` backs up: its playout's result (Fig. 6), or a finished
+    puzzle's own clue count; counts the puzzle (:func:`record`) unless it was counted before.
+
+    ``VALUE_FILLED`` adds the cells the candidate state has decided beyond the clues (digits
+    the rules fixed; without rules, those basic exclusion leaves with one candidate).
+    """
+    masks = s.node_masks
+    clues[:] = dag.node_board[leaf]
+    if dag.node_terminal[leaf]:  # a finished puzzle: no playout
+        value = dag.node_clues[leaf]
+        if not dag.node_exhausted[leaf]:  # (always, unless TERMINAL_SKIP: counted once)
+            value = record(rec, clues, value, index, settings, rng, tables, s)
+        if settings.value == VALUE_FILLED:
+            start_state(clues, masks, tables)
+            if settings.rules:
+                apply_rules(masks, tables, s.queue, s.positions, s.counts, s.sets, s.items,
+                            s.unit_masks, s.decided)
+    else:
+        start_state(clues, masks, tables)
+        n_clues = playout(clues, masks, settings.reducing, settings.rules, rng, tables, s,
+                          settings.hint_count)
+        value = record(rec, clues, n_clues, index, settings, rng, tables, s)
+    if settings.value == VALUE_FILLED:
+        value += decided_cells(clues, masks, tables)
+    return value
+
+
+@njit(cache=True)
 def run_generator(tree, dag, rec, settings, rng, tables, s, work, path, children, moves, stats):
     """Fig. 5 for ``settings.playouts`` playouts from the empty board (module docstring)."""
     clues = work[5]
-    masks = s.node_masks
     clues[:] = 0
     h = paper_normalise(clues, work[1], work[2:5])
     root = dag_node(tree, dag, work[1], h, 0, False)
     use_min = settings.use_min
     terminal_mode = settings.terminal
-    for index in range(settings.playouts):
+    index = 0  # playouts counted against the budget
+    iterations = settings.playouts if settings.budget == BUDGET_ITERATIONS else 20 * settings.playouts
+    for _ in range(iterations):
+        if index >= settings.playouts:
+            break
         length = select_leaf(tree, dag, root, settings.c, use_min, settings.total_n, rng, path)
         if length == 0:
             break  # the whole DAG is solved (never seen in practice)
@@ -355,17 +378,7 @@ def run_generator(tree, dag, rec, settings, rng, tables, s, work, path, children
                 leaf = child
             elif child == -1:
                 stats[5] = 1
-        if dag.node_terminal[leaf]:  # a finished puzzle: no playout
-            value = dag.node_clues[leaf]
-            if not dag.node_exhausted[leaf]:  # (always, unless TERMINAL_SKIP: counted once)
-                clues[:] = dag.node_board[leaf]
-                value = record(rec, clues, value, index, settings, rng, tables, s)
-        else:
-            clues[:] = dag.node_board[leaf]
-            start_state(clues, masks, tables)
-            n_clues = playout(clues, masks, settings.reducing, settings.rules, rng, tables, s,
-                              settings.hint_count)
-            value = record(rec, clues, n_clues, index, settings, rng, tables, s)
+        value = leaf_value(dag, rec, leaf, index, settings, rng, tables, s, clues)
         tree_backup(tree, path, length, np.float64(value))
         drop = settings.exhausted == EXHAUSTED_DROP
         children_min = use_min and settings.min_of == MIN_OF_CHILDREN
@@ -378,7 +391,9 @@ def run_generator(tree, dag, rec, settings, rng, tables, s, work, path, children
                     backup_children_min(tree, dag.node_exhausted, path, length - 1, True)
                 else:
                     refresh_path_min(tree, dag.node_exhausted, path, length)
-        stats[0] = index + 1
+        if settings.budget == BUDGET_ITERATIONS or not dag.node_terminal[leaf]:
+            index += 1
+        stats[0] = index
     stats[2] = tree.sizes[0]
     stats[3] = tree.sizes[1]
     stats[4] = 1 if (rec.counts[0] > rec.boards.shape[0]

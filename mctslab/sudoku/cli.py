@@ -118,6 +118,10 @@ READING_HELP = {
                  "minima (default) or drop out of them",
     "child_draws": "expansion redraws until it has max children (default) or makes exactly "
                    "max-children draws and drops duplicates",
+    "budget": "the playout budget counts every iteration of the search (default) or only the "
+              "playouts run (selecting a finished puzzle is free)",
+    "value": "the value backed up: the clues (default) or the clues plus the digits the rules "
+             "fixed",
 }
 
 

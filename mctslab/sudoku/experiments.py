@@ -81,6 +81,8 @@ class Config:
     min_of: str = "playouts"
     child_draws: str = "fill"
     exhausted: str = "keep"
+    budget: str = "iterations"
+    value: str = "clues"
     threshold: int = 30             # Table 1
     max_children: int = 30
     reduce_upto: int = 21           # post-hoc minimal reduction of puzzles with <= this many clues

@@ -27,12 +27,14 @@ from mctslab.sudoku._playout import make_playout_scratch
 from mctslab.sudoku._tables import make_tables
 from mctslab.sudoku.api import format_puzzle
 from mctslab.sudoku.readings import (
+    BUDGETS,
     CHILD_DRAWS,
     EXHAUSTED,
     MIN_OF,
     READINGS,
     REDUCING_COUNTS,
     TERMINALS,
+    VALUES,
     check_readings,
 )
 from mctslab.sudoku.sat import SatSudoku
@@ -91,6 +93,14 @@ class GeneratorConfig:
     #   never catch up); "drop": exhausted children no longer count in the children-min, and
     #   the path's minima are recomputed from the live children when a node is exhausted.
     exhausted: str = "keep"
+    # budget: what the playout budget counts: every "iterations" of Fig. 5's loop (a finished
+    #   puzzle selected backs up its clue count and uses one), or only "playouts" actually run
+    #   (Fig. 6 from an unfinished board; at most 20 x playouts iterations in all).
+    budget: str = "iterations"
+    # value: what a backed-up value counts: the "clues" (footnote 1: digits the rules fix are
+    #   not clues), or "filled": the clues plus the cells the final candidate state has decided
+    #   (the rules' digits; without rules, exclusion's singles). Table counts stay in clues.
+    value: str = "clues"
 
     def __post_init__(self):
         if self.selection not in SELECTIONS:
@@ -205,7 +215,8 @@ def kernel_settings(config: GeneratorConfig) -> _search.Settings:
         terminal=TERMINALS.index(config.terminal),
         hint_count=REDUCING_COUNTS.index(config.reducing_count),
         min_of=MIN_OF.index(config.min_of), child_draws=CHILD_DRAWS.index(config.child_draws),
-        exhausted=EXHAUSTED.index(config.exhausted), c=float(config.c))
+        exhausted=EXHAUSTED.index(config.exhausted), c=float(config.c),
+        budget=BUDGETS.index(config.budget), value=VALUES.index(config.value))
 
 
 # Most puzzles with <= record_max_clues clues one run keeps (a puzzle per playout at most): the

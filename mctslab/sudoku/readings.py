@@ -14,9 +14,12 @@ REDUCING_COUNTS = ("exclusion", "rules")      # _playout.COUNT_*
 MIN_OF = ("playouts", "children")             # _search.MIN_OF_*
 CHILD_DRAWS = ("fill", "fixed")               # _search.CHILD_DRAWS_*
 EXHAUSTED = ("keep", "drop")                  # _search.EXHAUSTED_*
+BUDGETS = ("iterations", "playouts")          # _search.BUDGET_*
+VALUES = ("clues", "filled")                  # _search.VALUE_*
 
 READINGS = {"terminal": TERMINALS, "reducing_count": REDUCING_COUNTS, "min_of": MIN_OF,
-            "child_draws": CHILD_DRAWS, "exhausted": EXHAUSTED}
+            "child_draws": CHILD_DRAWS, "exhausted": EXHAUSTED, "budget": BUDGETS,
+            "value": VALUES}
 # What a task's parameters name only when changed (``mctslab.core.params.non_default``).
 READING_DEFAULTS = {name: choices[0] for name, choices in READINGS.items()}
 

@@ -225,3 +225,37 @@ def test_a_reading_enters_task_params_only_when_not_the_default(name):
         experiments.config("smoke", **{name: "bogus"})
     with pytest.raises(ValueError, match=f"{name} must be one of"):
         GeneratorConfig(**{name: "bogus"})
+
+
+def test_budget_playouts_counts_only_the_playouts_run():
+    tree, dag, rec, stats = run_kernel(GeneratorConfig(budget="playouts", **DEEP), 2)
+    finished = len(terminal_nodes(tree, dag))  # each selected once (terminal "skip")
+    assert finished > 0 and stats[0] == DEEP["playouts"]
+    assert rec.histogram.sum() == tree.node_visits[0] == DEEP["playouts"] + finished
+    # revisited finished puzzles are free too, up to 20 x the budget in iterations
+    config = GeneratorConfig(terminal="revisit", budget="playouts", **DEEP)
+    tree, dag, rec, stats = run_kernel(config, 2)
+    assert rec.histogram.sum() == tree.node_visits[0] > stats[0]
+    assert stats[0] == DEEP["playouts"] or tree.node_visits[0] == 20 * DEEP["playouts"]
+
+
+def test_value_filled_backs_up_the_clues_plus_the_digits_the_rules_fixed():
+    small = dict(playouts=400, threshold=10, verify_backend="none")
+    for value, more in (("clues", False), ("filled", True)):
+        tree, dag, rec, stats = run_kernel(GeneratorConfig(value=value, **small), 3)
+        clue_sum = float(np.dot(np.arange(82), rec.histogram))
+        assert (tree.node_value_sum[0] > clue_sum + 400) == more  # >1 fixed digit per playout
+        if not more:
+            assert tree.node_value_sum[0] == clue_sum
+
+
+def test_decided_cells_counts_the_single_candidates_that_are_not_clues():
+    tables = make_tables()
+    grid = api.parse_puzzle("534678912672195348198342567859761423426853791713924856"
+                            "961537284287419635345286179")
+    clues = grid.copy()
+    clues[[0, 10, 40, 70, 80]] = 0
+    masks = np.empty(81, np.uint16)
+    _playout.start_state(clues, masks, tables)
+    assert _playout.decided_cells(clues, masks, tables) == 5  # each hole: one digit left
+    assert _playout.decided_cells(grid, masks, tables) == 0

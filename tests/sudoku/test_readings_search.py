@@ -1,0 +1,109 @@
+"""The search over readings: its design, its tasks, its scores and the five claims' verdicts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from mctslab.sudoku import experiments
+from mctslab.sudoku import readings_search as search
+from mctslab.sudoku.generator import variant_name
+from mctslab.sudoku.readings_score import (
+    permutation_claim,
+    table1_claims,
+    table1_distance,
+    table2_claims,
+)
+from mctslab.sudoku.tables import PAPER_TABLE1, PAPER_TABLE2
+
+
+def test_design_starts_with_todays_reading_and_draws_distinct_valid_combinations():
+    readings = search.design(40)
+    assert len(readings) == 40 and readings[0] == search.DEFAULTS
+    assert search.reading_label(readings[0]) == "default"
+    keys = {tuple(r.items()) for r in readings}
+    assert len(keys) == 40
+    for reading in readings:
+        assert all(reading[k] in levels for k, levels in search.FACTORS.items())
+    assert search.design(40) == readings  # seeded: the same design every time
+
+
+def test_the_default_reading_has_the_paper_records_task_ids():
+    tasks, keys = search.table1_tasks([search.DEFAULTS], 1_000_000)
+    paper = experiments.table1_tasks(experiments.config("paper"), search.SEED)
+    assert [t.id for t in tasks] == [t.id for t in paper]
+    assert len(keys) == 32 and keys[0] == (0, "reducing/min/rules", 0)
+
+
+def test_a_reading_enters_the_task_only_where_it_differs():
+    reading = dict(search.DEFAULTS, terminal="revisit", c=1.5, budget="playouts")
+    tasks, _ = search.table1_tasks([reading], 1000)
+    params = tasks[0].params
+    assert params["terminal"] == "revisit" and params["budget"] == "playouts"
+    assert params["c"] == 1.5 and "value" not in params and "min_of" not in params
+    t2, keys = search.table2_tasks([reading], 3000)
+    assert sorted({k[1] for k in keys}) == [0.75, 1.5] and len(t2) == 32
+
+
+def _counts(means: dict, seeds=4, noise=0.0, rng=None):
+    """Per-seed counts whose seed mean is ``means[variant]`` (with multiplicative noise)."""
+    rows = []
+    rng = rng or np.random.default_rng(0)
+    for key, values in means.items():
+        for seed in range(seeds):
+            factor = np.exp(noise * rng.standard_normal()) if noise else 1.0
+            rows.append({"variant": variant_name(*key), "seed": seed,
+                         **{f"N={n}": v * factor for n, v in zip((18, 19, 20), values)}})
+    return pd.DataFrame(rows)
+
+
+def test_the_papers_own_table_scores_zero_and_its_claims_hold():
+    counts = _counts(PAPER_TABLE1, noise=0.3)
+    exact = table1_distance(_counts(PAPER_TABLE1), 1_000_000)
+    assert exact == {"distance": 0.0, "near": 24, "cells": 24}
+    tenth = table1_distance(_counts({k: np.array(v) / 10 for k, v in PAPER_TABLE1.items()}),
+                            100_000)
+    assert tenth["distance"] == pytest.approx(0.0)  # scaled linearly to 1,000,000
+    claims = table1_claims(counts).set_index("claim")["verdict"]
+    assert list(claims) == ["holds", "holds", "holds"]
+
+
+def test_a_reversed_table_fails_and_a_flat_one_is_undecided():
+    swapped = {}
+    for (playout, selection, rules), values in PAPER_TABLE1.items():
+        other = "mean" if selection == "min" else "min"
+        swapped[(playout, other, rules)] = values
+    claims = table1_claims(_counts(swapped, noise=0.3)).set_index("claim")["verdict"]
+    assert claims["min > mean"] == "fails" and claims["reducing > random"] == "holds"
+    flat = table1_claims(_counts({k: (5, 5, 5) for k in PAPER_TABLE1}))
+    assert set(flat["verdict"]) == {"undecided"}
+    assert table1_distance(_counts({k: (5, 5, 5) for k in PAPER_TABLE1}), 10)["distance"] > 1
+
+
+def test_permutation_claim_repeats_and_counts_strata():
+    strata = [(np.array([3.0, 3.1, 2.9, 3.2]), np.array([1.0, 1.2, 0.9, 1.1]))] * 2
+    first = permutation_claim(strata)
+    assert first == permutation_claim(strata)
+    assert first["verdict"] == "holds" and first["agree"] == "2/2" and first["p_greater"] < 0.05
+
+
+def _table2(values: dict, noise=0.2):
+    rng = np.random.default_rng(1)
+    rows = []
+    for (c, threshold), (n18, _, n19, n20) in values.items():
+        for seed in range(4):
+            f = np.exp(noise * rng.standard_normal())
+            rows.append({"c": c, "threshold": threshold, "seed": seed, "N=18": n18 * f,
+                         "N=19": n19 * f, "N=20": n20 * f})
+    return pd.DataFrame(rows)
+
+
+def test_table2_claims_on_the_papers_grid_and_on_a_grid_where_the_threshold_matters():
+    claims = table2_claims(_table2(PAPER_TABLE2)).set_index("claim")["verdict"]
+    assert claims["c = 1.0 > 0.5"] == "holds"
+    assert claims["threshold does not matter"] == "holds"
+    steep = {(c, t): (0, 0, 0, 10.0 ** (t / 10)) for c in (0.5, 1.0) for t in (10, 20, 30, 40)}
+    claims = table2_claims(_table2(steep)).set_index("claim")["verdict"]
+    assert claims["threshold does not matter"] == "fails"
+    assert claims["c = 1.0 > 0.5"] == "undecided"
