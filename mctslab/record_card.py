@@ -6,8 +6,8 @@ Which records a paper's card is built from, at one scale (``paper`` by default):
   (``records/<notebook>/<scale>[-<label>]-<date>/``), newest first. A target compared in
   several keeps the newest row that judges it (not ``not run at this scale``), so a record
   of one part of a protocol (Go's 19x19 games beside its 9x9 record) enters beside the rest;
-- the domain's own reading of its record (``mctslab.<domain>.tables.record_rows(read)``,
-  where the domain defines it): rows judged from the record's own tables by today's code,
+- the domain's own reading of its record (``record_rows(read)`` of the domain's ``tables``
+  module, or of the module :data:`_TABLES` names, where the domain defines it): rows judged from the record's own tables by today's code,
   the paper's headline claims among them, which replace or add to the record's
   ``paper_vs_run`` rows; a row there may name a reading of the paper
   (:func:`mctslab.core.targets.readings`) instead of ours;
@@ -38,12 +38,13 @@ from mctslab.records import (
     notebook_records,
     records_root,
 )
-from mctslab.sudoku import tables as sudoku_tables
+from mctslab.sudoku import claims as sudoku_claims
 from mctslab.tsp import tables as tsp_tables
 
 __all__ = ["record_rows", "scorecard"]
 
-_TABLES = {"othello": othello_tables, "sudoku": sudoku_tables, "tsp": tsp_tables,
+# each domain's module holding its record_rows(read), where it has one
+_TABLES = {"othello": othello_tables, "sudoku": sudoku_claims, "tsp": tsp_tables,
            "go": go_tables, "manyfaces": manyfaces_tables}
 
 

@@ -113,17 +113,18 @@ def _explanation(paper: str, verdict: str, note: str, kind: str = "", source: st
     return UNEXPLAINED
 
 
-def _informative(target: dict, verdict: str, judged: dict) -> tuple[str, str]:
+def _informative(target: dict, verdict: str, judged) -> tuple[str, str]:
     """The card's verdict of an outcome row and, when uninformative, why: a ``reproduced``
-    whose target says its criterion cannot fail, or a floor whose next harder cell (a target
-    of ``judged``, key -> verdict) is not ``reproduced``, is :data:`UNINFORMATIVE`."""
+    whose target says its criterion cannot fail, or a floor whose next harder cell (its card
+    verdict is ``judged(key)``, itself resolved the same way) is not ``reproduced``, is
+    :data:`UNINFORMATIVE`."""
     reason = target.get("uninformative") or ""
     if verdict != REPRODUCED or not reason:
         return verdict, ""
     named = targets_module.floor_of(target)
     if named is None:
         return UNINFORMATIVE, reason
-    above = judged.get((target["paper"], *named), NOT_RUN)
+    above = judged((target["paper"], *named))
     if above == REPRODUCED:
         return verdict, ""
     return UNINFORMATIVE, f"{reason} ({' / '.join(named)}: {above})"
@@ -206,7 +207,19 @@ def _target_row(target: dict, compared: dict, ran: bool, scale: str) -> dict:
 
 def _finish(rows: list[dict], readings: dict[str, list[dict]]) -> None:
     """Each row's ledger, card verdict, readings and explanation (in place)."""
-    judged = {_key(row): row["verdict"] for row in rows}
+    raw = {_key(row): (row["target"], row["verdict"]) for row in rows}
+    resolved: dict[tuple, tuple[str, str]] = {}
+
+    def judged(key: tuple) -> str:
+        if key not in raw:
+            return NOT_RUN
+        if key not in resolved:
+            resolved[key] = (NOT_RUN, "")  # a floor that names itself through others
+            target, verdict = raw[key]
+            resolved[key] = (_informative(target, verdict, judged)
+                             if target["kind"] != "config" else (verdict, ""))
+        return resolved[key][0]
+
     by_target = {}
     for paper, found in readings.items():
         for reading in found:
@@ -220,7 +233,8 @@ def _finish(rows: list[dict], readings: dict[str, list[dict]]) -> None:
             row["verdict"] = _PROTOCOL.get(row["verdict"], row["verdict"])
         else:
             row["ledger"] = "outcome"
-            row["verdict"], row["uninformative"] = _informative(target, row["verdict"], judged)
+            judged(_key(row))
+            row["verdict"], row["uninformative"] = resolved[_key(row)]
         row["readings"] = _reading_summary(by_target.get(_key(row), []))
         row["explanation"] = _explanation(row["paper"], row["verdict"], row["note"],
                                           row.get("kind") or "", row.get("source") or "",

@@ -17,6 +17,7 @@ Reading guide (each module says which part of the paper it implements):
 - ``_baseline.py``  the random clue-removal baseline and minimal reduction (numba)
 - ``experiments.py``  the paper's protocol: scales, ``Config``, tasks, runs
 - ``tables.py``     Tables 1-2, baselines, the 17-clue hunt, paper vs this run
+- ``claims.py``     Table 1 on the log scale and the paper's claims, judged from a record's tables
 - ``figures.py``    the clue histogram, finds per tenth of a run
 - ``reference.py``  plain-Python twins for the tests; ``bench.py``; ``cli.py``
 """

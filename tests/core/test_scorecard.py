@@ -256,3 +256,18 @@ def test_a_row_touched_by_a_reading_shows_its_verdict_there():
     row = card.set_index("row").loc["b"]
     assert row.verdict == DIFFERS and row.readings == "accept-all: reproduced (2.05)"
     assert row.explanation == "under a reading: accept-all: reproduced (2.05)"
+
+
+def test_a_floor_of_a_floor_is_resolved_through_the_chain():
+    targets = TARGETS.copy()
+    targets["uninformative"] = ""
+    # a (reproduced) is a floor of top; top (reproduced here) is a floor of b, which differs
+    targets.loc[0, "uninformative"] = "floor of Table 3 / top / score: none found"
+    targets.loc[4, "uninformative"] = "floor of Table 1 / b / x: none found"
+    rows = _p1_rows()
+    rows[2] = _record(artefact="Table 3", row="top", column="score", paper_value=0.5,
+                      our_value=0.5, low=0.45, high=0.55, n=3, min_n=2, margin="0.1")
+    card = scorecard.build({"p1": (rows, {"scale": "paper"})}, targets).set_index("row")
+    assert card.loc["top", "verdict"] == scorecard.UNINFORMATIVE
+    assert card.loc["a", "verdict"] == scorecard.UNINFORMATIVE
+    assert card.loc["a", "uninformative"].endswith("(Table 3 / top / score: uninformative)")
