@@ -8,7 +8,9 @@ differential evolution (notebook ``othello_wpc_de``). Modules:
 * ``wpc`` - WPC layout (10 variables a..j), the standard WPC, published WPCs, WPC files.
 * ``api`` - validated Python entry points; ``learning`` - DE/rand/1/bin, individual and
   group learning; ``experiments`` (+ ``tables``, ``figures``) - the paper's protocol;
-  ``beyond`` - the runs beyond the paper (learner sizes, fixed references, Elo readings).
+  ``beyond`` - the runs beyond the paper (learner sizes, fixed references, Elo readings);
+  ``claims`` - every change and every final group member as tables, Fig. 7's and Table 4's
+  claims judged from them (runs as units) and from a record's tables (``record_rows``).
 * ``reference`` - the plain-Python twin used by the tests; ``bench``, ``cli``.
 """
 

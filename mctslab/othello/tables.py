@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats as st
 
 from mctslab.core import targets
 from mctslab.core.compare import config_rows, paper_row, paper_table, protocol_config
 from mctslab.core.rounding import round_table
 from mctslab.core.stats import mean_interval
+from mctslab.othello import claims as claims_module
 from mctslab.othello import wpc as wpc_module
 from mctslab.othello.beyond import elo_reading_record  # noqa: F401 (re-exported)
+from mctslab.othello.claims import record_rows  # noqa: F401 (read by mctslab.record_card)
 from mctslab.othello.experiments import Config, config  # noqa: F401 (re-exported)
 
 __all__ = ["change_series", "table3", "table4", "top_rated_vs_paper", "repetitions_table", "claims",
@@ -180,23 +181,6 @@ def repetitions_table(learned, evaluated) -> pd.DataFrame:
     return pd.concat(rows, ignore_index=True).round(3)
 
 
-def _welch(a, b) -> float:
-    """One-sided Welch p that ``b``'s mean exceeds ``a``'s (NaN with fewer than 2 of either)."""
-    a, b = np.asarray(a, float), np.asarray(b, float)
-    if len(a) < 2 or len(b) < 2:
-        return np.nan
-    return float(st.ttest_ind(b, a, equal_var=False, alternative="greater").pvalue)
-
-
-def _variance_p(steady, other) -> float:
-    """One-sided F test p that ``steady`` varies less than ``other`` (NaN: too few values)."""
-    steady, other = np.asarray(steady, float), np.asarray(other, float)
-    if len(steady) < 2 or len(other) < 2 or steady.var(ddof=1) == 0 and other.var(ddof=1) == 0:
-        return np.nan
-    ratio = other.var(ddof=1) / max(steady.var(ddof=1), 1e-300)
-    return float(st.f.sf(ratio, len(other) - 1, len(steady) - 1))
-
-
 def _fresh_scores(learned) -> pd.Series:
     """Each replacement's fresh-game score against the opponent it replaced (issue 27)."""
     scores = [(e.get("fresh_vs_opponent") or {}).get("score")
@@ -204,87 +188,47 @@ def _fresh_scores(learned) -> pd.Series:
     return pd.Series([x for x in scores if x is not None], dtype=np.float64)
 
 
-def _beaten_top(evaluated, repetition: int):
-    """Whether another final group member scores significantly higher than the top-rated
-    one against the standard WPC (two-proportion z test against each, Bonferroni at 5%);
-    ``(beaten, rank of the top-rated member, members)``, or None without members."""
-    table = table4(evaluated, repetition)
-    group = table[(table.source == "group") & table.label.str.contains("member")]
-    if len(group) < 2:
-        return None
-    top = group.loc[group.rating.idxmax()]
-    others = group.drop(index=top.name)
-    alpha = 0.05 / len(others)
-    beaten = False
-    for other in others.itertuples():
-        pooled = (top.score * top.games + other.score * other.games) / (top.games + other.games)
-        se = np.sqrt(max(pooled * (1 - pooled), 1e-12) * (1 / top.games + 1 / other.games))
-        if other.score > top.score and st.norm.sf((other.score - top.score) / se) < alpha:
-            beaten = True
-    return beaten, int(top.score_rank), len(group)
-
-
 def claims(learned, evaluated) -> pd.DataFrame:
     """The paper's statements next to this run's numbers, with a criterion that can fail.
 
     ``holds`` is True, False or None (undecided: the criterion's third outcome, or too little
-    data); ``n`` counts the units the statement rests on (replacements, changes,
-    repetitions). The criteria are the targets file's (mctslab/othello/targets.csv)."""
-    individual = pd.concat([change_series(r) for r in learned.mode("individual")])
-    group = pd.concat([change_series(r) for r in learned.mode("group")])
+    data); ``n`` counts the units the statement rests on (replacements, runs per mode,
+    repetitions). The criteria are the targets file's (mctslab/othello/targets.csv); Fig. 7's
+    and Table 4's are judged in :mod:`mctslab.othello.claims` (runs as units)."""
     fresh = _fresh_scores(learned)
-    ind_late = pd.concat([_second_half(r) for r in learned.mode("individual")] or [pd.Series()])
-    grp_late = pd.concat([_second_half(r) for r in learned.mode("group")] or [pd.Series()])
-    vs_std_ind = individual["vs_standard"].dropna()
-    vs_std_grp = group["vs_standard"].dropna()
+    changes = claims_module.changes_table(learned)
+    members = claims_module.final_members(learned, evaluated)
     best_rows = evaluated.rows[evaluated.rows.source.isin(["individual", "group"])]
     best_ci = best_rows.groupby("source")["ci_low"].max()
-
     above = float((fresh > 0.5).mean()) if len(fresh) else np.nan
-    higher_p = _welch(vs_std_ind, vs_std_grp)
-    if not (len(vs_std_ind) and len(vs_std_grp)):
-        higher = None
-    elif vs_std_grp.mean() <= vs_std_ind.mean():
-        higher = False
-    else:
-        higher = True if higher_p < 0.05 else None
-    steady_p = _variance_p(grp_late, ind_late)
-    if len(grp_late) < 2 or len(ind_late) < 2:
-        steady = None
-    elif grp_late.std() >= ind_late.std():
-        steady = False
-    else:
-        steady = True if steady_p < 0.05 else None
-    tops = [_beaten_top(evaluated, rep) for rep in range(len(learned.mode("group")))]
-    tops = [t for t in tops if t is not None]
-    beaten = sum(t[0] for t in tops)
+    judged = {claims_module.HIGHER: claims_module.higher_claim(changes),
+              claims_module.STEADIER: claims_module.steadier_claim(changes),
+              claims_module.NOT_STRONGEST: claims_module.rating_claim(members)}
+    criteria = {claims_module.HIGHER: "group's per-run mean higher, Welch one-sided p < 0.05 "
+                                      "over runs",
+                claims_module.STEADIER: "group's per-run SD (second half) lower, Welch "
+                                        "one-sided p < 0.05 over runs",
+                claims_module.NOT_STRONGEST: "rank correlation of rating and score vs standard "
+                                             "> 0 (one-sided permutation p < 0.05) and the "
+                                             "top-rated significantly beaten in most "
+                                             "repetitions"}
     rows = [
         ("Individual: a new best beats the opponent it replaced",
          f"{100 * above:.0f}% of {len(fresh)} replacements score above 0.5 in fresh games "
          f"(mean {fresh.mean():.3f})" if len(fresh) else "no replacement",
          "at least 90% of replacements above 0.5 in fresh games",
-         None if not len(fresh) else bool(above >= 0.9), len(fresh)),
-        ("Group learning scores higher against the standard WPC than individual learning",
-         f"at changes: group {vs_std_grp.mean():.3f} ({len(vs_std_grp)}) vs individual "
-         f"{vs_std_ind.mean():.3f} ({len(vs_std_ind)}), Welch one-sided p = {higher_p:.3g}",
-         "group higher, Welch one-sided p < 0.05", higher, min(len(vs_std_grp), len(vs_std_ind))),
-        ("Group learning is steadier (keeps good strategies)",
-         f"SD at changes, second half: group {grp_late.std():.3f} ({len(grp_late)}) vs "
-         f"individual {ind_late.std():.3f} ({len(ind_late)}), F test one-sided p = {steady_p:.3g}",
-         "group SD lower, F test p < 0.05", steady, min(len(grp_late), len(ind_late))),
-        ("The top-rated group member is not the strongest against the standard WPC",
-         "; ".join(f"repetition {k}: top-rated ranks {rank} of {members}"
-                   f"{', significantly beaten' if hit else ''}"
-                   for k, (hit, rank, members) in enumerate(tops)) or "no group members",
-         "another member significantly higher (Bonferroni 5%) in most repetitions",
-         None if not tops else bool(beaten > len(tops) / 2), len(tops)),
+         None if not len(fresh) else bool(above >= 0.9), len(fresh))]
+    for statement, (ours, n) in judged.items():
+        state, _, text = (ours or "undecided: no data").partition(": ")
+        rows.append((statement, text, criteria[statement],
+                     {"holds": True, "fails": False}.get(state), n))
+    rows.append(
         ("Both models produce a WPC better than the standard WPC",
          "best lower 95% bound of a final WPC's score vs standard: "
          + ", ".join(f"{k} {v:.3f}" for k, v in best_ci.items()),
          "lower bound > 0.5 for both modes",
          bool(len(best_ci) == 2 and (best_ci > 0.5).all()) if len(best_rows) else None,
-         len(best_rows)),
-    ]
+         len(best_rows)))
     frame = pd.DataFrame(rows, columns=["statement", "ours", "criterion", "holds", "n"])
     frame.insert(1, "paper", frame.statement.map(_PAPER_SAYS))  # the targets file's wording
     return frame
