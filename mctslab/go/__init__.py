@@ -25,8 +25,12 @@ Reading guide, from the board up:
 * ``match`` - the one game loop for any two players, the game task and the match summary;
   ``match_record`` - a match's folder as a record: checked against its games, packed to commit;
 * ``experiments``, ``tables``, ``figures`` - the ``go_state_tabu`` notebook: protocol and
-  scales, the paper's tables, its figures; ``strong_record`` - the strong engine's committed
-  matches (validation, ablation, the tabu head-to-head) as tables, with their power;
+  scales, the paper's tables, its figures; ``claims`` - the paper's headline claims judged from
+  those tables, and the rows only a 19x19 run judges (``tables.record_rows`` for the records);
+  ``record_runs`` - one part of the protocol run as the notebook runs it, for a record (the
+  19x19 Table 2 games of a match record, the uniform-redraw reading); ``strong_record`` - the
+  strong engine's committed matches (validation, ablation, the tabu head-to-head) as tables,
+  with their power;
 * ``cli`` - the ``mctslab go`` verbs; ``bench`` - ``mctslab bench go``.
 """
 

@@ -5,6 +5,7 @@
     mctslab go match --games N --out DIR [ENGINE OPTIONS] [--candidate mcts|gnugo|gnugo-mc]
                      [--opponent gnugo|gnugo-mc|mcts] [--opponent-level L] [--size N]
     mctslab go report DIR [DIR ...] [--names NAME ...] [--controls NAME ...] [--csv DIR]
+    mctslab go record table2-19x19|reading-uniform-redraw --out DIR [--matches DIR]
 
 ENGINE OPTIONS are one :class:`~mctslab.go.engine.EngineSettings` everywhere: ``--config``
 (a state-tabu paper engine), ``--classical gnugo|none`` (with ``--gnugo-level L``: GNU Go's
@@ -20,8 +21,8 @@ root's top children and playouts/s.
 ``match`` plays games against GNU Go 3.8 through the executor (stored as they finish, so a
 killed match resumes), writes every game's SGF and ``summary.json`` (binomial test).
 ``report DIR...`` reads recorded match folders back as Tables 2-3 (binomial test, paired
-McNemar tests against the control rows), the host engine's vetoes and the thinking time.
-"""
+McNemar tests against the control rows), the host engine's vetoes and the thinking time;
+``record KIND`` saves one part of the protocol as a record (:mod:`mctslab.go.record_runs`)."""
 
 from __future__ import annotations
 
@@ -179,9 +180,8 @@ def _gtp(args) -> int:
 def _player(kind: str, level: int, simulations: int, engine=None):
     from mctslab.go.match import Player
 
-    if kind == "mcts":
-        return Player("mcts", engine=engine)
-    return Player(kind, level=level, simulations=simulations)
+    return (Player("mcts", engine=engine) if kind == "mcts"
+            else Player(kind, level=level, simulations=simulations))
 
 
 def _match(args) -> int:
@@ -191,9 +191,7 @@ def _match(args) -> int:
     from mctslab.go import gnugo, match, sgf
 
     candidate_kind = "gnugo" if args.config == "gnugo" else args.candidate
-    engine = None
-    if candidate_kind == "mcts":
-        engine = _engine(args, size=args.size, komi=args.komi)
+    engine = _engine(args, size=args.size, komi=args.komi) if candidate_kind == "mcts" else None
     opponent_level = args.gnugo_level if args.opponent_level is None else args.opponent_level
     candidate_level = args.gnugo_level if args.candidate_level is None else args.candidate_level
     candidate = _player(candidate_kind, candidate_level, args.mc_simulations, engine)
@@ -232,6 +230,14 @@ def _match(args) -> int:
                     "referee_level": args.referee_level})
     write_json(out / "summary.json", summary)
     print(json.dumps(summary, indent=1))
+    return 0
+
+
+def _record(args) -> int:
+    from mctslab import records
+    from mctslab.go import record_runs
+    label = record_runs.write(args.kind, args.out, matches=args.matches)
+    print(records.save("go_state_tabu", args.out, label=label))
     return 0
 
 
@@ -385,3 +391,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--top", type=cliargs.positive_int, default=10, help="root children shown")
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(func=_search)
+
+    p = verbs.add_parser("record", help="save a notebook record of one part of the protocol: "
+                         "a 19x19 match record's Table 2 games (--matches), or a reading")
+    p.add_argument("kind", choices=["table2-19x19", "reading-uniform-redraw"])
+    p.add_argument("--matches", default=None, help="the match record's folder (table2-19x19)")
+    cliargs.add_out(p, required=True, help="the run's output folder (then saved as a record)")
+    p.set_defaults(func=_record)

@@ -29,7 +29,8 @@ from mctslab.core.stats import (
     win_rate_table,
 )
 from mctslab.core.store import ResultStore
-from mctslab.go import gnugo
+from mctslab.go import claims, gnugo
+from mctslab.go.claims import record_rows
 from mctslab.go.experiments import GNUGO_SELF, TABU_POSITION, Played, config
 from mctslab.go.match import Player
 from mctslab.go.tabu import candidate_bound, tabu_size
@@ -37,7 +38,7 @@ from mctslab.go.tabu import candidate_bound, tabu_size
 __all__ = ["PAPER_TABLE2", "PAPER_TABLE3", "PAPER_TABLE4", "PAPER_FIG6", "games_frame",
            "ablation_table", "table2", "table3", "host_table", "validation_table", "veto_table",
            "thinking_table", "table4", "duplicates_table", "table4_by_engine",
-           "duplicates_by_engine", "cost_table", "played_from_stores", "paper_vs_run"]
+           "duplicates_by_engine", "cost_table", "played_from_stores", "paper_vs_run", "record_rows"]
 
 # The paper's numbers, read from its targets file (mctslab/go/targets.csv, core.targets)
 _ID = "go_state_tabu"
@@ -52,8 +53,8 @@ PAPER_TABLE4 = tuple(targets.value(_ID, "Table 4", f"L = {size}", "tabu candidat
 PAPER_TABLE4_PER_PLAYOUT = tuple(  # as printed (L = 8: 0.213, though 1,700 / 8,000 = 0.2125)
     targets.value(_ID, "Table 4", f"L = {size}", "tabu candidates per playout")
     for size in range(16))
-PAPER_FIG6 = {name: targets.value(_ID, "Fig. 6", name, "thinking time per game minus gnugo's")
-              for name in targets.rows(_ID, "Fig. 6")}  # seconds per game minus gnugo's
+PAPER_FIG6 = {t.row: t.value for t in targets.load(_ID).itertuples()  # s per game minus gnugo's
+              if (t.artefact, t.column) == ("Fig. 6", "thinking time per game minus gnugo's")}
 
 
 def _ci(test) -> str:
@@ -466,12 +467,15 @@ def paper_vs_run(matches: Played, duplicates: Played, table4_frame: pd.DataFrame
       intervals over the games; the "gnugo" row is GNU Go against itself, so ours is Black's
       share of our self-play games, as the paper's 513 of 1,000. Only a 19x19 run against GNU
       Go level 10 is the paper's protocol (any other run's rows say so); CPU seconds per game
-      (both sides) size what would settle an open row. Table 3: whether gTabu18-hash-win beats
-      0.5 significantly (the paper: p = 0.012), a claim judged on 1,000 games.
+      (both sides) size what would settle an open row; the note gives the exact binomial p
+      against the paper's value. Table 3: whether gTabu18-hash-win beats 0.5 significantly
+      (the paper: p = 0.012), a claim judged on 1,000 games.
     - Table 4, per L: tabu candidates per playout, the mean over ``cfg.table4_searches``
       searches with its t interval (one search, as the paper's, has no spread: inconclusive by
       the rules, never reproduced); L = 0 must give none; the Eq. 12 bound by arithmetic.
-    - Fig. 5: fewer duplicate positions with every tabu variant than with gTabu0.
+    - The paper's claims of Table 2, Fig. 5, Sec. 5.4 and Fig. 6 from this run's tables
+      (:func:`mctslab.go.claims.claim_rows`, as a record's are judged by :func:`record_rows`);
+      on a board other than 19x19 the rows only a 19x19 run judges say so (``claims.at_board``).
     - The protocol constants (Table 1, Sec. 5, Eq. 8) at paper scale (:func:`protocol_values`).
     """
     name, scale, rows = "go_state_tabu", cfg.scale, []
@@ -498,10 +502,13 @@ def paper_vs_run(matches: Played, duplicates: Played, table4_frame: pd.DataFrame
                 if not n:
                     continue
                 test = binomial_test(wins, n)
+                paper = targets.value(_ID, "Table 2", method, column)  # its exact test beside
                 rows.append(paper_row(name, "Table 2", method, column, test.rate,
                                       low=test.ci_low, high=test.ci_high, n=n, scale=scale,
                                       departure=departure, unit_cpu_s=cpu,
-                                      note=f"{wins} of {n} games"))
+                                      note=f"{wins} of {n} games; exact binomial p = "
+                                           f"{binomial_test(wins, n, p=paper).pvalue:.3g} "
+                                           f"against the paper's {paper}"))
         hash_win = games[games.method == "gTabu18-hash-win"]
         if len(hash_win):
             test = binomial_test(int(hash_win.won.sum()), len(hash_win))
@@ -522,19 +529,13 @@ def paper_vs_run(matches: Played, duplicates: Played, table4_frame: pd.DataFrame
                               + f"; redraw {cfg.tabu_redraw}: {_REDRAW_LINK}"))
     rows.append(paper_row(name, "Eq. 12", "L = 12, M = 5, 19x19", "bound T(19, 12, 5)",
                           candidate_bound(19, 12, 5), scale=scale))
-    frame = duplicates_table(duplicates)
-    frame = frame.set_index("method") if len(frame) else frame
-    if "gTabu0" in frame.index and len(frame) > 1:
-        tabu = frame.drop(index="gTabu0")
-        above = [m for m in tabu.index if tabu.loc[m, "duplicates"] >= frame.loc["gTabu0",
-                                                                                   "duplicates"]]
-        rows.append(paper_row(
-            name, "Fig. 5", "every tabu variant against gTabu0", "fewer duplicate positions",
-            ("fails: " + ", ".join(above) + " not below gTabu0") if above else
-            f"holds: {len(tabu)} variants below gTabu0's {frame.loc['gTabu0', 'duplicates']}",
-            n=len(frame), scale=scale, departure=searches))
+    games = played_games(matches)  # the claims, from the tables the notebook shows
+    frames = {"table2_wins": table2(matches) if games else None,
+              "fig6_thinking_time": thinking_table(matches) if games else None,
+              "fig5_duplicates": duplicates_table(duplicates), "table4_candidates": table4_frame}
+    rows += claims.claim_rows(frames.get, scale=scale, departure=departure, searches=searches)
     rows += config_rows(name, protocol_values(protocol_config(cfg, config)), scale)
-    return paper_table(rows)
+    return paper_table(claims.board_rows(rows, protocol_config(cfg, config).board_size))
 
 
 def played_games(played: Played) -> bool:
