@@ -23,7 +23,8 @@ were not recorded):
   else undecided.
 
 :func:`record_rows` gives these rows from a record's tables (``finds_per_tenth_counts``,
-``table2_parameters``, ``paper_vs_run``), as :mod:`mctslab.record_card` asks of a domain.
+``table2_parameters``, ``paper_vs_run``), as :mod:`mctslab.record_card` asks of a domain;
+:func:`paper_vs_run` the same rows from a run's results, in the notebook's table.
 """
 
 from __future__ import annotations
@@ -32,13 +33,14 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from mctslab.core.compare import PaperRow, paper_row
-from mctslab.sudoku import readings_score
+from mctslab.core.compare import PaperRow, paper_row, paper_table
+from mctslab.sudoku import readings_score, tables
 from mctslab.sudoku.generator import variant_name
 from mctslab.sudoku.tables import PAPER_PLAYOUTS, PAPER_TABLE1, _variant_label
 
 __all__ = ["PAPER", "COUNT_COLUMNS", "log_interval", "log_count_row", "table1_counts",
-           "table1_rows", "table1_claim_rows", "table2_claim_rows", "record_rows"]
+           "results_counts", "table1_rows", "table1_claim_rows", "table2_claim_rows",
+           "record_rows", "paper_vs_run"]
 
 PAPER = "sudoku_less_clue"
 COUNT_COLUMNS = ("N=18", "N=19", "N=20")
@@ -199,3 +201,41 @@ def record_rows(read) -> list[tuple[str, PaperRow]]:
     if table2 is not None and table2.c.nunique() == 2:
         rows += table2_claim_rows(table2, scale=scale)
     return [("", row) for row in rows]
+
+
+def results_counts(results) -> pd.DataFrame:
+    """Per-run counts of a run's Table 1 results (columns ``variant``, ``seed`` (the run's
+    seed index), ``playouts``, ``N=18..20``), as :func:`table1_counts`."""
+    rows = []
+    for result in results:
+        config = result["config"]
+        name = variant_name(config["playout"], config["selection"], bool(config["rules"]))
+        rows.append({"variant": name, "seed": result["seed_index"],
+                     "playouts": config["playouts"],
+                     **{column: result["raw"]["distinct"][column[2:]]["count"]
+                        for column in COUNT_COLUMNS}})
+    return pd.DataFrame(rows, columns=["variant", "seed", "playouts", *COUNT_COLUMNS])
+
+
+def _row(record: dict) -> PaperRow:
+    return PaperRow(**{k: (None if not isinstance(v, str) and pd.isna(v) else v)
+                       for k, v in record.items()})
+
+
+def paper_vs_run(table1_results, table2_results, cfg) -> pd.DataFrame:
+    """:func:`mctslab.sudoku.tables.paper_vs_run` with Table 1's cells on the log scale and
+    the paper's claims (module docstring), from this run's results: the notebook's table."""
+    base = tables.paper_vs_run(table1_results, table2_results, cfg)
+    cpu = {r["row"]: r["unit_cpu_s"] for r in base.to_dict("records")
+           if r["artefact"] == "Table 1" and pd.notna(r["unit_cpu_s"])}
+    counts = results_counts(table1_results)
+    rows = table1_rows(counts, scale=cfg.scale, unit_cpu_s=cpu) if len(counts) else []
+    if len(counts) and set(counts.variant) >= {variant_name(*key) for key in PAPER_TABLE1}:
+        rows += table1_claim_rows(counts, scale=cfg.scale)
+    table2 = tables.table2(table2_results) if table2_results else None
+    if table2 is not None and table2.c.nunique() == 2:
+        rows += table2_claim_rows(table2, scale=cfg.scale)
+    ours = {(r.artefact, r.row, r.column): r for r in rows}
+    merged = [ours.pop((r["artefact"], r["row"], r["column"]), None) or _row(r)
+              for r in base.to_dict("records")]
+    return paper_table([*merged, *ours.values()])

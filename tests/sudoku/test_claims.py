@@ -107,3 +107,22 @@ def test_the_table2_claims_on_settings_as_units():
     wide.loc[wide.threshold == 40, ["N=20", "N=20 low", "N=20 high"]] = [1e5, 5e4, 2e5]
     rows = {r.row: r for r in claims.table2_claim_rows(wide, scale="paper")}
     assert rows["the expansion threshold does not matter"].verdict == DIFFERS
+
+
+def test_the_notebooks_table_has_the_log_scale_cells_and_the_claims():
+    from mctslab.sudoku import experiments
+    from tests.sudoku.test_intervals_hunt import _run
+
+    runs = [_run(s, (0, 0, 0, (50 if key[1] == "min" else 5) * (s + 1)),
+                 variant=variant_name(*key), playouts=1_000_000)
+            for key in PAPER_TABLE1 for s in range(4)]
+    table = claims.paper_vs_run(runs, [], experiments.config("paper"))
+    rows = table.set_index(["artefact", "row", "column"])
+    assert rows.index.is_unique
+    cell = rows.loc[("Table 1", "candidate-reducing, min, rules yes", "N=20")]
+    assert cell.our_value == pytest.approx(claims.log_interval([50, 100, 150, 200])[0])
+    claim = rows.loc[("Sec. 5.1", "selection by the minimum generates more few-clue boards "
+                                  "than by the mean", "holds")]
+    assert claim.verdict == REPRODUCED and claim.our_value.startswith("holds: 4/4")
+    # the rows the tables module adds (protocol, the 17-clue share) are kept
+    assert ("Table 1", "protocol", "playouts per run") in rows.index
