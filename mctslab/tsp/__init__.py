@@ -11,7 +11,9 @@ by the MST. Reading guide:
 - ``_exact``: Held-Karp ground truth; ``reference``: plain-Python twins for the tests;
 - ``api``: the solvers' Python API;
 - ``experiments`` (scales, ``Config``, tasks, runs), ``tables``, ``figures``: notebook
-  ``tsp_mcts_vs_sa``; ``cli``: ``mctslab tsp``; ``bench``: ``mctslab bench tsp``.
+  ``tsp_mcts_vs_sa``; ``claims``: the paper's headline claims and its ratios under the reading
+  ``accept-all-sa``, judged from the notebook's tables or a record's (``record_rows``);
+  ``cli``: ``mctslab tsp``; ``bench``: ``mctslab bench tsp``.
 """
 
 import numpy as np

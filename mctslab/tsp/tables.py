@@ -17,7 +17,8 @@ from mctslab.core import targets
 from mctslab.core.compare import config_rows, paper_row, paper_table, protocol_config
 from mctslab.core.rounding import round_table
 from mctslab.core.stats import mean_interval
-from mctslab.tsp import tsplib
+from mctslab.tsp import claims, tsplib
+from mctslab.tsp.claims import record_rows  # noqa: F401 (read by mctslab.record_card)
 from mctslab.tsp.experiments import (
     CP_RULES,
     METHODS,
@@ -457,7 +458,8 @@ def paper_vs_run(frame: pd.DataFrame, cfg: Config) -> pd.DataFrame:
     """The paper's numbers next to this run's, one row per target (:mod:`mctslab.core.compare`
     judges each by its margin): Fig. 8's mean ratios to SA (MCT_UM, MCT_RM), Fig. 9's for
     each Cp, the time MCT_RM needs to reach SA's length (Sec. 4), and the protocol constants
-    at paper scale (:func:`protocol_values`).
+    at paper scale (:func:`protocol_values`), and the paper's claims
+    (:func:`mctslab.tsp.claims.claim_rows`, from the tables the notebook writes).
 
     Ratios: the mean over instances of the per-instance mean ratio, with the 95% t interval
     over instances; the CPU seconds of one instance (every method, every replicate) size what
@@ -503,4 +505,6 @@ def paper_vs_run(frame: pd.DataFrame, cfg: Config) -> pd.DataFrame:
                               note=f"{int(reached.sum())} of {len(share)} runs reached SA's "
                                    "length within SA's time"))
     rows += config_rows(name, protocol_values(protocol_config(cfg, config)), cfg.scale)
-    return paper_table(rows)
+    found = claims.claim_rows(per_instance(frame), paper_table(rows), cp_ratios(frame, cfg.cp),
+                              speedup(frame), scale=cfg.scale)  # the claims, as from a record
+    return paper_table(rows + [row for reading, row in found if not reading])
