@@ -102,7 +102,7 @@ def table(frame: pd.DataFrame, *, root: str = "", cell=None, links: dict | None 
             shown = inline(text, root)
             href = links[column](record) if column in links and text else ""
             if href:
-                shown = f'<a href="{html.escape(href)}">{html.escape(text, quote=False)}</a>'
+                shown = f'<a href="{html.escape(href)}">{shown}</a>'
             cls = f' class="{verdict_class(value)}"' \
                 if str(column).endswith("verdict") and text else ""
             cells.append(f"<td{cls}>{shown}</td>")
