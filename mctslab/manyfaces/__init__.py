@@ -25,7 +25,10 @@ Reading guide:
   tasks, GNU Go refereeing.
 * ``experiments`` (scales, ``Config``, the census task, the runners of the census and the
   games, the cost chain, time shares, influence fields), ``tables``, ``figures`` - notebook
-  ``manyfaces_knowledge``; ``cli`` - ``mctslab manyfaces``; ``bench`` - ``mctslab bench manyfaces``.
+  ``manyfaces_knowledge``; ``claims`` - the paper's numbers and claims judged from the
+  notebook's tables (``tables.paper_vs_run``) and from a committed record's
+  (``tables.record_rows``); ``cli`` - ``mctslab manyfaces``; ``bench`` - ``mctslab bench
+  manyfaces``.
 
 What the Many Faces domain takes from the Go engine is ``mctslab.go``'s public surface: the
 board (:class:`mctslab.go.Board`, its ``state`` arrays and the kernels ``mctslab.go``

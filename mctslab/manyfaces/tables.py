@@ -1,7 +1,9 @@
 """Tables of the notebook ``manyfaces_knowledge``: the census, the joseki DAG, territory
 estimates, the enclosed-field claim, agreement with GNU Go's regression suites, the paper's
 statements next to this run's (:func:`summary`) and the same in the shape every notebook fills
-(:func:`paper_vs_run`, :mod:`mctslab.core.compare`). The measurements behind them are
+(:func:`paper_vs_run`, :mod:`mctslab.core.compare`), whose judged rows are
+:mod:`mctslab.manyfaces.claims`'s, also given for a committed record's tables
+(:func:`record_rows`, ``mctslab scorecard --records``). The measurements behind them are
 :mod:`mctslab.manyfaces.experiments`.
 """
 
@@ -14,8 +16,9 @@ import pandas as pd
 
 from mctslab.core.compare import config_rows, paper_row, paper_table
 from mctslab.go.api import Board
-from mctslab.manyfaces import experiments, eyes
+from mctslab.manyfaces import claims, experiments, eyes
 from mctslab.manyfaces import regression as regression_module
+from mctslab.manyfaces.claims import record_rows
 from mctslab.manyfaces.joseki import ESCAPE, TABLE_SIZE, bytes_per_move, load_joseki
 from mctslab.manyfaces.knowledge import (
     CONNECTION_STRENGTHS,
@@ -26,7 +29,7 @@ from mctslab.manyfaces.knowledge import (
 )
 
 __all__ = ["census_tables", "joseki_table", "territory_table", "enclosed_table",
-           "regression_table", "summary", "paper_vs_run"]
+           "regression_table", "summary", "paper_vs_run", "record_rows"]
 
 
 def census_tables(results) -> dict[str, pd.DataFrame]:
@@ -164,49 +167,24 @@ def protocol_values() -> dict:
             ("Eye shape", "half eye", "eighths"): eyes.EyeValue(0, 0, 1, 1).eighths[1]}
 
 
-def paper_vs_run(cost, joseki, shares, enclosed, cfg: experiments.Config) -> pd.DataFrame:
+def paper_vs_run(cost, joseki, shares, enclosed, strength: pd.DataFrame | None,
+                 cfg: experiments.Config) -> pd.DataFrame:
     """The paper's numbers next to this run's, one row per target (:mod:`mctslab.core.compare`
-    judges each by its margin).
+    judges each by its margin or, for a claim, by its criterion in the targets file).
 
-    The paper gives approximate figures ("about 300,000,000 operations", "~350,000"): ours,
-    counted by the matcher on this run's positions, within a factor of 3. Its 5,000,000
-    comparisons against the product of its own factors (1,000 x 361 x 16). The joseki
-    encoding's 1.2 bytes per move within 25%. "The 1/d field is constant inside any enclosed
-    area": ``constant`` when the centre value of :func:`enclosed_table` stays within 10% of its
-    limit 8 ln 2 for every side of 9 or more. The time shares are shares of a full program's
-    time (search included) in the paper and of a replay without search here: shown, not
-    compared. The constants our code fixes: :func:`protocol_values`.
+    The matcher's cost chain, the joseki encoding, the enclosed-area field and the claim of a
+    knowledge-intensive approach over a large search (``strength``, the games of
+    :func:`mctslab.manyfaces.experiments.run_strength`; ``None``: not played) are the rows of
+    :mod:`mctslab.manyfaces.claims`, the same that :func:`record_rows` judges from a committed
+    record. The time shares are shares of a full program's time (search included) in the paper
+    and of a replay without search here: shown, not compared. The constants our code fixes:
+    :func:`protocol_values`.
     """
-    name, scale, rows = "manyfaces_knowledge", cfg.scale, []
-    stage = cost.set_index("stage")
-    for (label, _, _, _), where in zip(
-            (experiments.PAPER_COST[0], experiments.PAPER_COST[-1]),
-            ("naive match, per board", "every speed-up, per incremental update")):
-        rows.append(paper_row(name, "Pattern matcher", where, "operations",
-                              float(stage.loc[label, "ours_ops"]),
-                              n=int(stage.loc[label, "measured_over"]), scale=scale,
-                              note=f"mean over {int(stage.loc[label, 'measured_over'])} "
-                                   "positions or updates; the recorded chain: docs/bench/"
-                                   "manyfaces.md#pattern-matcher-cost-chain-20-positions-at-"
-                                   "move-100-385-incremental-updates"))
-    rows.append(paper_row(name, "Pattern matcher", "naive match, per board", "comparisons",
-                          1000 * 361 * 16, scale=scale,
-                          note="the paper's factors: 1,000 patterns x 361 points x 16 "
-                               "transformations (docs/bench/manyfaces.md#the-papers-5000000-"
-                               "comparisons)"))
-    jos = joseki.set_index("quantity")["ours"]
-    rows.append(paper_row(name, "Joseki", "compressed DAG", "bytes per move",
-                          float(jos["bytes per move (SGF moves)"]), scale=scale))
-    centre = enclosed.set_index("side")["centre_1_over_d"]
-    limit = 8 * np.log(2)
-    large = centre[centre.index >= 9]
-    constant = bool(len(large)) and bool((abs(large / limit - 1) <= 0.10).all())
-    rows.append(paper_row(
-        name, "Influence", "1/d field inside an enclosed area", "constant",
-        "constant" if constant else "not constant", n=len(enclosed), scale=scale,
-        note=f"centre {centre.iloc[0]:.2f} -> {centre.iloc[-1]:.2f} over sides "
-             f"{int(centre.index[0])}-{int(centre.index[-1])}, limit 8 ln 2 = {limit:.3f}; "
-             "not constant next to the walls"))
+    name, scale = "manyfaces_knowledge", cfg.scale
+    rows = claims.matcher_rows(cost, scale)
+    rows += [row for reading, row in claims.joseki_rows(joseki, scale) if not reading]
+    rows.append(claims.enclosed_row(enclosed, scale))
+    rows.append(claims.knowledge_row(strength, scale, cfg.strength_size))
     share = shares.set_index("component")["share_pct"]
     rows.append(paper_row(name, "Time shares", "re-evaluation of eye potential and escape points",
                           "% of run time", float(share.get("groups", 0.0)), scale=scale,
