@@ -79,3 +79,13 @@ def test_declared_package_data_exists():
     for package, patterns in PYPROJECT["tool"]["setuptools"]["package-data"].items():
         for pattern in patterns:
             assert list((ROOT / package.replace(".", "/")).glob(pattern)), (package, pattern)
+
+
+def test_every_data_file_the_package_reads_is_declared():
+    """The targets and readings files are read at run time (core.targets): an installed
+    package without them would have no paper numbers or readings."""
+    patterns = PYPROJECT["tool"]["setuptools"]["package-data"]["mctslab"]
+    package = ROOT / "mctslab"
+    declared = {path for pattern in patterns for path in package.glob(pattern)}
+    needed = [*package.glob("*/targets.csv"), *package.glob("*/readings.csv")]
+    assert needed and [p for p in needed if p not in declared] == []
