@@ -10,7 +10,7 @@ import numpy as np
 from mctslab.core.plotting import plt
 from mctslab.sudoku.tables import _groups, finds_per_tenth
 
-__all__ = ["histogram_figure", "finds_per_tenth_figure"]
+__all__ = ["histogram_figure", "finds_per_tenth_figure", "readings_figure"]
 
 
 def histogram_figure(results, title="Clue counts of generated puzzles (Table 1 runs)"):
@@ -50,4 +50,29 @@ def finds_per_tenth_figure(results, clues=(19, 20), title="Finds per tenth of th
     else:
         axes[0][-1].legend(fontsize=7)
     fig.suptitle(title)
+    return fig
+
+
+def readings_figure(table, reference: float | None = None):
+    """The search over readings: each reading's distance to Table 1 (both count modes), best
+    first, marked by how many of the three Table 1 claims hold (``readings_run.search_table``);
+    ``reference``: the default reading's distance at 1,000,000 playouts, as a line."""
+    done = table.dropna(subset=["distance"])
+    claims = ["min > mean", "reducing > random", "rules help"]
+    holding = (done[claims] == "holds").sum(axis=1).to_numpy()
+    y = np.arange(len(done))
+    fig, ax = plt.subplots(figsize=(8, max(3.0, 0.22 * len(done) + 1.2)))
+    ax.scatter(done["distance (distinct)"], y, marker="x", color="0.5", label="distinct boards")
+    points = ax.scatter(done["distance"], y, c=holding, cmap="viridis", vmin=0, vmax=3,
+                        label="every board", zorder=3)
+    if reference is not None:
+        ax.axvline(reference, color="0.3", linestyle=":", label="default reading at 1M")
+    ax.set_yticks(y, [f"{r}: {label}" for r, label in zip(done["reading"], done["label"])],
+                  fontsize=6)
+    ax.invert_yaxis()
+    ax.set_xlabel("distance to Table 1: mean |log10((ours + 1) / (paper + 1))| over 24 cells")
+    fig.colorbar(points, ax=ax, label="Table 1 claims that hold (of 3)", ticks=[0, 1, 2, 3])
+    ax.legend(fontsize=7, loc="lower right")
+    fig.suptitle("Readings of the generator against the paper's Table 1")
+    fig.tight_layout()
     return fig

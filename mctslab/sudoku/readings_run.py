@@ -22,13 +22,15 @@ from mctslab import paths
 from mctslab.core.executor import run_tasks
 from mctslab.core.store import ResultStore, utc_now, write_json
 from mctslab.sudoku import readings_search as search
-from mctslab.sudoku.readings_score import CRITERIA, table2_claims
+from mctslab.sudoku.readings_score import CRITERIA, ranking_kept, table1_distance, table2_claims
 
 __all__ = ["PHASES", "plan", "run", "record", "main"]
 
 BUDGET = 50_000        # screening playouts per Table 1 run (the budget check: design.json)
-READINGS = 40          # readings screened (today's and 39 drawn)
 PHASES = ("screen", "table2", "paper1", "paper2")
+# The committed records: the search's, and the paper-scale run of today's reading it starts from
+RECORD = paths.project_root() / "records" / "sudoku_less_clue" / "readings-2026-11-28"
+PAPER_RECORD = paths.project_root() / "records" / "sudoku_less_clue" / "paper-2026-11-27"
 EXPERIMENTS = {"screen": "readings_screen", "table2": "readings_table2",
                "paper1": "readings_paper_table1", "paper2": "readings_paper_table2"}
 
@@ -38,17 +40,17 @@ def _stored(out, phase) -> dict:
     return {k: v["result"] for k, v in store.load().items()} if store.exists() else {}
 
 
-def _screen(out, budget, n):
-    readings = search.design(n)
+def _screen(out, budget):
+    readings = search.design()
     tasks, keys = search.table1_tasks(readings, budget)
     counts = search.run_counts(_stored(out, "screen"), tasks, keys)
     return readings, tasks, counts, search.scores(readings, counts, budget)
 
 
-def plan(out, phase, budget=BUDGET, n=READINGS):
+def plan(out, phase, budget=BUDGET):
     """The tasks of ``phase`` and their keys; the later phases' readings are the best of a
     complete screening (``[]`` before it is complete)."""
-    readings, _, _, table = _screen(out, budget, n)
+    readings, _, _, table = _screen(out, budget)
     if phase == "screen":
         return search.table1_tasks(readings, budget)
     if table["runs"].min() < 32:
@@ -61,10 +63,10 @@ def plan(out, phase, budget=BUDGET, n=READINGS):
     return search.table2_tasks(best, 3_000_000)
 
 
-def run(out, phases=PHASES, budget=BUDGET, n=READINGS, workers=1) -> None:
+def run(out, phases=PHASES, budget=BUDGET, workers=1) -> None:
     """Run ``phases`` in order, each through the executor (stored, resumable)."""
     for phase in phases:
-        tasks, _ = plan(out, phase, budget, n)
+        tasks, _ = plan(out, phase, budget)
         if not tasks:
             print(f"{phase}: nothing to run (the screening is not complete)", flush=True)
             return
@@ -97,11 +99,11 @@ def _table2_verdicts(counts: pd.DataFrame, best) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def record(out, folder, budget=BUDGET, n=READINGS) -> Path:
+def record(out, folder, budget=BUDGET) -> Path:
     """Write the stored results of every phase into ``folder`` (beside its ``design.json``)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    readings, _, counts, table = _screen(out, budget, n)
+    readings, _, counts, table = _screen(out, budget)
     options = pd.DataFrame([{"reading": r, "label": search.reading_label(x), **x}
                             for r, x in enumerate(readings)])
     options.to_csv(folder / "readings.csv", index=False)
@@ -127,14 +129,75 @@ def record(out, folder, budget=BUDGET, n=READINGS) -> Path:
     return folder
 
 
-def write_design(folder, budget=BUDGET, n=READINGS, estimate: dict | None = None) -> Path:
+def reference_distance(paper_record=PAPER_RECORD) -> float:
+    """Today's reading's distance to Table 1 at 1,000,000 playouts (its paper-scale record)."""
+    tenths = pd.read_csv(Path(paper_record) / "finds_per_tenth_counts.csv")
+    return table1_distance(tenth_counts(tenths, 10), 1_000_000)["distance"]
+
+
+def search_table(folder) -> pd.DataFrame:
+    """The screening's scores from a record ``folder``: one row per reading, both count modes'
+    distances and cells within a factor 2, the Table 1 claims (counting every board), runs and
+    CPU hours, best distance first."""
+    folder = Path(folder)
+    scored = pd.read_csv(folder / "screen_scores.csv")
+    wide = scored[scored["counts"] == "all"].set_index("reading")
+    distinct = scored[scored["counts"] == "distinct"].set_index("reading")
+    table = wide[["label", "runs", "distance", "near", "min > mean", "reducing > random",
+                  "rules help"]].copy()
+    table.insert(3, "distance (distinct)", distinct["distance"])
+    table["CPU h"] = (wide["cpu_seconds"] / 3600).round(3)
+    table["distance"] = table["distance"].round(3)
+    table["distance (distinct)"] = table["distance (distinct)"].round(3)
+    best = table[["distance", "distance (distinct)"]].min(axis=1)
+    return table.assign(best=best).sort_values("best", kind="stable").drop(columns="best") \
+        .reset_index()
+
+
+def tenth_counts(tenths: pd.DataFrame, parts: int) -> pd.DataFrame:
+    """Per-seed Table 1 counts of the first ``parts`` tenths of the record's runs (a record's
+    ``finds_per_tenth_counts.csv``): a run of fewer playouts is the start of the longer one."""
+    first = tenths[tenths["tenth"] <= parts].rename(columns={"reading": "variant"})
+    return first.groupby(["variant", "seed"])[["N=18", "N=19", "N=20"]].sum().reset_index()
+
+
+def budget_check(out, paper_record, budgets=(25_000, 50_000)) -> pd.DataFrame:
+    """The budget check: each budget's ranking against 1,000,000 (``ranking_kept``), its
+    24-cell distance and CPU hours; budgets of whole tenths from ``paper_record``'s counts per
+    tenth, the others from the stores ``budget_<B>`` under ``out`` (the default reading)."""
+    tenths = pd.read_csv(Path(paper_record) / "finds_per_tenth_counts.csv")
+    reference = tenth_counts(tenths, 10)
+    rows = []
+    for budget in budgets:
+        tasks, keys = search.table1_tasks([search.DEFAULTS], budget)
+        store = ResultStore(paths.results_dir(f"budget_{budget}", out))
+        stored = {k: v["result"] for k, v in store.load().items()} if store.exists() else {}
+        counts = search.run_counts(stored, tasks, keys)
+        if len(counts) == 32:
+            rows.append(_budget_row(budget, counts, reference, counts["cpu_seconds"].sum()))
+    for parts in range(1, 11):
+        rows.append(_budget_row(100_000 * parts, tenth_counts(tenths, parts), reference, None))
+    return pd.DataFrame(rows)
+
+
+def _budget_row(budget, counts, reference, cpu_seconds) -> dict:
+    kept = ranking_kept(counts, reference)
+    return {"budget": budget, "rho": round(kept["rho"], 3),
+            "claims": "; ".join(kept["claims"]), "kept": kept["kept"],
+            "distance": round(table1_distance(counts, budget)["distance"], 3),
+            "cpu_hours": None if cpu_seconds is None else round(cpu_seconds / 3600, 3)}
+
+
+def write_design(folder, budget=BUDGET, estimate: dict | None = None) -> Path:
     """``design.json``: the factors, the readings, the budget, the scoring and claims'
     criteria and the ranking rule, written before the screening runs."""
-    readings = search.design(n)
+    readings = search.design()
     design = {"factors": {k: list(v) for k, v in search.FACTORS.items()},
-              "count_modes": list(search.COUNTS), "readings": n,
-              "sample": "today's reading, then n - 1 distinct combinations drawn uniformly "
-                        "from the full factorial (numpy default_rng(20261128))",
+              "count_modes": list(search.COUNTS), "readings": len(readings),
+              "fraction": "2^(7-4) resolution III of the shared factors (the first three a full "
+                          "factorial; then the sums mod 2 of (1, 2), (1, 3), (2, 3), (1, 2, 3), "
+                          "in the order of 'factors'), each run crossed with the 4 combinations "
+                          "of min_of x exhausted; reading 0 is today's",
               "labels": [search.reading_label(r) for r in readings],
               "table1": "8 variants x 4 seeds per reading, experiment seed 20261122",
               "budget": budget, "table2_budget": 3 * budget,

@@ -175,3 +175,19 @@ def table2_claims(counts: pd.DataFrame) -> pd.DataFrame:
              "agree": f"{sum(s <= SPREAD for s in spreads)}/{len(cs)}", "verdict": verdict,
              "criterion": CRITERIA["threshold does not matter"]}
     return pd.DataFrame([c_row, t_row])
+
+
+def ranking_kept(counts: pd.DataFrame, reference: pd.DataFrame, *, min_rho: float = 0.8) -> dict:
+    """Does a smaller budget keep the ranking of the reference budget (both per-seed Table 1
+    ``counts``)? Kept when the Spearman correlation of the 8 variants' mean yields is at least
+    ``min_rho`` and the three Table 1 claims get the same verdicts. Returns rho, both budgets'
+    verdicts (``claims``, ``reference_claims``) and ``kept``."""
+    def mean_yields(frame):
+        frame = frame.assign(y=run_yield(frame))
+        return frame.groupby("variant")["y"].mean()
+    ours, ref = mean_yields(counts), mean_yields(reference)
+    rho = float(scipy_stats.spearmanr(ours.reindex(ref.index), ref).statistic)
+    verdicts = list(table1_claims(counts)["verdict"])
+    reference_verdicts = list(table1_claims(reference)["verdict"])
+    return {"rho": rho, "claims": verdicts, "reference_claims": reference_verdicts,
+            "kept": bool(rho >= min_rho and verdicts == reference_verdicts)}

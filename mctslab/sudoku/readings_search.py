@@ -3,8 +3,8 @@
 What the paper's Figs. 5-6 and text leave open is listed in ``docs/papers/sudoku-less-clue.md``
 (section "The space of readings"); each implementable choice is an option of the generator
 (:mod:`mctslab.sudoku.readings`, plus ``exploration_n`` and ``c``). The search screens a
-random sample of combinations of them, all 8 Table 1 variants x 4 seeds per reading at a
-screening budget, scores each with :mod:`mctslab.sudoku.readings_score`, then runs the best
+fractional factorial of them (:func:`design`), all 8 Table 1 variants x 4 seeds per reading at
+a screening budget, scores each with :mod:`mctslab.sudoku.readings_score`, then runs the best
 ones further (Table 2 at the screening scale; Table 1 and 2 at the paper's). Its phases:
 
 1. ``screen``: every reading of :func:`design`, Table 1 at ``budget`` playouts per run;
@@ -20,36 +20,47 @@ from __future__ import annotations
 
 import itertools
 
-import numpy as np
 import pandas as pd
 
 from mctslab.sudoku import experiments
 from mctslab.sudoku.generator import variant_name
-from mctslab.sudoku.readings import READING_DEFAULTS, READINGS
+from mctslab.sudoku.readings import READING_DEFAULTS
 from mctslab.sudoku.readings_score import table1_claims, table1_distance
 
-__all__ = ["SEED", "FACTORS", "COUNTS", "design", "reading_label", "reading_config",
+__all__ = ["SEED", "SHARED", "MIN_ONLY", "FACTORS", "COUNTS", "design", "reading_label", "reading_config",
            "table1_tasks", "table2_tasks", "run_counts", "scores", "best_readings"]
 
 SEED = 20261122                       # the notebook's experiment seed
-# The factors screened: every reading of readings.READINGS, n in Eqs. 2-3, and Table 1's c
-# (c = k is the same search as values in units of 1/k clue: the value's scale).
-FACTORS = {**READINGS, "exploration_n": ("total", "parent"), "c": (1.0, 1.25, 1.5, 2.0)}
+# The factors screened (first level: today's reading). Seven change both selections: the
+# terminal reading, how candidate-reducing counts, how children are drawn, the budget's unit,
+# the value, n in Eqs. 2-3 and Table 1's c (c = k is the same search as values in units of
+# 1/k clue: the value's scale). Two change min selection only, and leave a mean run as it is:
+# min_of and exhausted.
+SHARED = {"c": (1.0, 1.5), "terminal": ("skip", "revisit"),
+          "reducing_count": ("exclusion", "rules"), "exploration_n": ("total", "parent"),
+          "child_draws": ("fill", "fixed"), "budget": ("iterations", "playouts"),
+          "value": ("clues", "filled")}
+MIN_ONLY = {"min_of": ("playouts", "children"), "exhausted": ("keep", "drop")}
+FACTORS = {**SHARED, **MIN_ONLY}
 DEFAULTS = {name: levels[0] for name, levels in FACTORS.items()}
+# The 2^(7-4) fraction of the shared factors (resolution III: main effects clear of each other,
+# aliased with two-factor interactions): the first three are a full factorial, the other four
+# the sums mod 2 of (1, 2), (1, 3), (2, 3) and (1, 2, 3), so run 0 is every factor's default.
+GENERATORS = ((0,), (1,), (2,), (0, 1), (0, 2), (1, 2), (0, 1, 2))
 COUNTS = ("all", "distinct")          # what Table 1 counts: every board, or distinct boards
 BEST = 3                              # readings run further
 
 
-def design(n: int = 40, seed: int = 20261128) -> list[dict]:
-    """The readings screened: today's reading (every factor at its default) first, then
-    ``n - 1`` distinct combinations drawn uniformly from the full factorial of
-    :data:`FACTORS` (without the default), with ``numpy.random.default_rng(seed)``."""
-    names = list(FACTORS)
-    combos = [dict(zip(names, values)) for values in itertools.product(*FACTORS.values())]
-    others = [c for c in combos if c != DEFAULTS]
-    rng = np.random.default_rng(seed)
-    chosen = rng.choice(len(others), size=n - 1, replace=False)
-    return [dict(DEFAULTS)] + [others[i] for i in sorted(chosen)]
+def design() -> list[dict]:
+    """The readings screened: the 8 runs of the 2^(7-4) fraction of :data:`SHARED`, each crossed
+    with the 4 combinations of :data:`MIN_ONLY` (32 readings); reading 0 is today's."""
+    readings = []
+    for base in itertools.product((0, 1), repeat=3):
+        shared = {name: levels[sum(base[i] for i in generator) % 2]
+                  for (name, levels), generator in zip(SHARED.items(), GENERATORS)}
+        for only in itertools.product(*MIN_ONLY.values()):
+            readings.append({**shared, **dict(zip(MIN_ONLY, only))})
+    return readings
 
 
 def reading_label(reading: dict) -> str:
@@ -69,13 +80,22 @@ def reading_config(reading: dict, **overrides) -> experiments.Config:
 
 def table1_tasks(readings: list[dict], playouts: int):
     """Table 1's 8 variants x 4 seeds under each reading, at ``playouts`` per run; returns
-    (tasks, one (reading index, variant, seed index) per task)."""
+    (tasks, one (reading index, variant, seed index) per task). A mean variant's run ignores
+    :data:`MIN_ONLY`, so it is the task of the reading with those at their defaults: readings
+    that differ in them only share it (stored and run once)."""
+    mean = tuple(v for v in experiments.VARIANT_NAMES if "/mean/" in v)
     tasks, keys = [], []
     for r, reading in enumerate(readings):
-        cfg = reading_config(reading, table1_playouts=playouts)
-        for task in experiments.table1_tasks(cfg, SEED):
+        as_mean = {**reading, **{k: DEFAULTS[k] for k in MIN_ONLY}}
+        chosen = experiments.table1_tasks(reading_config(reading, table1_playouts=playouts),
+                                          SEED)
+        shared = experiments.table1_tasks(reading_config(as_mean, table1_playouts=playouts),
+                                          SEED)
+        for task, twin in zip(chosen, shared):
+            variant = _variant(task.params)
+            task = twin if variant in mean else task
             tasks.append(task)
-            keys.append((r, _variant(task.params), int(task.params["seed_index"])))
+            keys.append((r, variant, int(task.params["seed_index"])))
     return tasks, keys
 
 

@@ -6,11 +6,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mctslab.sudoku import experiments
+from mctslab.sudoku import experiments, figures, readings_run
 from mctslab.sudoku import readings_search as search
-from mctslab.sudoku.generator import variant_name
+from mctslab.sudoku.generator import GeneratorConfig, generate, variant_name
 from mctslab.sudoku.readings_score import (
     permutation_claim,
+    ranking_kept,
     table1_claims,
     table1_distance,
     table2_claims,
@@ -18,15 +19,36 @@ from mctslab.sudoku.readings_score import (
 from mctslab.sudoku.tables import PAPER_TABLE1, PAPER_TABLE2
 
 
-def test_design_starts_with_todays_reading_and_draws_distinct_valid_combinations():
-    readings = search.design(40)
-    assert len(readings) == 40 and readings[0] == search.DEFAULTS
+def test_design_is_a_balanced_resolution_three_fraction_crossed_with_the_min_only_factors():
+    readings = search.design()
+    assert len(readings) == 32 and readings[0] == search.DEFAULTS
     assert search.reading_label(readings[0]) == "default"
-    keys = {tuple(r.items()) for r in readings}
-    assert len(keys) == 40
-    for reading in readings:
-        assert all(reading[k] in levels for k, levels in search.FACTORS.items())
-    assert search.design(40) == readings  # seeded: the same design every time
+    assert len({tuple(r.items()) for r in readings}) == 32
+    coded = np.array([[levels.index(r[k]) for k, levels in search.FACTORS.items()]
+                      for r in readings])
+    assert (coded.mean(axis=0) == 0.5).all()  # every level in half of the readings
+    signs = 2 * coded - 1
+    assert (signs.T @ signs == 32 * np.eye(len(search.FACTORS))).all()  # main effects clear
+    shared = {tuple(r[k] for k in search.SHARED) for r in readings}
+    assert len(shared) == 8  # 8 settings of the factors a mean run sees
+
+
+def test_mean_runs_are_shared_by_readings_that_differ_in_min_only_factors():
+    tasks, keys = search.table1_tasks(search.design()[:4], 1000)
+    ids = {}
+    for task, (_, variant, seed) in zip(tasks, keys):
+        ids.setdefault((variant, seed), set()).add(task.id)
+    assert all(len(v) == 1 for k, v in ids.items() if "/mean/" in k[0])
+    assert all(len(v) == 4 for k, v in ids.items() if "/min/" in k[0])
+
+
+def test_min_only_factors_leave_a_mean_run_unchanged():
+    small = dict(selection="mean", playouts=400, threshold=5, max_children=6,
+                 verify_backend="none")
+    base = generate(GeneratorConfig(**small), 7)
+    other = generate(GeneratorConfig(min_of="children", exhausted="drop", **small), 7)
+    assert np.array_equal(base.histogram, other.histogram)
+    assert base.stats["nodes"] == other.stats["nodes"]
 
 
 def test_the_default_reading_has_the_paper_records_task_ids():
@@ -107,3 +129,28 @@ def test_table2_claims_on_the_papers_grid_and_on_a_grid_where_the_threshold_matt
     claims = table2_claims(_table2(steep)).set_index("claim")["verdict"]
     assert claims["threshold does not matter"] == "fails"
     assert claims["c = 1.0 > 0.5"] == "undecided"
+
+
+def test_ranking_kept_needs_the_same_order_and_the_same_verdicts():
+    reference = _counts(PAPER_TABLE1, noise=0.3)
+    assert ranking_kept(_counts({k: np.array(v) / 10 for k, v in PAPER_TABLE1.items()},
+                                noise=0.3, rng=np.random.default_rng(5)), reference)["kept"]
+    swapped = {(p, "mean" if s == "min" else "min", r): v for (p, s, r), v in PAPER_TABLE1.items()}
+    check = ranking_kept(_counts(swapped, noise=0.3), reference)
+    assert not check["kept"] and check["claims"][0] == "fails"
+
+
+def test_the_search_record_reads_back_as_a_table_and_a_figure(tmp_path):
+    readings = search.design()[:3]
+    counts = pd.concat([_counts(PAPER_TABLE1, noise=0.3).assign(reading=r) for r in range(3)])
+    for n in (17, 18, 19, 20):
+        counts[f"distinct N={n}"] = counts.get(f"N={n}", 0)
+    counts["cpu_seconds"] = 1.0
+    scores = search.scores(readings, counts, 1_000_000)
+    assert list(scores["runs"]) == [32] * 6
+    assert search.best_readings(scores, 2) == [0, 1]  # equal distances: by index
+    scores.to_csv(tmp_path / "screen_scores.csv", index=False)
+    table = readings_run.search_table(tmp_path)
+    assert len(table) == 3 and table["distance"].max() < 0.2
+    fig = figures.readings_figure(table, reference=1.45)
+    assert len(fig.axes) == 2
