@@ -241,13 +241,19 @@ def test_the_readme_headline_quotes_the_committed_scorecard():
     assert f"{totals.get('reproduced', 0)} reproduced" in block
 
 
-def test_the_headline_block_is_rewritten_in_place(tmp_path):
+def test_the_records_card_rewrites_the_readmes_headline_block(tmp_path, monkeypatch):
+    monkeypatch.setenv("MCTSLAB_HOME", str(tmp_path))
     readme = tmp_path / "README.md"
     readme.write_text(f"# x\n\n{scorecard_page.HEADLINE_START}\nold\n"
                       f"{scorecard_page.HEADLINE_END}\n\nrest\n")
-    card = pd.read_csv(RECORDS / "scorecard-paper.csv")
-    assert scorecard_page.update_headline(readme, card)
+    _fake_card(tmp_path / "elsewhere")
+    assert "old" in readme.read_text()  # only the project's records/scorecard-paper writes it
+    tables = {paper: (paper_table(_fake_rows(paper)), {"scale": "paper"}) for paper in PAPERS}
+    written = scorecard_page.render(tables, tmp_path / "records", intro="",
+                                    stem="scorecard-paper")
     text = readme.read_text()
     assert "old" not in text and text.endswith("\n\nrest\n")
-    assert scorecard_page.headline(card) in text
-    assert not scorecard_page.update_headline(tmp_path / "none.md", card)
+    assert f"\n{scorecard_page.headline(written.card)}\n" in text
+    assert scorecard_page.headline(written.card) == scorecard_page.headline(
+        pd.read_csv(written.csv))
+    assert not scorecard_page.update_headline(tmp_path / "none.md", written.card)
