@@ -186,7 +186,8 @@ def page(title: str, intro: str, sections: list[Section], ledgers: list[tuple[st
         body += _section(section, root)
     body += ["<h2>The runs</h2>", f'<div class="scroll">{table(runs, root=root)}</div>',
              "<h2>Recorded longer runs (docs/bench)</h2>",
-             table(bench.drop(columns="anchor"), root=root, links={"heading": lambda r: bench_href(r, bench, root)})]
+             table(bench.drop(columns="anchor"), root=root,
+                   links={"heading": lambda r: bench_href(r, bench, root)})]
     return document(title, body)
 
 
@@ -305,7 +306,11 @@ def _readings(section: Section, root: str) -> list[str]:
             f"(rests on: “{inline(r['rests_on'], root)}”, {inline(r['source'], root)})</li>"
             for r in names.to_dict("records")) + "</ul>")
     if len(section.readings):
-        parts.append(f'<div class="scroll">{table(section.readings, root=root)}</div>')
+        records = sorted({r for found in section.readings.records for r in found.split(", ")
+                          if r})
+        shown = table(section.readings.drop(columns="records"), root=root)
+        parts += [f'<div class="scroll">{shown}</div>',
+                  f'<p class="note">From the records {", ".join(records)}.</p>']
     else:
         parts.append('<p class="note">No record judges a number under these readings yet.</p>')
     return parts

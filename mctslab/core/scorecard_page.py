@@ -198,16 +198,20 @@ def _value_text(record: dict) -> str:
 
 
 def _readings_beside(rows: pd.DataFrame, found: pd.DataFrame) -> pd.DataFrame:
-    """One row per target a reading touches: the paper's value, ours and our verdict, then
-    each reading's value and verdict."""
+    """One row per outcome a reading touches (a reading record's protocol constants are
+    the run's settings, not a verdict on the paper): the paper's value, ours and our
+    verdict, then each reading's value and verdict, and the records they come from."""
+    by_key = {(r["artefact"], str(r["row"]), r["column"]): r for r in rows.to_dict("records")
+              if r["ledger"] == "outcome"}
+    found = found[[(r["artefact"], str(r["row"]), r["column"]) in by_key
+                   for r in found.to_dict("records")]]
     if found.empty:
         return pd.DataFrame()
     names = list(dict.fromkeys(found.reading))
-    by_key = {(r["artefact"], str(r["row"]), r["column"]): r for r in rows.to_dict("records")}
     table = {}
     for record in found.to_dict("records"):
         key = (record["artefact"], str(record["row"]), record["column"])
-        ours = by_key.get(key, {})
+        ours = by_key[key]
         line = table.setdefault(key, {
             "target": " · ".join(key), "the paper": _cell(record.get("paper_value")),
             "ours": _value_text(ours), "our verdict": ours.get("verdict", ""),
