@@ -227,7 +227,7 @@ def _axes(ax, found: list[Point], limits: tuple[float, float]) -> None:
         ax.annotate(point.numbers, (1.01, y), xycoords=("axes fraction", "data"),
                     va="center", fontsize=FONT - 1, color="#24292f")
     ax.set_yticks(range(len(found)), [p.label for p in found])
-    ax.tick_params(axis="y", length=0)
+    ax.tick_params(axis="y", length=0, pad=9)  # room for an arrow head at the left end
     ax.grid(axis="x", which="major", color="#d8dee4", lw=0.6, zorder=0)
     ax.set_axisbelow(True)
     for side in ("top", "right", "left"):
