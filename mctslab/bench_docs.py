@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mctslab import paths
-from mctslab.core.scorecard_page import md_table
+from mctslab.core.scorecard import md_table
 from mctslab.go import match_record, strong_record
 from mctslab.records import markdown_table, select_columns
 

@@ -27,7 +27,7 @@ import pandas as pd
 from mctslab.core import compare, scorecard_page
 from mctslab.core import targets as targets_module
 from mctslab.core.compare import NOT_RUN
-from mctslab.core.scorecard import READING_COLUMNS
+from mctslab.core.scorecard import READING_COLUMNS, informative
 from mctslab.go import tables as go_tables
 from mctslab.manyfaces import tables as manyfaces_tables
 from mctslab.othello import tables as othello_tables
@@ -111,19 +111,30 @@ def _paper_rows(base: Path, notebook: str, scale: str):
 
 
 def _judged_readings(rows: list[dict]) -> list[dict]:
-    """Reading rows judged with today's targets (the card's readings section)."""
-    judged = []
+    """Reading rows of outcomes judged with today's targets (the card's readings section): a
+    reproduction whose criterion cannot fail is ``uninformative`` under a reading too (a floor
+    by the reading's own row of the next harder cell)."""
+    found, judged = {}, {}
     for row in rows:
         key = (row["paper"], row["artefact"], row["row"], row["column"])
         try:
             target = targets_module.target(*key)
         except KeyError:
             continue
+        if target["kind"] == "config":
+            continue  # a reading departs from the protocol by definition; its constants aside
         verdict = compare.rejudge(row, target)
-        judged.append({**{k: row.get(k) for k in READING_COLUMNS},
-                       "paper_value": target["value"], "verdict": verdict.verdict,
-                       "why": verdict.why})
-    return judged
+        found.setdefault(row["reading"], []).append((key, row, target, verdict))
+    for reading, entries in found.items():
+        resolved = informative(
+            {key: (dict(target, paper=key[0]), verdict.verdict)
+             for key, _, target, verdict in entries})
+        for key, row, target, verdict in entries:
+            final, reason = resolved[key]
+            judged.setdefault(reading, []).append(
+                {**{k: row.get(k) for k in READING_COLUMNS}, "paper_value": target["value"],
+                 "verdict": final, "why": f"{reason}; {verdict.why}" if reason else verdict.why})
+    return [row for entries in judged.values() for row in entries]
 
 
 def scorecard(root=None, scale: str = "paper", bench_folder=None):

@@ -43,7 +43,7 @@ from mctslab import paths
 from mctslab.core import compare
 from mctslab.core import targets as targets_module
 from mctslab.core.display import shown
-from mctslab.core.scorecard_page import md_table
+from mctslab.core.scorecard import md_table
 from mctslab.core.store import same_number, utc_now, write_json, write_tar_gz
 from mctslab.go import match_record
 
@@ -436,13 +436,15 @@ def select_columns(frame: pd.DataFrame, columns, where) -> pd.DataFrame:
     return frame[list(columns)] if columns else frame
 
 
-def recorded_table(notebook: str, stem: str, scale: str = "paper", root=None):
+def recorded_table(notebook: str, stem: str, scale: str = "paper", root=None,
+                   label: str | None = None):
     """Table ``stem`` of the newest committed record of ``notebook`` at ``scale``, to show beside
     a smaller run's (a notebook cell ending in it displays it, captioned with the record's path,
     date, commit and label). Without such a record, a one-row table says so and how to make
-    one."""
+    one. ``label`` picks the records of one label (Go's ``9x9`` beside its 19x19 Table 2)."""
     folder = next((f for f, info in notebook_records(notebook, scale, root)
-                   if not is_reading(info) and (f / f"{stem}.csv").is_file()), None)
+                   if not is_reading(info) and (f / f"{stem}.csv").is_file()
+                   and (label is None or info.get("label") == label)), None)
     if folder is None or not (folder / f"{stem}.csv").is_file():
         where = f"records/{notebook}/" if folder is None else folder.as_posix()
         return shown(pd.DataFrame({"record": [f"no {scale}-scale record with {stem}.csv in "

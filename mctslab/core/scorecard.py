@@ -48,7 +48,8 @@ from mctslab.core.compare import (
 
 __all__ = ["NOT_COMPARED", "UNINFORMATIVE", "AS_STATED", "DEPARTS", "UNEXPLAINED",
            "OUTCOME_ORDER", "PROTOCOL_ORDER", "VERDICT_ORDER", "COLUMNS", "READING_COLUMNS",
-           "BenchRun", "read_tables", "build", "unmatched", "counts", "ledgers", "bench_runs"]
+           "BenchRun", "read_tables", "build", "unmatched", "counts", "ledgers", "bench_runs", "md_table",
+           "informative"]
 
 # The card's verdicts. An outcome (sampled, exact, claim, derived, uncompared) keeps the
 # comparison's verdict, except that a ``reproduced`` whose criterion cannot fail (the target's
@@ -130,6 +131,27 @@ def _informative(target: dict, verdict: str, judged) -> tuple[str, str]:
     return UNINFORMATIVE, f"{reason} ({' / '.join(named)}: {above})"
 
 
+def informative(judged: dict[tuple, tuple[dict, str]]) -> dict[tuple, tuple[str, str]]:
+    """Each target's card verdict and, when uninformative, why (:func:`_informative`), from
+    ``judged``: key ``(paper, artefact, row, column)`` -> (its target, its verdict); a floor
+    names a target of the same ``judged`` (one run, or one reading's rows)."""
+    resolved: dict[tuple, tuple[str, str]] = {}
+
+    def verdict_of(key: tuple) -> str:
+        if key not in judged:
+            return NOT_RUN
+        if key not in resolved:
+            resolved[key] = (NOT_RUN, "")  # a floor that names itself through others
+            target, verdict = judged[key]
+            resolved[key] = (_informative(target, verdict, verdict_of)
+                             if target["kind"] != "config" else (verdict, ""))
+        return resolved[key][0]
+
+    for key in judged:
+        verdict_of(key)
+    return resolved
+
+
 def _reading_summary(found: list[dict]) -> str:
     return "; ".join(f"{r['reading']}: {r['verdict']}"
                      + (f" ({_cell(r['our_value'])})" if not _blank(r.get("our_value")) else "")
@@ -207,19 +229,7 @@ def _target_row(target: dict, compared: dict, ran: bool, scale: str) -> dict:
 
 def _finish(rows: list[dict], readings: dict[str, list[dict]]) -> None:
     """Each row's ledger, card verdict, readings and explanation (in place)."""
-    raw = {_key(row): (row["target"], row["verdict"]) for row in rows}
-    resolved: dict[tuple, tuple[str, str]] = {}
-
-    def judged(key: tuple) -> str:
-        if key not in raw:
-            return NOT_RUN
-        if key not in resolved:
-            resolved[key] = (NOT_RUN, "")  # a floor that names itself through others
-            target, verdict = raw[key]
-            resolved[key] = (_informative(target, verdict, judged)
-                             if target["kind"] != "config" else (verdict, ""))
-        return resolved[key][0]
-
+    resolved = informative({_key(row): (row["target"], row["verdict"]) for row in rows})
     by_target = {}
     for paper, found in readings.items():
         for reading in found:
@@ -233,7 +243,6 @@ def _finish(rows: list[dict], readings: dict[str, list[dict]]) -> None:
             row["verdict"] = _PROTOCOL.get(row["verdict"], row["verdict"])
         else:
             row["ledger"] = "outcome"
-            judged(_key(row))
             row["verdict"], row["uninformative"] = resolved[_key(row)]
         row["readings"] = _reading_summary(by_target.get(_key(row), []))
         row["explanation"] = _explanation(row["paper"], row["verdict"], row["note"],
@@ -328,3 +337,21 @@ def _cell(value) -> str:
     if isinstance(value, float):
         return f"{value:.6g}"
     return str(value)
+
+
+def md_table(frame: pd.DataFrame, links: dict[str, callable] | None = None) -> str:
+    """``frame`` as a Markdown table, cells as :func:`_cell` writes them; ``links`` maps a
+    column to a function of the row giving its link (empty: none)."""
+    links = links or {}
+    lines = ["| " + " | ".join(map(str, frame.columns)) + " |",
+             "|" + "---|" * len(frame.columns)]
+    for record in frame.to_dict("records"):
+        cells = []
+        for column, value in record.items():
+            text = _cell(value).replace("|", "\\|").replace("\n", " ")
+            link = links[column](record) if column in links and text else ""
+            if link:
+                text = f"[{text}]({link})"
+            cells.append(text)
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)

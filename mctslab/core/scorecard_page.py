@@ -39,11 +39,12 @@ from mctslab.core.scorecard import (
     build,
     counts,
     ledgers,
+    md_table,
     read_tables,
 )
 from mctslab.core.scorecard_html import Section
 
-__all__ = ["Scorecard", "HEADLINE_START", "HEADLINE_END", "md_table", "write", "render",
+__all__ = ["Scorecard", "HEADLINE_START", "HEADLINE_END", "write", "render",
            "headline", "update_headline"]
 
 HEADLINE_START = ("<!-- scorecard-headline: written by `mctslab scorecard --records` from "
@@ -81,22 +82,6 @@ def _runs_frame(tables, sources: dict | None = None) -> pd.DataFrame:
     return pd.DataFrame.from_records(records, columns=[
         "paper", "table", "scale", "status", "version", "commit", "finished",
         *(["record"] if sources is not None else [])])
-
-
-def md_table(frame: pd.DataFrame, links: dict[str, callable] | None = None) -> str:
-    links = links or {}
-    lines = ["| " + " | ".join(map(str, frame.columns)) + " |",
-             "|" + "---|" * len(frame.columns)]
-    for record in frame.to_dict("records"):
-        cells = []
-        for column, value in record.items():
-            text = _cell(value).replace("|", "\\|").replace("\n", " ")
-            link = links[column](record) if column in links and text else ""
-            if link:
-                text = f"[{text}]({link})"
-            cells.append(text)
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
 
 
 _SHOWN = ["ledger", "artefact", "row", "column", "kind", "paper_value", "margin", "our_value",

@@ -21,7 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from mctslab import records
-from mctslab.core.scorecard_page import md_table
+from mctslab.core.scorecard import md_table
 from mctslab.core.stats import binomial_test, detectable_difference, games_for_power
 from mctslab.core.store import ResultStore
 from mctslab.go import tables

@@ -88,3 +88,23 @@ def test_the_domains_rows_from_a_records_tables_replace_and_add(tmp_path, monkey
     assert seen == [(["MCT_RM"], None)] and readings == []
     [row] = [r for r in rows if (r["artefact"], r["row"], r["column"]) == FIG8]
     assert row["our_value"] == 0.641 and compare.rejudge(row).verdict == "reproduced"
+
+
+def test_a_recorded_table_can_be_asked_of_one_label(tmp_path):
+    rows = [paper_row(NOTEBOOK, *FIG8, 0.641, low=0.62, high=0.66, n=77, scale="paper")]
+    _saved(tmp_path, "whole", rows, label="9x9")
+    _saved(tmp_path, "part", rows, label="19x19", date="2026-11-28")
+    root = tmp_path / "records"
+    assert "paper-19x19-2026-11-28" in records.recorded_table(NOTEBOOK, "paper_vs_run",
+                                                              root=root).caption
+    assert "paper-9x9-2026-11-27" in records.recorded_table(NOTEBOOK, "paper_vs_run", root=root,
+                                                            label="9x9").caption
+
+
+def test_a_readings_reproduction_whose_criterion_cannot_fail_is_uninformative(monkeypatch):
+    target = dict(records.targets_module.target(NOTEBOOK, *FIG8), uninformative="echoed")
+    monkeypatch.setattr(record_card.targets_module, "target", lambda *key: target)
+    row = compare.paper_table([paper_row(NOTEBOOK, *FIG8, 0.63, low=0.62, high=0.64, n=77,
+                                         scale="paper")]).iloc[0].to_dict()
+    [judged] = record_card._judged_readings([dict(row, reading="r", record="x")])
+    assert judged["verdict"] == "uninformative" and judged["why"].startswith("echoed; ")
