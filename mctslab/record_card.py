@@ -6,8 +6,7 @@ Which records a paper's card is built from, at one scale (``paper`` by default):
   (``records/<notebook>/<scale>[-<label>]-<date>/``), newest first. A target compared in
   several keeps the newest row that judges it (not ``not run at this scale``), so a record
   of one part of a protocol (Go's 19x19 games beside its 9x9 record) enters beside the rest;
-- the domain's own reading of its record (``record_rows(read)`` of the domain's ``tables``
-  module, or of the module :data:`_TABLES` names, where the domain defines it): rows judged from the record's own tables by today's code,
+- the domain's own reading of its record (``mctslab.<domain>.claims.record_rows(read)``): rows judged from the record's own tables by today's code,
   the paper's headline claims among them, which replace or add to the record's
   ``paper_vs_run`` rows; a row there may name a reading of the paper
   (:func:`mctslab.core.targets.readings`) instead of ours;
@@ -28,9 +27,9 @@ from mctslab.core import compare, scorecard_page
 from mctslab.core import targets as targets_module
 from mctslab.core.compare import NOT_RUN
 from mctslab.core.scorecard import READING_COLUMNS, informative
-from mctslab.go import tables as go_tables
-from mctslab.manyfaces import tables as manyfaces_tables
-from mctslab.othello import tables as othello_tables
+from mctslab.go import claims as go_claims
+from mctslab.manyfaces import claims as manyfaces_claims
+from mctslab.othello import claims as othello_claims
 from mctslab.records import (
     PAPER_VS_RUN,
     READING_PREFIX,
@@ -39,13 +38,13 @@ from mctslab.records import (
     records_root,
 )
 from mctslab.sudoku import claims as sudoku_claims
-from mctslab.tsp import tables as tsp_tables
+from mctslab.tsp import claims as tsp_claims
 
 __all__ = ["record_rows", "scorecard"]
 
-# each domain's module holding its record_rows(read), where it has one
-_TABLES = {"othello": othello_tables, "sudoku": sudoku_claims, "tsp": tsp_tables,
-           "go": go_tables, "manyfaces": manyfaces_tables}
+# each domain's claims module: its record_rows(read)
+_CLAIMS = {"othello": othello_claims, "sudoku": sudoku_claims, "tsp": tsp_claims,
+           "go": go_claims, "manyfaces": manyfaces_claims}
 
 
 def _blank(value) -> bool:
@@ -66,8 +65,8 @@ def record_rows(notebook: str, folder: Path) -> tuple[list[dict], list[dict]]:
     ours = {(r["artefact"], r["row"], r["column"]): r
             for r in compare.read_table(folder / PAPER_VS_RUN)}
     readings = []
-    hook = getattr(_TABLES[targets_module.DOMAINS[notebook]], "record_rows", None)
-    for reading, row in (hook(_reader(folder)) if hook else []):
+    hook = _CLAIMS[targets_module.DOMAINS[notebook]].record_rows
+    for reading, row in hook(_reader(folder)):
         record = row if isinstance(row, dict) else compare.paper_table([row]).iloc[0].to_dict()
         record = {k: (None if _blank(v) else v) for k, v in record.items()}
         if reading:

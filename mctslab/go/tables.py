@@ -30,7 +30,6 @@ from mctslab.core.stats import (
 )
 from mctslab.core.store import ResultStore
 from mctslab.go import claims, gnugo
-from mctslab.go.claims import record_rows
 from mctslab.go.experiments import GNUGO_SELF, TABU_POSITION, Played, config
 from mctslab.go.match import Player
 from mctslab.go.tabu import candidate_bound, tabu_size
@@ -38,7 +37,7 @@ from mctslab.go.tabu import candidate_bound, tabu_size
 __all__ = ["PAPER_TABLE2", "PAPER_TABLE3", "PAPER_TABLE4", "PAPER_FIG6", "games_frame",
            "ablation_table", "table2", "table3", "host_table", "validation_table", "veto_table",
            "thinking_table", "table4", "duplicates_table", "table4_by_engine",
-           "duplicates_by_engine", "cost_table", "played_from_stores", "paper_vs_run", "record_rows"]
+           "duplicates_by_engine", "cost_table", "played_from_stores", "paper_vs_run"]
 
 # The paper's numbers, read from its targets file (mctslab/go/targets.csv, core.targets)
 _ID = "go_state_tabu"
@@ -474,7 +473,7 @@ def paper_vs_run(matches: Played, duplicates: Played, table4_frame: pd.DataFrame
       searches with its t interval (one search, as the paper's, has no spread: inconclusive by
       the rules, never reproduced); L = 0 must give none; the Eq. 12 bound by arithmetic.
     - The paper's claims of Table 2, Fig. 5, Sec. 5.4 and Fig. 6 from this run's tables
-      (:func:`mctslab.go.claims.claim_rows`, as a record's are judged by :func:`record_rows`);
+      (:func:`mctslab.go.claims.claim_rows`, as a record's are judged by :func:`mctslab.go.claims.record_rows`);
       on a board other than 19x19 the rows only a 19x19 run judges say so (``claims.at_board``).
     - The protocol constants (Table 1, Sec. 5, Eq. 8) at paper scale (:func:`protocol_values`).
     """

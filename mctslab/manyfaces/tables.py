@@ -3,7 +3,7 @@ estimates, the enclosed-field claim, agreement with GNU Go's regression suites, 
 statements next to this run's (:func:`summary`) and the same in the shape every notebook fills
 (:func:`paper_vs_run`, :mod:`mctslab.core.compare`), whose judged rows are
 :mod:`mctslab.manyfaces.claims`'s, also given for a committed record's tables
-(:func:`record_rows`, ``mctslab scorecard --records``). The measurements behind them are
+(:func:`mctslab.manyfaces.claims.record_rows`, ``mctslab scorecard --records``). The measurements behind them are
 :mod:`mctslab.manyfaces.experiments`.
 """
 
@@ -18,7 +18,6 @@ from mctslab.core.compare import config_rows, paper_row, paper_table
 from mctslab.go.api import Board
 from mctslab.manyfaces import claims, experiments, eyes
 from mctslab.manyfaces import regression as regression_module
-from mctslab.manyfaces.claims import record_rows
 from mctslab.manyfaces.joseki import ESCAPE, TABLE_SIZE, bytes_per_move, load_joseki
 from mctslab.manyfaces.knowledge import (
     CONNECTION_STRENGTHS,
@@ -29,7 +28,7 @@ from mctslab.manyfaces.knowledge import (
 )
 
 __all__ = ["census_tables", "joseki_table", "territory_table", "enclosed_table",
-           "regression_table", "summary", "paper_vs_run", "record_rows"]
+           "regression_table", "summary", "paper_vs_run"]
 
 
 def census_tables(results) -> dict[str, pd.DataFrame]:
@@ -175,7 +174,7 @@ def paper_vs_run(cost, joseki, shares, enclosed, strength: pd.DataFrame | None,
     The matcher's cost chain, the joseki encoding, the enclosed-area field and the claim of a
     knowledge-intensive approach over a large search (``strength``, the games of
     :func:`mctslab.manyfaces.experiments.run_strength`; ``None``: not played) are the rows of
-    :mod:`mctslab.manyfaces.claims`, the same that :func:`record_rows` judges from a committed
+    :mod:`mctslab.manyfaces.claims`, the same that :func:`mctslab.manyfaces.claims.record_rows` judges from a committed
     record. The time shares are shares of a full program's time (search included) in the paper
     and of a replay without search here: shown, not compared. The constants our code fixes:
     :func:`protocol_values`.

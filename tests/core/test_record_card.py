@@ -82,8 +82,7 @@ def test_the_domains_rows_from_a_records_tables_replace_and_add(tmp_path, monkey
         return [("", paper_row(NOTEBOOK, *FIG8, ratio, low=ratio - 0.01, high=ratio + 0.01,
                                n=77, scale="paper"))]
 
-    monkeypatch.setattr(record_card._TABLES["tsp"], "record_rows", record_rows,
-                        raising=False)
+    monkeypatch.setattr(record_card._CLAIMS["tsp"], "record_rows", record_rows)
     rows, readings = record_card.record_rows(NOTEBOOK, folder)
     assert seen == [(["MCT_RM"], None)] and readings == []
     [row] = [r for r in rows if (r["artefact"], r["row"], r["column"]) == FIG8]

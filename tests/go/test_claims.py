@@ -110,7 +110,7 @@ def test_the_committed_9x9_record_judged_again():
     def read(stem):
         path = RECORD_9X9 / f"{stem}.csv"
         return pd.read_csv(path) if path.is_file() else None
-    found = tables.record_rows(read)
+    found = claims.record_rows(read)
     assert {reading for reading, _ in found} == {""}
     rows = paper_table([row for _, row in found]).set_index(["artefact", "row", "column"])
     assert rows.loc[("Fig. 6", "gTabu18-hash and gTabu18-hash-win against gTabu18",

@@ -2,7 +2,7 @@
 paper's approximate figures by order of magnitude, each speed-up of the matcher's chain on its
 own, the paper's arithmetic as derived, the joseki bytes above the 1-byte floor, the
 enclosed-area claim over the whole area, the claim of knowledge over search, and the same rows
-from the committed record's tables (``tables.record_rows``)."""
+from the committed record's tables (``claims.record_rows``)."""
 
 import math
 from pathlib import Path
@@ -141,7 +141,7 @@ def test_the_committed_records_rows():
         return pd.read_csv(path) if path.is_file() else None
 
     found = {(reading, row.artefact, row.row, row.column): row
-             for reading, row in tables.record_rows(read)}
+             for reading, row in claims.record_rows(read)}
     ours = {key[1:]: row for key, row in found.items() if not key[0]}
     step = {column: ours[(MATCHER, row, column)] for row, column in [
         ("8-bit hash prefilter", "share of patterns tried"),
