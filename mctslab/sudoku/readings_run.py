@@ -99,6 +99,17 @@ def _table2_verdicts(counts: pd.DataFrame, best) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _tasks(counts: pd.DataFrame) -> int:
+    return int(counts["task"].nunique()) if len(counts) else 0
+
+
+def _cpu_hours(counts: pd.DataFrame) -> float:
+    """CPU hours of the distinct tasks of ``counts`` (a run shared by readings once)."""
+    if not len(counts):
+        return 0.0
+    return round(float(counts.drop_duplicates("task")["cpu_seconds"].sum()) / 3600, 3)
+
+
 def record(out, folder, budget=BUDGET) -> Path:
     """Write the stored results of every phase into ``folder`` (beside its ``design.json``)."""
     folder = Path(folder)
@@ -110,8 +121,7 @@ def record(out, folder, budget=BUDGET) -> Path:
     counts.to_csv(folder / "screen_counts.csv", index=False)
     table.to_csv(folder / "screen_scores.csv", index=False)
     status = {"written": utc_now(), "screen_runs": int(len(counts)),
-              "screen_cpu_hours": round(float(counts["cpu_seconds"].sum()) / 3600, 3)
-              if len(counts) else 0.0}
+              "screen_tasks": _tasks(counts), "screen_cpu_hours": _cpu_hours(counts)}
     if table["runs"].min() == 32:
         best = search.best_readings(table)
         status["best"] = best
@@ -120,8 +130,7 @@ def record(out, folder, budget=BUDGET) -> Path:
             phase_counts = _best_counts(out, phase, readings, best, budget, playouts)
             phase_counts.to_csv(folder / f"{phase}_counts.csv", index=False)
             status[f"{phase}_runs"] = int(len(phase_counts))
-            status[f"{phase}_cpu_hours"] = (round(float(phase_counts["cpu_seconds"].sum())
-                                                  / 3600, 3) if len(phase_counts) else 0.0)
+            status[f"{phase}_cpu_hours"] = _cpu_hours(phase_counts)
             if phase in ("table2", "paper2") and len(phase_counts):
                 _table2_verdicts(phase_counts, best).to_csv(folder / f"{phase}_claims.csv",
                                                             index=False)

@@ -47,6 +47,7 @@ DEFAULTS = {name: levels[0] for name, levels in FACTORS.items()}
 # aliased with two-factor interactions): the first three are a full factorial, the other four
 # the sums mod 2 of (1, 2), (1, 3), (2, 3) and (1, 2, 3), so run 0 is every factor's default.
 GENERATORS = ((0,), (1,), (2,), (0, 1), (0, 2), (1, 2), (0, 1, 2))
+TABLE1_CLAIMS = ("min > mean", "reducing > random", "rules help")
 COUNTS = ("all", "distinct")          # what Table 1 counts: every board, or distinct boards
 BEST = 3                              # readings run further
 
@@ -118,8 +119,8 @@ def _variant(params: dict) -> str:
 
 def run_counts(results: dict, tasks, keys, names=("reading", "variant", "seed")) -> pd.DataFrame:
     """One row per stored run: ``names`` from ``keys``, ``N=17..20`` (every board generated)
-    and ``distinct N=17..20`` (exact canonical forms), ``cpu_seconds`` (the task's) and
-    ``playouts``. ``results`` maps task id -> stored result; runs not stored are left out."""
+    and ``distinct N=17..20`` (exact canonical forms), ``cpu_seconds`` (the task's), ``task``
+    (its id: a run shared by readings is one task) and ``playouts``. ``results`` maps task id -> stored result; runs not stored are left out."""
     rows = []
     for task, key in zip(tasks, keys):
         result = results.get(task.id)
@@ -131,6 +132,7 @@ def run_counts(results: dict, tasks, keys, names=("reading", "variant", "seed"))
             row[f"N={n}"] = int(counts[str(n)]["count"])
             row[f"distinct N={n}"] = int(counts[str(n)]["distinct"])
         row["cpu_seconds"] = float(result["cpu_seconds"])
+        row["task"] = task.id
         row["playouts"] = int(task.params["playouts"])
         rows.append(row)
     return pd.DataFrame(rows)
@@ -160,9 +162,10 @@ def scores(readings: list[dict], counts: pd.DataFrame, playouts: int) -> pd.Data
             complete = len(mine) == 32
             row.update(table1_distance(_counted(mine, mode), playouts) if complete else
                        {"distance": float("nan"), "near": 0, "cells": 0})
-            if complete:
-                for claim in table1_claims(_counted(mine, mode)).itertuples():
-                    row[claim.claim] = claim.verdict
+            verdicts = (table1_claims(_counted(mine, mode)).itertuples() if complete else ())
+            row.update({claim: "not run" for claim in TABLE1_CLAIMS})
+            for claim in verdicts:
+                row[claim.claim] = claim.verdict
             rows.append(row)
     return pd.DataFrame(rows)
 
