@@ -88,6 +88,15 @@ def _best_counts(out, phase, readings, best, budget, playouts):
     return counts
 
 
+def _paper_scores(counts: pd.DataFrame, readings, best) -> pd.DataFrame:
+    """The best readings' Table 1 at the paper's scale, scored as the screening is."""
+    chosen = [readings[r] for r in best]
+    table = search.scores(chosen, counts.drop(columns="reading").rename(
+        columns={"rank": "reading"}), 1_000_000)
+    return table.rename(columns={"reading": "rank"}).assign(
+        reading=lambda t: [best[k] for k in t["rank"]])
+
+
 def _table2_verdicts(counts: pd.DataFrame, best) -> pd.DataFrame:
     rows = []
     for rank, reading in enumerate(best):
@@ -134,6 +143,9 @@ def record(out, folder, budget=BUDGET) -> Path:
             if phase in ("table2", "paper2") and len(phase_counts):
                 _table2_verdicts(phase_counts, best).to_csv(folder / f"{phase}_claims.csv",
                                                             index=False)
+            if phase == "paper1" and len(phase_counts):
+                _paper_scores(phase_counts, readings, best).to_csv(
+                    folder / "paper1_scores.csv", index=False)
     write_json(folder / "status.json", status)
     return folder
 

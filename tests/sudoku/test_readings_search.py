@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
 
+from mctslab import paths
 from mctslab.sudoku import experiments, figures, readings_run
 from mctslab.sudoku import readings_search as search
 from mctslab.sudoku.generator import GeneratorConfig, generate, variant_name
@@ -154,3 +157,35 @@ def test_the_search_record_reads_back_as_a_table_and_a_figure(tmp_path):
     assert len(table) == 3 and table["distance"].max() < 0.2
     fig = figures.readings_figure(table, reference=1.45)
     assert len(fig.axes) == 2
+
+
+def _fill_store(out, experiment, tasks, rng):
+    """Stand-in results (random counts) for ``tasks`` in ``out``'s store of ``experiment``."""
+    folder = paths.results_dir(experiment, out)
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / "results.jsonl", "a") as f:
+        for task in {t.id: t for t in tasks}.values():
+            counts = {str(n): {"count": int(rng.integers(0, 50)), "distinct": 1}
+                      for n in (17, 18, 19, 20)}
+            f.write(json.dumps({"id": task.id, "result": {"raw": {"distinct": counts},
+                                                          "cpu_seconds": 1.0}}) + "\n")
+
+
+def test_the_later_phases_wait_for_the_screening_and_the_record_follows_the_store(tmp_path):
+    out, rng = tmp_path / "store", np.random.default_rng(0)
+    tasks, _ = search.table1_tasks(search.design(), readings_run.BUDGET)
+    tasks = list({t.id: t for t in tasks}.values())
+    _fill_store(out, "readings_screen", tasks[:-1], rng)
+    assert readings_run.plan(out, "table2") == ([], [])  # one run missing: nothing further
+    _fill_store(out, "readings_screen", tasks[-1:], rng)
+    table2, _ = readings_run.plan(out, "table2")
+    assert len(table2) == 96 and {t.params["playouts"] for t in table2} == {300_000}
+    paper1, _ = readings_run.plan(out, "paper1")
+    _fill_store(out, "readings_paper_table1", paper1, rng)
+    folder = readings_run.record(out, tmp_path / "record")
+    status = json.loads((folder / "status.json").read_text())
+    assert status["screen_tasks"] == 640 and status["screen_runs"] == 1024
+    assert status["screen_cpu_hours"] == round(640 / 3600, 3)  # a shared run counted once
+    assert status["paper1_runs"] == 96 and len(status["best"]) == 3
+    scored = pd.read_csv(folder / "paper1_scores.csv")
+    assert set(scored["reading"]) == set(status["best"]) and scored["distance"].notna().all()
