@@ -22,6 +22,7 @@ from mctslab import paths
 from mctslab.core.executor import run_tasks
 from mctslab.core.store import ResultStore, utc_now, write_json
 from mctslab.sudoku import readings_search as search
+from mctslab.sudoku import tables
 from mctslab.sudoku.readings_score import CRITERIA, ranking_kept, table1_distance, table2_claims
 
 __all__ = ["PHASES", "plan", "run", "record", "main"]
@@ -97,6 +98,16 @@ def _paper_scores(counts: pd.DataFrame, readings, best) -> pd.DataFrame:
         reading=lambda t: [best[k] for k in t["rank"]])
 
 
+def _write_hunt(out, phase, folder) -> None:
+    """The 17-clue hunt of a paper-scale phase (``tables.hunt``: runs with a 17, its rate and
+    interval, per reading) and every 17 found, checked against the census (``tables.finds``)."""
+    results = [r for r in _stored(out, phase).values() if "config" in r]
+    if results:
+        tables.hunt((phase, results)).to_csv(folder / f"{phase}_hunt_17.csv", index=False)
+        tables.finds((phase, results), clues=(17,)).to_csv(folder / f"{phase}_finds_17.csv",
+                                                           index=False)
+
+
 def _table2_verdicts(counts: pd.DataFrame, best) -> pd.DataFrame:
     rows = []
     for rank, reading in enumerate(best):
@@ -146,6 +157,8 @@ def record(out, folder, budget=BUDGET) -> Path:
             if phase == "paper1" and len(phase_counts):
                 _paper_scores(phase_counts, readings, best).to_csv(
                     folder / "paper1_scores.csv", index=False)
+            if phase in ("paper1", "paper2") and len(phase_counts):
+                _write_hunt(out, phase, folder)
     write_json(folder / "status.json", status)
     return folder
 

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from mctslab import paths
+from mctslab.core.store import to_jsonable
 from mctslab.sudoku import experiments, figures, readings_run
 from mctslab.sudoku import readings_search as search
 from mctslab.sudoku.generator import GeneratorConfig, generate, variant_name
@@ -189,3 +190,18 @@ def test_the_later_phases_wait_for_the_screening_and_the_record_follows_the_stor
     assert status["paper1_runs"] == 96 and len(status["best"]) == 3
     scored = pd.read_csv(folder / "paper1_scores.csv")
     assert set(scored["reading"]) == set(status["best"]) and scored["distance"].notna().all()
+
+
+def test_the_hunt_of_a_paper_scale_phase_is_written_from_its_runs(tmp_path):
+    tasks, _ = search.table1_tasks([search.DEFAULTS], 300)
+    task = tasks[0]
+    result = experiments.generation_task(task.params, np.random.SeedSequence(task.seed,
+                                                                             spawn_key=task.spawn_key))
+    folder = paths.results_dir("readings_paper_table1", tmp_path)
+    folder.mkdir(parents=True)
+    (folder / "results.jsonl").write_text(json.dumps({"id": task.id, "result": to_jsonable(result)})
+                                          + "\n")
+    readings_run._write_hunt(tmp_path, "paper1", tmp_path)
+    hunt = pd.read_csv(tmp_path / "paper1_hunt_17.csv")
+    assert list(hunt["runs"]) == [1, 4] and hunt["reading"].iloc[0] == "reducing/min/rules"
+    assert (tmp_path / "paper1_finds_17.csv").is_file()
