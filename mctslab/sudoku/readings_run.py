@@ -20,6 +20,7 @@ import pandas as pd
 
 from mctslab import paths
 from mctslab.core.executor import run_tasks
+from mctslab.core.scorecard import md_table
 from mctslab.core.store import ResultStore, utc_now, write_json
 from mctslab.sudoku import readings_search as search
 from mctslab.sudoku import tables
@@ -163,6 +164,19 @@ def record(out, folder, budget=BUDGET) -> Path:
     return folder
 
 
+def summary(folder=RECORD) -> str:
+    """The search's table (:func:`search_table`) as Markdown under a line saying how far the
+    run got (``status.json``), for ``docs/bench/sudoku.md``."""
+    folder = Path(folder)
+    status = json.loads((folder / "status.json").read_text())
+    table = search_table(folder)
+    done = int(table["distance"].notna().sum())
+    head = (f"From `{folder.name}/` (written {status['written']}): {done} of {len(table)} "
+            f"readings complete, {status['screen_tasks']} of 640 screening runs, "
+            f"{status['screen_cpu_hours']} CPU hours.")
+    return head + "\n\n" + md_table(table)
+
+
 def reference_distance(paper_record=PAPER_RECORD) -> float:
     """Today's reading's distance to Table 1 at 1,000,000 playouts (its paper-scale record)."""
     tenths = pd.read_csv(Path(paper_record) / "finds_per_tenth_counts.csv")
@@ -250,16 +264,20 @@ def write_design(folder, budget=BUDGET, estimate: dict | None = None) -> Path:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m mctslab.sudoku.readings_run")
-    parser.add_argument("action", choices=("run", "record", "design"))
-    parser.add_argument("--out", required=True, help="result store root (data/results/ under it)")
+    parser.add_argument("action", choices=("run", "record", "design", "summary"))
+    parser.add_argument("--out", help="result store root (data/results/ under it)")
     parser.add_argument("--record", help="record folder (record, design)")
     parser.add_argument("--phases", nargs="*", choices=PHASES, default=list(PHASES))
     parser.add_argument("--estimate", help="JSON of the cost estimate (design)")
     args = parser.parse_args(argv)
+    if args.action in ("run", "record") and not args.out:
+        parser.error(f"{args.action} needs --out (the result store)")
     if args.action == "run":
         run(args.out, args.phases)
     elif args.action == "record":
         print(record(args.out, args.record))
+    elif args.action == "summary":
+        print(summary(args.record or RECORD))
     else:
         print(write_design(args.record, estimate=json.loads(args.estimate or "{}")))
     return 0

@@ -190,6 +190,7 @@ def test_the_later_phases_wait_for_the_screening_and_the_record_follows_the_stor
     assert status["paper1_runs"] == 96 and len(status["best"]) == 3
     scored = pd.read_csv(folder / "paper1_scores.csv")
     assert set(scored["reading"]) == set(status["best"]) and scored["distance"].notna().all()
+    assert "32 of 32 readings complete, 640 of 640" in readings_run.summary(folder)
 
 
 def test_the_hunt_of_a_paper_scale_phase_is_written_from_its_runs(tmp_path):
