@@ -18,11 +18,19 @@ Reading guide, from the board up:
   switches and defaults);
 * ``engine`` - ``EngineSettings``, the one settings type of our engine; ``host`` - the paper's
   engines: GNU Go 3.8's classical move generation hosts our search, which may veto its move;
+* ``endgame`` - the end of a game: Tromp-Taylor owners, the plain count (every stone alive),
+  dead stones read by the engine's own playouts, the pass rules (the strong engine passes
+  only when the plain count wins, else captures the dead stones first);
+  ``clock`` - time controls (``time_settings``, ``time_left``, ``kgs-time_settings``) as
+  seconds per move;
 * ``gnugo`` - the GTP client for GNU Go (or any GTP engine), with failure detection;
 * ``game`` - one game between two GTP engines from the empty board, and its record;
   ``gtp`` - our GTP engine (``mctslab go gtp``: the pure and the host move rules);
   ``sgf`` - SGF in and out (sgfmill);
-* ``match`` - the one game loop for any two players, the game task and the match summary;
+* ``match`` - the one game loop for any two players, the game task and the match summary
+  (both counts: the referee's and the plain count); ``external`` - any GTP engine as a player
+  (Pachi, michi-c: probed, labelled by its name, version and command);
+  ``match_run`` - the ``mctslab go match`` verb's run;
   ``match_record`` - a match's folder as a record: checked against its games, packed to commit;
 * ``experiments``, ``tables``, ``figures`` - the ``go_state_tabu`` notebook: protocol and
   scales, the paper's tables, its figures; ``claims`` - the paper's headline claims judged from
@@ -35,7 +43,7 @@ Reading guide, from the board up:
 """
 
 from mctslab.core.warmup import compile_once
-from mctslab.go import _board, strong
+from mctslab.go import _board, endgame, strong
 from mctslab.go._board import (
     BORDER,
     I_NUM_EMPTY,
@@ -96,3 +104,4 @@ def warmup_strong() -> None:
     for policy in strong.PLAYOUT_POLICIES:
         strong.search(board, 16, policy=policy, seed=0)
     strong.search(board, 16, seed=0, tabu="gTabu2-hash-win")
+    endgame.ownership(board, 2, policy="heavy")  # its end-of-game reading

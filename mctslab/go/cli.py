@@ -3,7 +3,8 @@
     mctslab go gtp [ENGINE OPTIONS] [--size N] [--komi K] [--superko]
     mctslab go search POSITION --playouts P [ENGINE OPTIONS] [--move N] [--json]
     mctslab go match --games N --out DIR [ENGINE OPTIONS] [--candidate mcts|gnugo|gnugo-mc]
-                     [--opponent gnugo|gnugo-mc|mcts] [--opponent-level L] [--size N]
+                     [--opponent gnugo|gnugo-mc|mcts|gtp] [--opponent-level L] [--size N]
+                     [--opponent-command COMMAND] [--opponent-label TAG]
     mctslab go report DIR [DIR ...] [--names NAME ...] [--controls NAME ...] [--csv DIR]
     mctslab go record table2-19x19|reading-uniform-redraw --out DIR [--matches DIR]
 
@@ -11,23 +12,22 @@ ENGINE OPTIONS are one :class:`~mctslab.go.engine.EngineSettings` everywhere: ``
 (a state-tabu paper engine), ``--classical gnugo|none`` (with ``--gnugo-level L``: GNU Go's
 classical move generation hosts the search, the paper's engines; none: pure UCT),
 ``--playouts``, ``--policy``, ``--c``, ``--seed``, ``--root-select``, ``--root-order``,
-``--tabu-redraw``, ``--expansion-threshold``, ``--resign``, ``--timeout``.
+``--tabu-redraw``, ``--expansion-threshold``, ``--resign``, ``--timeout``, ``--pass-rule``.
 
 ``gtp`` serves GTP 2 on stdin/stdout (attach it to GoGui or Sabaki: docs/go.md).
 ``search`` plays one move of the engine from POSITION, an SGF file (``--move N``: after N moves
 of its main line) or a GTP-style move list such as ``"B D4 W Q16 B pass"`` (``--size``,
 ``--komi``), and prints the move, the host's classical move and shortlist (host engine), the
 root's top children and playouts/s.
-``match`` plays games against GNU Go 3.8 through the executor (stored as they finish, so a
-killed match resumes), writes every game's SGF and ``summary.json`` (binomial test).
+``match`` plays games against GNU Go 3.8 or any GTP engine through the executor (stored as
+they finish, so a killed match resumes), writes every game's SGF and ``summary.json``
+(binomial test; the referee's count and the plain count): :mod:`mctslab.go.match_run`.
 ``report DIR...`` reads recorded match folders back as Tables 2-3 (binomial test, paired
 McNemar tests against the control rows), the host engine's vetoes and the thinking time;
 ``record KIND`` saves one part of the protocol as a record (:mod:`mctslab.go.record_runs`)."""
 
 from __future__ import annotations
 
-import dataclasses
-import datetime
 import io
 import json
 import os
@@ -92,7 +92,8 @@ def _engine(args, **fixed):
                   root_order=args.root_order, tabu_redraw=args.tabu_redraw,
                   resign=args.resign, timeout=args.timeout, rave=args.rave,
                   rave_equiv=args.rave_equiv, priors=args.priors,
-                  prior_weight=args.prior_weight, seconds=args.seconds)
+                  prior_weight=args.prior_weight, seconds=args.seconds,
+                  pass_rule=args.pass_rule)
     for name in ("policy", "c", "root_select"):
         value = getattr(args, name)
         values[name] = verb.get(name) if value is None else value
@@ -177,60 +178,12 @@ def _gtp(args) -> int:
     return gtp.main(settings, stdin=sys.stdin.buffer, stdout=sys.stdout.buffer)
 
 
-def _player(kind: str, level: int, simulations: int, engine=None):
-    from mctslab.go.match import Player
-
-    return (Player("mcts", engine=engine) if kind == "mcts"
-            else Player(kind, level=level, simulations=simulations))
-
-
 def _match(args) -> int:
-    from mctslab import paths
-    from mctslab.core.executor import run_tasks
-    from mctslab.core.store import ResultStore, write_json
-    from mctslab.go import gnugo, match, sgf
+    from mctslab.go import match_run
 
     candidate_kind = "gnugo" if args.config == "gnugo" else args.candidate
     engine = _engine(args, size=args.size, komi=args.komi) if candidate_kind == "mcts" else None
-    opponent_level = args.gnugo_level if args.opponent_level is None else args.opponent_level
-    candidate_level = args.gnugo_level if args.candidate_level is None else args.candidate_level
-    candidate = _player(candidate_kind, candidate_level, args.mc_simulations, engine)
-    if args.opponent == "mcts":  # head to head: our engine with another configuration
-        if engine is None:
-            raise ValueError("--opponent mcts plays our engine against itself: the candidate "
-                             "must be our engine (--candidate mcts)")
-        opponent = _player("mcts", opponent_level, args.mc_simulations, dataclasses.replace(
-            engine, config=args.opponent_config or engine.config))
-    else:
-        opponent = _player(args.opponent, opponent_level, args.mc_simulations)
-    gnugo.find_gnugo()  # a clear error naming how to install GNU Go, before anything runs
-    tasks = match.match_tasks(candidate, opponent, args.games, size=args.size, komi=args.komi,
-                              referee_level=args.referee_level, timeout=args.timeout,
-                              seed=args.seed)
-    out = Path(args.out)
-    experiment = f"{match.EXPERIMENT_PREFIX}{candidate.label}_vs_{opponent.label}"
-    results = run_tasks(experiment, tasks, workers=args.workers, scheduler=args.scheduler,
-                        out=out, progress=not args.json)
-    games = out / "games"
-    games.mkdir(parents=True, exist_ok=True)
-    # each game is dated by the day its task finished (the store keeps it), so a resumed
-    # match writes its earlier games out unchanged
-    finished = {key: record.get("finished") or "" for key, record in
-                ResultStore(paths.results_dir(experiment, out)).load().items()}
-    today = datetime.date.today().isoformat()
-    for i, (task, result) in enumerate(zip(tasks, results)):
-        (games / f"{i:04d}-{task.params['color']}.sgf").write_bytes(
-            sgf.with_date(result["sgf"], finished.get(task.id, "")[:10] or today))
-    summary = match.summary(tasks, results)
-    summary.update({"as Black": f"{summary['wins_as_black']}/{summary['games_as_black']}",
-                    "as White": f"{summary['wins_as_white']}/"
-                                f"{summary['games'] - summary['games_as_black']}",
-                    "size": args.size, "komi": args.komi, "seed": args.seed,
-                    "candidate_params": candidate.params(), "opponent_params": opponent.params(),
-                    "referee_level": args.referee_level})
-    write_json(out / "summary.json", summary)
-    print(json.dumps(summary, indent=1))
-    return 0
+    return match_run.run(args, engine)
 
 
 def _record(args) -> int:
@@ -316,8 +269,10 @@ def _engine_options(p, *, playouts=None, policy="light", resign=0.1, root_select
     strong.add_argument("--prior-weight", type=cliargs.non_negative_float, default=None,
                         help="scale of every prior's virtual playouts (default 1)")
     strong.add_argument("--seconds", type=cliargs.non_negative_float, default=None,
-                        help="time limit per move in seconds, --playouts stays the cap "
-                             "(default 0: none)")
+                        help="seconds per move, --playouts stays the cap (default 0: none)")
+    strong.add_argument("--pass-rule", default=None, choices=["plain", "estimate"],
+                        help="plain: pass only if the count with every stone alive wins "
+                             "(strong's default); estimate: if our estimate wins (uct's)")
 
 
 def add_parser(subparsers) -> None:
@@ -342,9 +297,15 @@ def add_parser(subparsers) -> None:
                         "--candidate gnugo (the paper's first row of Table 2)")
     p.add_argument("--candidate-level", type=LEVEL, default=None,
                    help="GNU Go --level of a gnugo / gnugo-mc candidate (default --gnugo-level)")
-    p.add_argument("--opponent", default="gnugo", choices=["gnugo", "gnugo-mc", "mcts"],
-                   help="the opponent: classical GNU Go (default), gnugo-mc, or our engine "
-                        "with the same options and --opponent-config (head to head)")
+    p.add_argument("--opponent", default="gnugo", choices=["gnugo", "gnugo-mc", "mcts", "gtp"],
+                   help="the opponent: classical GNU Go (default), gnugo-mc, our engine "
+                        "with the same options and --opponent-config (head to head), or any "
+                        "GTP engine (gtp: --opponent-command)")
+    p.add_argument("--opponent-command", default=None, metavar="COMMAND",
+                   help="--opponent gtp: the engine's command line, e.g. 'pachi -t =8000 -s "
+                        "{seed}' ({seed}: each game's seed)")
+    p.add_argument("--opponent-label", default=None,
+                   help="--opponent gtp: a tag for its label (default: the command's hash)")
     p.add_argument("--opponent-config", default=None,
                    help="--opponent mcts: the opponent's configuration (default --config), "
                         "e.g. gnugo-uct against --config gTabu18-hash-win")

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from mctslab.go import strong
 from mctslab.go.api import POLICIES
+from mctslab.go.endgame import PASS_RULES
 from mctslab.go.host import ROOT_ORDERS
 from mctslab.go.tabu import REDRAWS, TabuConfig, parse_config
 
@@ -39,10 +40,14 @@ STRONG_FIELDS = {"engine": "uct", "rave": strong.DEFAULTS["rave"],
                  "rave_equiv": strong.DEFAULTS["rave_equiv"],
                  "priors": strong.DEFAULTS["priors"],
                  "prior_weight": strong.DEFAULTS["prior_weight"],
-                 "expand_visits": strong.DEFAULTS["expand_visits"], "seconds": 0.0}
-# The strong engine's values of the shared fields (engine_settings("strong")).
-_ENGINE_DEFAULTS = {"uct": {}, "strong": {k: v for k, v in strong.DEFAULTS.items()
-                                          if k in ("policy", "c", "root_select")}}
+                 "expand_visits": strong.DEFAULTS["expand_visits"], "seconds": 0.0,
+                 "pass_rule": "estimate"}
+# The strong engine's values of the shared fields (engine_settings("strong")): since issue 44
+# it passes only when the plain count wins (pass_rule "plain"; its matches' task parameters
+# then carry the rule, so their ids differ from the games recorded with the estimate rule).
+_ENGINE_DEFAULTS = {"uct": {}, "strong": {**{k: v for k, v in strong.DEFAULTS.items()
+                                             if k in ("policy", "c", "root_select")},
+                                          "pass_rule": "plain"}}
 
 
 def engine_settings(engine: str = "uct", **values) -> EngineSettings:
@@ -66,9 +71,11 @@ class EngineSettings:
     ``seed + k``; None: fresh entropy).
 
     Pure engine (``classical="none"``): the root move by ``root_select`` (visits | winrate);
-    resign below the root win rate ``resign`` (0: never); pass when the opponent has just passed
-    and our count (dead stones removed by ``dead_playouts`` light playouts at
-    ``dead_threshold``) already wins.
+    resign below the root win rate ``resign`` (0: never); ``pass_rule``
+    (:mod:`mctslab.go.endgame`): ``estimate`` passes when the opponent has just passed and our count (dead stones removed by
+    ``dead_playouts`` light playouts at ``dead_threshold``) already wins, ``plain`` only when
+    the count with every stone alive wins (else it captures the dead stones first; the dead
+    stones read by the engine's own playouts; the strong engine's default).
 
     Host engine (``classical="gnugo"``): GNU Go 3.8 at ``gnugo_level`` hosts the search
     (:mod:`mctslab.go.host`); ``root_order`` (value | random) orders the untried root children;
@@ -112,6 +119,7 @@ class EngineSettings:
     prior_weight: float = STRONG_FIELDS["prior_weight"]
     expand_visits: int = STRONG_FIELDS["expand_visits"]
     seconds: float = STRONG_FIELDS["seconds"]
+    pass_rule: str = STRONG_FIELDS["pass_rule"]
 
     def __post_init__(self):
         if self.engine not in ENGINES:
@@ -124,17 +132,13 @@ class EngineSettings:
             strong.parse_priors(self.priors)
         elif self.policy not in POLICIES:
             raise ValueError(f"unknown policy {self.policy!r}; known: {', '.join(POLICIES)}")
-        if self.classical not in CLASSICAL:
-            raise ValueError(f"classical must be one of {', '.join(CLASSICAL)}, got "
-                             f"{self.classical!r}")
         if self.root_select not in ROOT_SELECT:
             raise ValueError(f"root_select must be visits or winrate, got {self.root_select!r}")
-        if self.root_order not in ROOT_ORDERS:
-            raise ValueError(f"root_order must be one of {', '.join(ROOT_ORDERS)}, got "
-                             f"{self.root_order!r}")
-        if self.tabu_redraw not in REDRAWS:
-            raise ValueError(f"tabu_redraw must be one of {', '.join(REDRAWS)}, got "
-                             f"{self.tabu_redraw!r}")
+        for name, known in (("classical", CLASSICAL), ("root_order", ROOT_ORDERS),
+                            ("tabu_redraw", REDRAWS), ("pass_rule", PASS_RULES)):
+            if getattr(self, name) not in known:
+                raise ValueError(f"{name} must be one of {', '.join(known)}, got "
+                                 f"{getattr(self, name)!r}")
         for name in ("playouts", "tabu_moves"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:

@@ -3,7 +3,7 @@
 Implements the GTP 2 draft (Farnebäck 2002) commands an interface or a match needs:
 protocol_version, name, version, known_command, list_commands, boardsize, clear_board, komi,
 play, genmove, undo, showboard, final_score, final_status_list, time_settings, time_left,
-kgs-genmove_cleanup, loadsgf, quit.
+kgs-time_settings, kgs-genmove_cleanup, loadsgf, quit.
 
 Framing is the spec's: a command line ``[id] name [args]``; replies ``=id result\\n\\n`` or
 ``?id message\\n\\n`` (``=id\\n\\n`` when there is nothing to say), with the spec's error strings
@@ -19,21 +19,27 @@ Our choices where GTP leaves them open:
   seed advances per call, so a game is reproducible and moves differ); the root move by most
   visits unless ``root_select="winrate"``; with ``engine="strong"`` the search is
   :func:`mctslab.go.strong.search` (RAVE, priors, heavy playouts). It resigns when the root win rate is below
-  ``resign`` (never in cleanup), and passes when the search returns no move, or when the
+  ``resign`` (never in cleanup). Passing follows ``pass_rule`` (:mod:`mctslab.go.endgame`):
+  ``estimate`` (the UCT engine's) passes when the search returns no move, or when the
   opponent just passed and we win the area count after removing the stones our playouts find
-  dead (so games against GNU Go end with two passes).
+  dead (so games against GNU Go end with two passes); ``plain`` (the strong engine's) passes
+  only when the count with every stone alive wins, and otherwise plays on to capture the
+  opponent's dead stones (:meth:`GtpServer.play_on`).
 - ``genmove``, host engine (``classical="gnugo"``, the state-tabu paper's engines): GNU Go 3.8's
   classical move generation, shadowing the game in a subprocess, proposes the move and our
   search may veto it (:mod:`mctslab.go.host`); every decision is kept in ``decisions``.
 - ``final_status_list``/``final_score``: a stone is dead when, in ``dead_playouts`` random
-  playouts from the position (the engine's light playouts: uniform legal moves that never fill
-  an own one-point eye, to two passes), its point ends owned by the other colour more than
-  ``dead_threshold`` (0.7) of the time: the estimate GoGui and Sabaki expect from
+  playouts from the position (light playouts: uniform legal moves that never fill an own
+  one-point eye, to two passes; under ``pass_rule="plain"`` the strong engine's own heavy
+  ones), its point ends owned by the other colour more than ``dead_threshold`` (0.7) of the
+  time: the estimate GoGui and Sabaki expect from
   ``final_status_list dead``. We do not detect seki: ``final_status_list seki`` is always
   empty. ``final_score`` is the area (Tromp-Taylor) score after removing the dead stones.
 - ``kgs-genmove_cleanup``: ``genmove`` that never passes while a legal move exists that does
   not fill one of our own one-point eyes (and never resigns): the simplest honest cleanup.
-- ``time_settings``/``time_left`` are accepted and recorded, the playout budget stays fixed.
+- ``time_settings``, ``kgs-time_settings`` and ``time_left`` set the clock
+  (:mod:`mctslab.go.clock`): the strong engine stops each search at the move's share of the
+  time left (the playouts stay the cap); the UCT engine records them and keeps its playouts.
 - ``loadsgf FILE [N]``: the main line up to and not including move N (GTP's meaning).
 """
 
@@ -44,19 +50,19 @@ import sys
 import numpy as np
 
 from mctslab import __version__
-from mctslab.go import _board as kb
-from mctslab.go import _playout, sgf, strong
 from mctslab.go import api as go_api
+from mctslab.go import clock, endgame, sgf, strong
+from mctslab.go.endgame import area_owner, dead_stones, non_eye_moves, own_eye
 from mctslab.go.engine import EngineSettings
 from mctslab.go.host import ClassicalHost, root_moves, shortlist_move
-from mctslab.rng import seed_state
 
-__all__ = ["EngineSettings", "GtpServer", "dead_stones", "main"]
+__all__ = ["EngineSettings", "GtpServer", "area_owner", "dead_stones", "main", "non_eye_moves",
+           "own_eye"]
 
 COMMANDS = ("protocol_version", "name", "version", "known_command", "list_commands", "boardsize",
             "clear_board", "komi", "play", "genmove", "undo", "showboard", "final_score",
-            "final_status_list", "time_settings", "time_left", "kgs-genmove_cleanup", "loadsgf",
-            "quit")
+            "final_status_list", "time_settings", "time_left", "kgs-time_settings",
+            "kgs-genmove_cleanup", "loadsgf", "quit")
 
 
 class CommandError(Exception):
@@ -65,73 +71,6 @@ class CommandError(Exception):
 
 def _api(api):
     return go_api if api is None else api
-
-
-def own_eye(stones: np.ndarray, row: int, col: int, color: int) -> bool:
-    """Is the empty point (row, col) surrounded on every side by ``color`` (a one-point eye)?"""
-    size = stones.shape[0]
-    for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
-        if 0 <= r < size and 0 <= c < size and stones[r, c] != color:
-            return False
-    return True
-
-
-def non_eye_moves(board, color) -> list:
-    """Legal moves of ``color`` that do not fill its own one-point eyes."""
-    stones = board.stones()
-    return [m for m in board.legal_moves(color) if not own_eye(stones, m[0], m[1], color)]
-
-
-def area_owner(stones: np.ndarray) -> np.ndarray:
-    """Tromp-Taylor owner of each point: its stone, or the only colour an empty region reaches
-    (0: neither). Per point, which the kernel's ``area_score`` (a sum) does not give."""
-    size = stones.shape[0]
-    owner = stones.astype(np.int8).copy()
-    seen = np.zeros_like(owner, dtype=bool)
-    for r0 in range(size):
-        for c0 in range(size):
-            if stones[r0, c0] != 0 or seen[r0, c0]:
-                continue
-            region, reach, stack = [], set(), [(r0, c0)]
-            seen[r0, c0] = True
-            while stack:
-                r, c = stack.pop()
-                region.append((r, c))
-                for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                    if 0 <= rr < size and 0 <= cc < size:
-                        if stones[rr, cc] == 0 and not seen[rr, cc]:
-                            seen[rr, cc] = True
-                            stack.append((rr, cc))
-                        elif stones[rr, cc] != 0:
-                            reach.add(int(stones[rr, cc]))
-            if len(reach) == 1:
-                color = reach.pop()
-                for r, c in region:
-                    owner[r, c] = color
-    return owner
-
-
-def dead_stones(board, playouts: int = 64, threshold: float = 0.7, seed: int = 0) -> list:
-    """Stones (row, col) whose points light playouts (the engine's own, in numba) give to the
-    other colour more than ``threshold`` of the time (see the module docstring)."""
-    start = board.stones()
-    if not start.any() or playouts < 1:
-        return []
-    size, width = board.size, board.size + 2
-    rng = seed_state(seed)
-    scratch = kb.clone_state(board.state)
-    no_policy_data, no_hashes = np.zeros(0, np.float64), np.zeros(0, np.uint64)
-    no_tabu = _playout.no_tabu()
-    other_owned = np.zeros(start.shape, dtype=np.int32)
-    for _ in range(playouts):
-        kb.copy_state(board.state, scratch)
-        scratch.info[kb.I_PASSES] = 0  # after the game's two passes the playout must still run
-        _playout.playout(scratch, rng, _playout.LIGHT, no_policy_data, 0.0, 3 * size * size,
-                         no_hashes, no_tabu, 0)
-        owner = area_owner(scratch.color.reshape(width, width)[1:-1, 1:-1])
-        other_owned += (start != 0) & (owner != 0) & (owner != start)
-    dead = np.argwhere(other_owned > threshold * playouts)
-    return [(int(r), int(c)) for r, c in dead]
 
 
 def score_text(black_margin: float) -> str:
@@ -163,6 +102,7 @@ class GtpServer:
         self.stderr = stderr if stderr is not None else sys.stderr
         self.size, self.komi = self.settings.size, self.settings.komi
         self.time_settings = None
+        self.time_control: clock.TimeControl | None = None  # time_settings, kgs-time_settings
         self.time_left: dict[int, tuple[float, int]] = {}
         self.searches = 0
         self.quit = False
@@ -302,10 +242,26 @@ class GtpServer:
     def cmd_time_settings(self, args):
         main_time, byo_time, byo_stones = self._args(args, 3)
         try:
-            self.time_settings = (float(main_time), float(byo_time), int(byo_stones))
+            settings = (float(main_time), float(byo_time), int(byo_stones))
+            control = clock.from_gtp(*settings)
         except ValueError:
             raise CommandError("syntax error") from None
+        self.time_settings, self.time_control, self.time_left = settings, control, {}
         return ""
+
+    def cmd_kgs_time_settings(self, args):
+        try:
+            control = clock.from_kgs(args)
+        except ValueError:
+            raise CommandError("syntax error") from None
+        self.time_control, self.time_left = control, {}
+        return ""
+
+    def move_seconds(self, color: int) -> float:
+        """The seconds the next search of ``color`` may take under the clock (0: no limit;
+        :mod:`mctslab.go.clock`); only the strong engine stops a search on time."""
+        return clock.move_seconds(self.time_control, self.time_left.get(color),
+                                  int((self.board.stones() == 0).sum()))
 
     def cmd_time_left(self, args):
         color, seconds, stones = self._args(args, 3)
@@ -382,10 +338,11 @@ class GtpServer:
     def _search_for_move(self, board, color: int, **extra):
         s = self.settings
         if s.engine == "strong":
+            seconds = clock.combine(s.seconds, self.move_seconds(color))
             result = strong.search(board, s.playouts, policy=s.policy, rave=s.rave,
                                    rave_equiv=s.rave_equiv, priors=s.priors,
                                    prior_weight=s.prior_weight, expand_visits=s.expand_visits,
-                                   c=s.c, root_select=s.root_select, seconds=s.seconds,
+                                   c=s.c, root_select=s.root_select, seconds=seconds,
                                    seed=self._next_seed(), komi=self.komi, tabu=s.tabu())
         else:
             tabu = s.tabu()
@@ -408,10 +365,13 @@ class GtpServer:
             return self.host_move(color)
         board = self._position(color)
         other = 3 - color
+        plain = s.pass_rule == "plain" and not cleanup
         if not cleanup and self.board.moves and self.board.moves[-1] == (other, None):
-            margin = self.score_margin(board)
+            margin = endgame.plain_margin(board, self.komi) if plain else \
+                self.score_margin(board)
             if (margin > 0) == (color == self.api.BLACK) and margin != 0:
-                self.log("opponent passed and we win the count: pass")
+                self.log(f"opponent passed and we win the {'plain ' if plain else ''}count: "
+                         "pass")
                 return None
         result = self._search_for_move(board, color)
         move = result.move
@@ -422,6 +382,8 @@ class GtpServer:
             self.log(f"search move {self.api.vertex(move, self.size)} is illegal here; "
                      f"playing {self.api.vertex(fallback[0] if fallback else None, self.size)}")
             move = fallback[0] if fallback else None
+        if plain and move is None:
+            move = self.play_on(board, color, result)
         if cleanup:
             if move is None:
                 stones = self.board.stones()
@@ -469,11 +431,41 @@ class GtpServer:
                         tabu_candidates=result.tabu_candidates)
         return move
 
+    def play_on(self, board, color: int, result):
+        """The ``plain`` pass rule (:mod:`mctslab.go.endgame`): the search prefers to pass;
+        pass when the plain count wins, or when it loses and neither the search nor our
+        reading of the dead stones sees a win; else the move that plays on (None: pass)."""
+        if endgame.plain_count_wins(board, color, self.komi):
+            return None
+        black, white = self.ownership(board)
+        ours, theirs = (black, white) if color == self.api.BLACK else (white, black)
+        stones = board.stones()
+        dead = [(int(r), int(c)) for r, c in np.argwhere(
+            (stones == 3 - color) & (ours > self.settings.dead_threshold))]
+        if result.root_win_rate <= 0.5 and not dead:
+            return None
+        move = endgame.play_on_move(board, color, result.children, dead, own_share=ours)
+        self.log(f"pass would lose the plain count ({len(dead)} dead stones of the opponent "
+                 f"read): {'pass' if move is None else self.api.vertex(move, self.size)}")
+        return move
+
     # -- scoring ---------------------------------------------------------------------------------
+    def _reading_policy(self) -> str:
+        """The playouts that read dead stones: the engine's own under the ``plain`` pass rule
+        (the strong engine's heavy ones), light ones otherwise (the ``estimate`` rule's)."""
+        s = self.settings
+        return s.policy if s.pass_rule == "plain" and s.engine == "strong" else "light"
+
+    def ownership(self, board=None):
+        """Shares of the reading's playouts each point ends Black's and White's."""
+        s = self.settings
+        return endgame.ownership(board if board is not None else self.board, s.dead_playouts,
+                                 seed=s.seed or 0, policy=self._reading_policy())
+
     def dead(self, board=None) -> list:
         s = self.settings
         return dead_stones(board if board is not None else self.board, s.dead_playouts,
-                           s.dead_threshold, seed=s.seed or 0)
+                           s.dead_threshold, seed=s.seed or 0, policy=self._reading_policy())
 
     def score_margin(self, board=None) -> float:
         """Black's area margin minus komi after removing the stones playouts find dead."""

@@ -14,8 +14,9 @@ Players (:class:`Player`):
 * ``"gnugo-mc"``: GNU Go 3.8's own Monte-Carlo mode (``--monte-carlo``), ``simulations`` per
   move at ``level`` (the paper's base engine minus its change of C;
   :func:`~mctslab.go.gnugo.gnugo_mc_argv`); on 19x19 it is never sent ``boardsize``;
-* ``"gtp"``: any GTP engine, started with ``argv`` (another program; the tests' scripted
-  engines);
+* ``"gtp"``: any GTP engine, started with ``argv`` (another program: Pachi, michi-c; the
+  tests' scripted engines); ``{seed}`` in an argument becomes the game's seed for that side;
+  ``name`` (what the engine says it is, :mod:`mctslab.go.external`) gives its label;
 * any other kind: an in-process engine built by ``factory`` (``"module:function"``, called as
   ``factory(player, size, komi, seed)`` and returning a ``GtpServer``), with the kind's
   settings in ``options`` (the Many Faces knowledge player).
@@ -25,7 +26,8 @@ the other engine (and to the referee) until two passes, a resignation or ``max_m
 classical GNU Go at ``referee_level`` referees (``final_score``: Chinese rules, its own
 dead-stone judgement): the opponent itself when it is classical GNU Go at that level, else a
 third process fed every move. Our own Tromp-Taylor count of the final board (every stone alive)
-is kept beside the referee's and a disagreement is counted, not hidden.
+is kept beside the referee's and a disagreement is counted, not hidden; the summary counts the
+games each count gives the candidate (the *plain count*, :func:`mctslab.go.endgame.plain_winner`).
 
 Seeds: each game's players and referee are seeded from the task's seed, so game ``i`` of two
 matches built from the same match seed meets the same GNU Go (paired rows: McNemar). GNU Go
@@ -40,6 +42,7 @@ in-process engine, plus its host GNU Go's; a GNU Go process's own from ``/proc``
 from __future__ import annotations
 
 import io
+import re
 import time
 from dataclasses import asdict, dataclass, field, fields
 
@@ -47,14 +50,14 @@ import numpy as np
 
 from mctslab.core.stats import binomial_test
 from mctslab.core.tasks import make_tasks, resolve
-from mctslab.go import gnugo, sgf, warmup, warmup_strong
+from mctslab.go import endgame, gnugo, sgf, warmup, warmup_strong
 from mctslab.go.api import BLACK, WHITE, Board
 from mctslab.go.engine import STRONG_FIELDS, EngineSettings
 from mctslab.go.game import GameRecord, RefusedMove, play_game, score_value
 from mctslab.go.gtp import GtpServer
 
 __all__ = ["KINDS", "EXPERIMENT_PREFIX", "Player", "InProcessEngine", "MatchError", "game_task", "match_tasks",
-           "summary", "restarting", "play_players"]
+           "summary", "plain_counts", "restarting", "play_players"]
 
 KINDS = ("mcts", "gnugo", "gnugo-mc", "gtp")  # built here; another kind needs a factory
 # a match's store: data/results/go_match_<candidate>_vs_<opponent>/ (`mctslab go match --out`)
@@ -119,8 +122,9 @@ class Player:
             return {"kind": "gnugo", "level": self.level}
         if self.kind == "gnugo-mc":
             return {"kind": "gnugo-mc", "level": self.level, "simulations": self.simulations}
-        if self.kind == "gtp":
-            return {"kind": "gtp", "argv": list(self.argv)}
+        if self.kind == "gtp":  # a name only when given: the ids of unnamed engines stay
+            return {"kind": "gtp", "argv": list(self.argv), **({"name": self.name}
+                                                                if self.name else {})}
         return {"kind": self.kind, "factory": self.factory, "options": dict(self.options),
                 "name": self.name}
 
@@ -139,7 +143,8 @@ class Player:
     @property
     def label(self) -> str:
         """Short name for tables: ``gnugo-uct``, ``gTabu18-hash-win+gnugo10``, ``gnugo-L10``,
-        ``gnugo-mc-L1``, or the kind."""
+        ``gnugo-mc-L1``, a named GTP engine's name as one word (``Pachi-12.84-a1b2c3d4``), or
+        the kind."""
         if self.kind == "mcts":
             return self.engine.label
         if self.kind == "gnugo":
@@ -147,6 +152,8 @@ class Player:
         if self.kind == "gnugo-mc":
             tail = "" if self.simulations == gnugo.MC_SIMULATIONS else f"-{self.simulations}"
             return f"gnugo-mc-L{self.level}{tail}"
+        if self.kind == "gtp" and self.name:
+            return re.sub(r"[^A-Za-z0-9.+_-]+", "-", self.name).strip("-")[:80]
         return self.kind
 
 
@@ -175,16 +182,25 @@ class InProcessEngine(gnugo.GtpCommands):
 
 class _Timed:
     """An engine whose ``genmove`` calls are timed: wall ``seconds`` and, for an in-process
-    engine, this process's CPU ``cpu``; everything else passes through."""
+    engine, this process's CPU ``cpu``; everything else passes through. A refusal or failure
+    of the engine names ``who`` it is (a side and its label, or the referee)."""
 
-    def __init__(self, engine, in_process: bool):
-        self.engine, self.in_process = engine, in_process
+    def __init__(self, engine, in_process: bool, who: str = ""):
+        self.engine, self.in_process, self.who = engine, in_process, who
         self.seconds = self.cpu = 0.0
+
+    def _named(self, call, *args, **kw):
+        try:
+            return call(*args, **kw)
+        except gnugo.GtpError as exc:
+            raise gnugo.GtpError(exc.command, f"{exc.message} ({self.who})") from None
+        except gnugo.EngineFailure as exc:
+            raise type(exc)(f"{exc} ({self.who})") from None
 
     def genmove(self, color, timeout=None):
         wall, cpu = time.perf_counter(), time.process_time()
         try:
-            return self.engine.genmove(color, timeout=timeout)
+            return self._named(self.engine.genmove, color, timeout=timeout)
         finally:
             self.seconds += time.perf_counter() - wall
             if self.in_process:
@@ -196,7 +212,10 @@ class _Timed:
         return None if other is None else self.cpu + other
 
     def __getattr__(self, name):
-        return getattr(self.engine, name)
+        value = getattr(self.engine, name)
+        if not callable(value) or name in ("close", "kill", "cpu_seconds"):
+            return value
+        return lambda *args, **kw: self._named(value, *args, **kw)
 
 
 def _open(player: Player, *, size: int, komi: float, seed: int, timeout: float):
@@ -208,8 +227,9 @@ def _open(player: Player, *, size: int, komi: float, seed: int, timeout: float):
         argv = gnugo.gnugo_mc_argv(level=player.level, simulations=player.simulations,
                                    seed=seed, komi=komi, size=size)
         return gnugo.GtpEngine(argv, timeout=timeout, fixed_size=19 if size == 19 else None)
-    if player.kind == "gtp":
-        return gnugo.GtpEngine(player.argv, timeout=timeout)
+    if player.kind == "gtp":  # {seed}: the game's seed for this side
+        return gnugo.GtpEngine([a.replace("{seed}", str(seed)) for a in player.argv],
+                               timeout=timeout)
     if player.kind == "mcts":
         settings = EngineSettings(**{**asdict(player.engine), "size": size, "komi": komi,
                                      "seed": seed, "timeout": timeout})
@@ -230,7 +250,8 @@ def restarting(play, max_restarts: int):
             return play(), failures
         except gnugo.EngineFailure as exc:
             failures.append(str(exc))
-    raise MatchError(f"GNU Go failed {len(failures)} times in a row; the last: {failures[-1]}")
+    raise MatchError(f"an engine failed {len(failures)} times in a row (the game was replayed "
+                     f"after each); the last: {failures[-1]}")
 
 
 def _decisions(engine) -> dict:
@@ -281,7 +302,9 @@ def play_players(black: Player, white: Player, *, size: int = 19, komi: float = 
             for color, seed in ((BLACK, seeds[0]), (WHITE, seeds[1])):
                 engines[color] = _open(players[color], size=size, komi=komi, seed=seed,
                                        timeout=timeout)
-            timed = {c: _Timed(e, isinstance(e, InProcessEngine)) for c, e in engines.items()}
+            timed = {c: _Timed(e, isinstance(e, InProcessEngine),
+                               f"{'Black' if c == BLACK else 'White'}, {players[c].label}")
+                     for c, e in engines.items()}
             referee = extra = None
             for color in (BLACK, WHITE):  # the opponent referees when it is GNU Go at that level
                 if players[color].kind == "gnugo" and players[color].level == referee_level \
@@ -290,13 +313,14 @@ def play_players(black: Player, white: Player, *, size: int = 19, komi: float = 
             if referee is None:
                 argv = referee_argv or gnugo.gnugo_argv(level=referee_level, seed=seeds[2],
                                                         komi=komi, size=size)
-                referee = extra = gnugo.GtpEngine(argv, timeout=timeout)
+                extra = gnugo.GtpEngine(argv, timeout=timeout)
                 engines["referee"] = extra
+                referee = _Timed(extra, False, f"the referee, GNU Go level {referee_level}")
             try:
                 record = play_game(timed[BLACK], timed[WHITE], size=size, komi=komi,
                                          max_moves=max_moves, referee=referee,
                                          genmove_timeout=timeout)
-            except RefusedMove as exc:
+            except (RefusedMove, gnugo.GtpError) as exc:  # a refusal is no engine failure
                 raise MatchError(str(exc)) from None
             sides = {c: dict(think=t.seconds, cpu=t.total_cpu(), **_decisions(t.engine))
                      for c, t in timed.items()}
@@ -405,9 +429,34 @@ def match_tasks(candidate: Player, opponent: Player, games: int, *, size: int = 
     return make_tasks("mctslab.go.match:game_task", params, seed=seed)
 
 
+def plain_counts(tasks, results) -> dict:
+    """The plain count of a match's games (:func:`mctslab.go.endgame.plain_winner`: every
+    stone alive, Tromp-Taylor, komi; a resignation loses by any count): ``plain_games`` (games
+    whose plain count is known: all but stored games without their final board),
+    ``plain_wins`` of the candidate and their rate and Clopper-Pearson 95% interval,
+    ``wins_plain_too`` (the referee's wins that are wins by the plain count too) and
+    ``plain_share_of_wins`` (their share of the referee's wins; None without wins)."""
+    plain = []
+    for task, result in zip(tasks, results):
+        winner = endgame.plain_winner(result)
+        plain.append(None if winner is None else winner == task.params["color"])
+    known = sum(won is not None for won in plain)
+    wins = sum(won is True for won in plain)
+    both = sum(bool(r["candidate_won"]) and won is True for r, won in zip(results, plain))
+    referee_wins = sum(bool(r["candidate_won"]) for r in results)
+    test = binomial_test(wins, known) if known else None
+    return dict(plain_games=known, plain_wins=wins,
+                plain_rate=test.rate if test else None,
+                plain_ci_low=test.ci_low if test else None,
+                plain_ci_high=test.ci_high if test else None,
+                wins_plain_too=both,
+                plain_share_of_wins=both / referee_wins if referee_wins else None)
+
+
 def summary(tasks, results) -> dict:
     """A match's games: labels, games, wins (as Black / as White), rate, Clopper-Pearson 95%
-    interval, two-sided binomial p against 0.5, mean length, mean margin over the games scored
+    interval, two-sided binomial p against 0.5 (all by the referee's count), the same wins by
+    the plain count (:func:`plain_counts`), mean length, mean margin over the games scored
     by the referee, mean thinking and CPU seconds per game of each side, restarts, area-count
     disagreements and the host engine's veto counts."""
     first = tasks[0].params
@@ -438,4 +487,5 @@ def summary(tasks, results) -> dict:
                 restarts=sum(r.get("restarts", 0) for r in results),
                 area_disagrees=sum(r.get("area_agrees") is False for r in results),
                 searched=searched, vetoes=sum(c.get("vetoes", 0) for c in counts),
-                tabu_candidates=sum(c.get("tabu_candidates", 0) for c in counts))
+                tabu_candidates=sum(c.get("tabu_candidates", 0) for c in counts),
+                **plain_counts(tasks, results))

@@ -4,8 +4,9 @@
 write such folders under ``records/go_state_tabu/``).
 
 * :func:`check_match` recomputes a match's summary from its stored games (the first ``games``
-  in seed order) and reports every field that differs; a folder without ``summary.json`` is a
-  match in progress;
+  in seed order) and reports every field that differs, and both counts (the referee's and the
+  plain count, :func:`plain_note`, recomputed from the games even for a summary written
+  before the plain count was); a folder without ``summary.json`` is a match in progress;
 * :func:`table2_verdicts` judges each match of a record against the paper's Table 2 (the one
   verdict function, :func:`mctslab.core.compare.paper_row`, with the margin and minimum games
   of ``mctslab/go/targets.csv``), so a recorded 19x19 row's verdict is generated, not written;
@@ -34,7 +35,7 @@ from mctslab.go import match as go_match
 from mctslab.go import tables
 
 __all__ = ["GAMES_ARCHIVE", "check_match", "games_kept", "is_match", "match_stores",
-           "pack_match", "paired", "stored", "table2_verdicts"]
+           "pack_match", "paired", "plain_note", "stored", "table2_verdicts"]
 
 PAPER = "go_state_tabu"
 # Table 2's protocol (docs/papers/go-state-tabu.md): 19x19, komi 6.5, GNU Go 3.8 level 10 as
@@ -43,9 +44,13 @@ PROTOCOL = {"size": 19, "komi": 6.5, "opponent level": 10, "playouts": 8000}
 
 GAMES_ARCHIVE = "games.tar.gz"  # a packed match folder's SGF files (:func:`pack_match`)
 _FLOAT_KEYS = ("rate", "ci_low", "ci_high", "pvalue", "mean_moves", "mean_margin",
-               "think_candidate", "think_opponent", "cpu_candidate", "cpu_opponent")
+               "think_candidate", "think_opponent", "cpu_candidate", "cpu_opponent",
+               "plain_rate", "plain_ci_low", "plain_ci_high", "plain_share_of_wins")
+# a summary written before the plain count (issue 44) lacks its keys: they are checked where
+# present, and the note gives the plain count recomputed from the stored games either way
 _INT_KEYS = ("games", "wins", "games_as_black", "wins_as_black", "wins_as_white", "restarts",
-             "area_disagrees", "searched", "vetoes", "tabu_candidates")
+             "area_disagrees", "searched", "vetoes", "tabu_candidates", "plain_games",
+             "plain_wins", "wins_plain_too")
 
 
 def is_match(experiment: str) -> bool:
@@ -116,7 +121,21 @@ def check_match(folder: Path, report) -> None:
     sgf = games_kept(folder)
     report.notes.append(f"{folder}: {summary.get('candidate')} against "
                         f"{summary.get('opponent')}, {again['wins']} of {games} "
-                        f"(rate {again['rate']:.3f}), {len(records)} games stored, {sgf} SGF")
+                        f"(rate {again['rate']:.3f}), {plain_note(again)}, {len(records)} "
+                        f"games stored, {sgf} SGF")
+
+
+def plain_note(summary: dict) -> str:
+    """The plain count of a (recomputed) summary in words, for notes and the match verb."""
+    if not summary.get("plain_games"):
+        return "plain count not recorded"
+    share = summary.get("plain_share_of_wins")
+    missing = summary["games"] - summary["plain_games"]
+    return (f"{summary['plain_wins']} of {summary['plain_games']} by the plain count (every "
+            f"stone alive; rate {summary['plain_rate']:.3f})"
+            + (f", {summary['wins_plain_too']} of the {summary['wins']} wins also won by it"
+               if share is not None else "")
+            + (f", {missing} games without one" if missing else ""))
 
 
 def pack_match(folder) -> dict:

@@ -42,7 +42,7 @@ from mctslab.go.tabu import TabuConfig, parse_config, tabu_size
 from mctslab.rng import seed_state
 
 __all__ = ["PLAYOUT_POLICIES", "RAVE_SCHEDULES", "PRIOR_PIECES", "PRIOR_WEIGHTS", "DEFAULTS",
-           "parse_priors", "prior_weights", "check_settings", "search"]
+           "parse_priors", "prior_weights", "check_settings", "playout_policy", "search"]
 
 PLAYOUT_POLICIES = {"light": _heavy.LIGHT, "pattern": _heavy.PATTERN, "heavy": _heavy.HEAVY}
 RAVE_SCHEDULES = {"none": _strong.RAVE_NONE, "silver": _strong.RAVE_SILVER,
@@ -100,6 +100,16 @@ def _policy(policy: str, patterns) -> _heavy.PlayoutPolicy:
                                         else patterns)
     return _heavy.PlayoutPolicy(PLAYOUT_POLICIES[policy], pattern_files.policy_data(table),
                                 HEAVY_REJECT_SUGGESTED, HEAVY_REJECT_RANDOM, HEAVY_RANDOM_TRIES)
+
+
+def playout_policy(policy: str, patterns=None) -> _heavy.PlayoutPolicy:
+    """The playouts' bundle of ``policy`` (a name in :data:`PLAYOUT_POLICIES`), as a search
+    plays them: for playouts outside a search (the end-of-game reading,
+    :mod:`mctslab.go.endgame`)."""
+    if policy not in PLAYOUT_POLICIES:
+        raise ValueError(f"unknown playout policy {policy!r} for the strong engine; known: "
+                         f"{', '.join(PLAYOUT_POLICIES)}")
+    return _policy(policy, patterns)
 
 
 def _prior_data(points: int) -> _prior.PriorData:
