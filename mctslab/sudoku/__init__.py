@@ -5,6 +5,8 @@ Reading guide (each module says which part of the paper it implements):
 - ``api.py``        parse/format puzzles; ``solve`` with the fast or the SAT backend; rules;
                     normal forms (paper heuristic, exact canonical form)
 - ``_solver.py``    numba solution counter (fast backend)      ``sat.py``  python-sat backend
+- ``_bands.py``     the counter's band bitboards (state, propagation); ``_solver_v1.py`` the
+                    cell-mask counter it replaced (the benchmark's same-run reference)
 - ``_rules.py``     the paper's human rules (solveByRule)      ``_canon.py``, ``_minlex.py``
                     normal forms
 - ``_tables.py``    the board's unit and peer tables every kernel reads

@@ -1,17 +1,20 @@
-"""Fast Sudoku solution counter (numba): bitmask candidates, singles propagation, MRV branching.
+"""Fast Sudoku solution counter (numba): band bitboards, singles, locked candidates, MRV.
 
-This is the "fast backend" behind :func:`mctslab.sudoku.solve`. The paper (Sec. 4.4, Fig. 11)
-answers ``solve(board) -> no_answer | unique | multiple`` with a SAT solver; we count solutions
-up to two with a plain depth-first search instead, and check it against python-sat in the tests.
+This is the "fast backend" behind :func:`mctslab.sudoku.solve` and the generator's uniqueness
+check. The paper (Sec. 4.4, Fig. 11) answers ``solve(board) -> no_answer | unique | multiple``
+with a SAT solver; we count solutions up to two with a depth-first search instead, and check it
+against python-sat and the plain-Python reference in the tests.
 
-- State: ``uint16[81]`` candidate masks (bit ``d - 1`` = digit ``d``), see ``_tables.py``.
-- Propagation (:func:`propagate`): a queue of newly decided cells removes their digit from the
-  20 peers (naked singles); then each changed unit is scanned with the once/twice bit trick for
-  digits that fit one cell only (hidden singles); repeated until nothing changes. Per-unit
-  masks of decided digits are kept up to date so the scan needs no popcount per cell.
-- Locked candidates (:func:`locked_candidates`, "pointing") after the singles, at every node.
-- Search (:func:`count_solutions`): iterative DFS on a preallocated stack of masks, branching on
-  the undecided cell with the fewest candidates (MRV), stopping at ``limit`` solutions.
+- State and propagation: ``_bands.py`` (per digit and band of three rows, a 27-bit mask of its
+  places; naked and hidden singles, locked candidates along rows and columns).
+- Search (:func:`count_solutions`): iterative DFS on a preallocated stack of band states,
+  branching on an open cell with two candidates (else three, else the first), stopping at
+  ``limit`` solutions. A branch copies 120 bytes.
+
+The singles propagation on ``uint16[81]`` candidate masks (:func:`propagate`,
+:func:`start_propagation`) is the rules' (``_rules.py``); ``_solver_v1.py`` keeps the
+cell-mask counter built on it, which the band counter replaced, as the benchmark's
+same-run reference.
 
 Status codes: :data:`NO_ANSWER` = 0, :data:`UNIQUE` = 1, :data:`MULTIPLE` = 2 (the solution
 count capped at two).
@@ -22,6 +25,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from mctslab.sudoku._bands import (
+    STRIDE,
+    bit_index,
+    candidates,
+    load_masks,
+    pick_branch_cell,
+    propagate_bands,
+    write_solution,
+)
+
 NO_ANSWER = 0
 UNIQUE = 1
 MULTIPLE = 2
@@ -29,10 +42,97 @@ MULTIPLE = 2
 
 def make_scratch():
     """Scratch buffers for :func:`count_solutions` (allocate once, reuse for every call)."""
-    return (np.empty((82, 108), np.uint16),  # per depth: 81 candidate masks + 27 decided masks
-            np.empty(81, np.uint8),          # propagation queue
-            np.empty(82, np.uint8),          # branching cell per depth
-            np.empty(82, np.uint16))         # candidates still to try per depth
+    return (np.empty((82, STRIDE), np.uint32),  # per depth: 27 digit-bands + 3 open-cell masks
+            np.empty(81, np.uint8),             # unused here (the reference kernel's queue)
+            np.empty(82, np.uint8),             # branching cell per depth
+            np.empty(82, np.uint16))            # candidates still to try per depth
+
+
+@njit(cache=True)
+def count_solutions(masks_in, limit, tables, stack, queue, branch_cell, todo, solution):
+    """Number of solutions of the candidate state ``masks_in``, counting at most ``limit``.
+
+    The first solution found is written to ``solution`` (``uint8[81]``). ``masks_in``
+    (``uint16[81]``) is not modified; cells with one candidate are placed like the others.
+    ``stack`` is any C-contiguous buffer of at least ``82 * STRIDE`` ``uint32``: ``uint32[82,
+    32]`` from :func:`make_scratch`, or the reference kernel's ``uint16[82, 108]``, which the
+    generator's scratch holds. ``queue`` is not used (the reference kernel's).
+    """
+    bt = tables.band
+    state = stack.reshape(-1).view(np.uint32)
+    load_masks(masks_in, state, bt)
+    if not propagate_bands(state, 0, 0, 0, np.int64(0), np.int64(0), np.int64((1 << 27) - 1), bt):
+        return 0
+    cell = pick_branch_cell(state, 0, bt)
+    if cell < 0:
+        write_solution(state, 0, bt, solution)
+        return 1
+    count = 0
+    depth = 0
+    branch_cell[0] = cell
+    todo[0] = candidates(state, 0, cell)
+    while depth >= 0:
+        remaining = np.int64(todo[depth])
+        if remaining == 0:
+            depth -= 1
+            continue
+        low = remaining & -remaining
+        todo[depth] = remaining ^ low
+        at = STRIDE * depth
+        if remaining != low:  # not the last candidate: keep this depth's state for the next
+            at += STRIDE
+            for i in range(30):
+                state[at + i] = state[at - STRIDE + i]
+        cell = branch_cell[depth]
+        ok = propagate_bands(state, at, bit_index(low, bt), cell // 27,
+                             np.int64(1) << (cell % 27), np.int64(0), np.int64(0), bt)
+        cell = pick_branch_cell(state, at, bt) if ok else -1
+        if ok and cell < 0:
+            count += 1
+            if count == 1:
+                write_solution(state, at, bt, solution)
+            if count >= limit:
+                return count
+        if cell < 0:
+            if remaining == low:
+                depth -= 1
+            continue
+        depth = at // STRIDE
+        branch_cell[depth] = cell
+        todo[depth] = candidates(state, at, cell)
+    return count
+
+
+@njit(cache=True)
+def board_to_masks(board, masks):
+    """Candidate state of a board: a clue's cell gets its digit, an empty cell all nine."""
+    for cell in range(81):
+        d = board[cell]
+        masks[cell] = np.uint16(1 << (d - 1)) if d > 0 else np.uint16(0x1FF)
+
+
+@njit(cache=True)
+def solve_board(board, tables, masks, stack, queue, branch_cell, todo, solution):
+    """``NO_ANSWER``, ``UNIQUE`` or ``MULTIPLE`` for a board; the first solution in ``solution``."""
+    board_to_masks(board, masks)
+    return count_solutions(masks, 2, tables, stack, queue, branch_cell, todo, solution)
+
+
+@njit(cache=True)
+def solve_many(boards, tables, statuses, solutions):
+    """Solve each row of ``boards`` (``uint8[B, 81]``); statuses and first solutions out."""
+    stack = np.empty((82, STRIDE), np.uint32)
+    queue = np.empty(81, np.uint8)
+    branch_cell = np.empty(82, np.uint8)
+    todo = np.empty(82, np.uint16)
+    masks = np.empty(81, np.uint16)
+    for b in range(boards.shape[0]):
+        statuses[b] = solve_board(boards[b], tables, masks, stack, queue, branch_cell, todo,
+                                  solutions[b])
+
+
+# The singles propagation on cell masks, run by the rules (``_rules.py``) and by the
+# reference counter (``_solver_v1.py``).
 
 
 @njit(cache=True)
@@ -43,7 +143,7 @@ def _lowest_unit(dirty, debruijn):
 
 
 @njit(cache=True)
-def _decide(cell, m, state, cell_units):
+def record_decided(cell, m, state, cell_units):
     """Record ``cell`` decided as ``m`` in the decided-digit masks (``state[81 + u]``)."""
     for j in range(3):
         state[81 + cell_units[cell, j]] |= m
@@ -84,7 +184,7 @@ def propagate(state, queue, queue_length, dirty, tables):
                     if popcount[m] == 1:
                         queue[queue_length] = p
                         queue_length += 1
-                        _decide(p, m, state, cell_units)
+                        record_decided(p, m, state, cell_units)
         if dirty == 0:
             return True
         u = _lowest_unit(dirty, tables.debruijn)
@@ -110,7 +210,7 @@ def propagate(state, queue, queue_length, dirty, tables):
                 dirty |= unit_bits[cell]
                 queue[queue_length] = cell
                 queue_length += 1
-                _decide(cell, m, state, cell_units)
+                record_decided(cell, m, state, cell_units)
 
 
 @njit(cache=True)
@@ -126,183 +226,7 @@ def start_propagation(state, queue, tables):
         if tables.popcount[m] == 1:
             queue[queue_length] = cell
             queue_length += 1
-            _decide(cell, m, state, tables.cell_units)
+            record_decided(cell, m, state, tables.cell_units)
     return propagate(state, queue, queue_length, np.int64((1 << 27) - 1), tables)
 
 
-@njit(cache=True)
-def _strip(state, cells, digits, queue, queue_length, dirty, tables):
-    """Remove ``digits`` from ``cells``; returns (queue length or -1, dirty)."""
-    for k in range(cells.shape[0]):
-        c = cells[k]
-        m = state[c]
-        if m & digits:
-            m &= ~digits
-            if m == 0:
-                return -1, dirty
-            state[c] = m
-            dirty |= tables.cell_unit_bits[c]
-            if tables.popcount[m] == 1:
-                queue[queue_length] = c
-                queue_length += 1
-                _decide(c, m, state, tables.cell_units)
-    return queue_length, dirty
-
-
-@njit(cache=True)
-def locked_candidates(state, queue, tables):
-    """Pointing: a digit confined to one row (column) of a block leaves the rest of that line.
-
-    Cheap (nine blocks, bit operations) and it cuts the search tree of hard 17-clue puzzles;
-    ``tables.outside[b, i]`` lists the 6 cells of line i of block b (0-2 rows, 3-5 columns)
-    outside the block. Returns (queue length or -1 on a contradiction, dirty units).
-    """
-    outside = tables.outside
-    queue_length = 0
-    dirty = np.int64(0)
-    for b in range(9):
-        base = 27 * (b // 3) + 3 * (b % 3)
-        free = 0x1FF & ~state[81 + 18 + b]
-        for line in range(2):
-            a0 = 0
-            a1 = 0
-            a2 = 0
-            for i in range(3):
-                if line == 0:
-                    a0 |= state[base + i]
-                    a1 |= state[base + 9 + i]
-                    a2 |= state[base + 18 + i]
-                else:
-                    a0 |= state[base + 9 * i]
-                    a1 |= state[base + 9 * i + 1]
-                    a2 |= state[base + 9 * i + 2]
-            only = (a0 & ~a1 & ~a2, a1 & ~a0 & ~a2, a2 & ~a0 & ~a1)
-            for i in range(3):
-                digits = only[i] & free
-                if digits:
-                    queue_length, dirty = _strip(state, outside[b, 3 * line + i], digits, queue,
-                                                 queue_length, dirty, tables)
-                    if queue_length < 0:
-                        return -1, dirty
-    return queue_length, dirty
-
-
-@njit(cache=True)
-def _with_locked(state, queue, tables):
-    """Locked candidates and singles, alternately, until neither changes anything."""
-    while True:
-        queue_length, dirty = locked_candidates(state, queue, tables)
-        if queue_length < 0:
-            return False
-        if dirty == 0:
-            return True
-        if not propagate(state, queue, queue_length, dirty, tables):
-            return False
-
-
-@njit(cache=True)
-def _fewest_candidates(masks, popcount):
-    """The undecided cell with the fewest candidates (MRV), or -1 when every cell is decided."""
-    best = -1
-    best_count = 10
-    for cell in range(81):
-        n = popcount[masks[cell]]
-        if 1 < n < best_count:
-            best = cell
-            best_count = n
-            if n == 2:
-                break
-    return best
-
-
-@njit(cache=True)
-def _write_solution(masks, digit_of, solution):
-    for cell in range(81):
-        solution[cell] = digit_of[masks[cell]]
-
-
-@njit(cache=True)
-def count_solutions(masks_in, limit, tables, stack, queue, branch_cell, todo, solution):
-    """Number of solutions of the candidate state ``masks_in``, counting at most ``limit``.
-
-    The first solution found is written to ``solution`` (``uint8[81]``). ``masks_in`` is not
-    modified; cells with one candidate are treated as decided (their digit is propagated).
-    ``stack`` is ``uint16[82, 108]``: per depth the 81 masks, then the 27 decided-digit masks.
-    """
-    popcount = tables.popcount
-    state = stack[0]
-    for cell in range(81):
-        state[cell] = masks_in[cell]
-    if not (start_propagation(state, queue, tables) and _with_locked(state, queue, tables)):
-        return 0
-    cell = _fewest_candidates(state, popcount)
-    if cell < 0:
-        _write_solution(state, tables.digit_of, solution)
-        return 1
-    count = 0
-    depth = 0
-    branch_cell[0] = cell
-    todo[0] = state[cell]
-    while depth >= 0:
-        remaining = todo[depth]
-        if remaining == 0:
-            depth -= 1
-            continue
-        bit = remaining & (~remaining + np.uint16(1))  # lowest candidate
-        todo[depth] = remaining ^ bit
-        last = todo[depth] == 0  # the last candidate: no need to keep this level's state
-        parent = stack[depth]
-        child = parent if last else stack[depth + 1]
-        if not last:
-            for i in range(108):
-                child[i] = parent[i]
-        cell = branch_cell[depth]
-        child[cell] = bit
-        queue[0] = cell
-        _decide(cell, bit, child, tables.cell_units)
-        ok = (propagate(child, queue, 1, tables.cell_unit_bits[cell], tables)
-              and _with_locked(child, queue, tables))
-        cell = _fewest_candidates(child, popcount) if ok else -1
-        if ok and cell < 0:
-            count += 1
-            if count == 1:
-                _write_solution(child, tables.digit_of, solution)
-            if count >= limit:
-                return count
-        if cell < 0:
-            if last:
-                depth -= 1
-            continue
-        if not last:
-            depth += 1
-        branch_cell[depth] = cell
-        todo[depth] = child[cell]
-    return count
-
-
-@njit(cache=True)
-def board_to_masks(board, masks):
-    """Candidate state of a board: a clue's cell gets its digit, an empty cell all nine."""
-    for cell in range(81):
-        d = board[cell]
-        masks[cell] = np.uint16(1 << (d - 1)) if d > 0 else np.uint16(0x1FF)
-
-
-@njit(cache=True)
-def solve_board(board, tables, masks, stack, queue, branch_cell, todo, solution):
-    """``NO_ANSWER``, ``UNIQUE`` or ``MULTIPLE`` for a board; the first solution in ``solution``."""
-    board_to_masks(board, masks)
-    return count_solutions(masks, 2, tables, stack, queue, branch_cell, todo, solution)
-
-
-@njit(cache=True)
-def solve_many(boards, tables, statuses, solutions):
-    """Solve each row of ``boards`` (``uint8[B, 81]``); statuses and first solutions out."""
-    stack = np.empty((82, 108), np.uint16)
-    queue = np.empty(81, np.uint8)
-    branch_cell = np.empty(82, np.uint8)
-    todo = np.empty(82, np.uint16)
-    masks = np.empty(81, np.uint16)
-    for b in range(boards.shape[0]):
-        statuses[b] = solve_board(boards[b], tables, masks, stack, queue, branch_cell, todo,
-                                  solutions[b])

@@ -19,6 +19,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from mctslab.sudoku._bands import make_band_tables
+
 __all__ = ["Tables", "make_tables", "ALL_DIGITS"]
 
 ALL_DIGITS = 0x1FF  # the nine candidate bits
@@ -36,6 +38,7 @@ class Tables(NamedTuple):
     debruijn: np.ndarray       # uint8[64]: bit index from (lowest bit * de Bruijn) >> 58
     outside: np.ndarray        # uint8[9, 6, 6]: block b, line i (rows 0-2, columns 3-5) of it:
                                # the line's six cells outside the block
+    band: np.ndarray           # uint32[8, 512]: the band solver's tables (_bands.make_band_tables)
 
 
 def _units() -> np.ndarray:
@@ -84,4 +87,4 @@ def make_tables() -> Tables:
               subset_sizes, debruijn, outside)
     for arr in arrays:
         arr.setflags(write=False)
-    return Tables(*arrays)
+    return Tables(*arrays, make_band_tables())
