@@ -167,14 +167,15 @@ def _search(args) -> int:
 
 
 def _gtp(args) -> int:
-    from mctslab.go import api, gnugo, gtp, warmup
+    from mctslab.go import api, gnugo, gtp, warmup, warmup_strong
 
     api.Board(args.size)  # ValueError for a size outside 5..25, before serving
     settings = _engine(args, size=args.size, komi=args.komi, superko=args.superko,
                        dead_playouts=args.dead_playouts)
     if settings.classical == "gnugo":
         gnugo.find_gnugo()
-    warmup()  # compile (or load) the kernels now, not during the first genmove
+    # compile (or load) the kernels now, not during the first genmove (a GUI's clock runs)
+    (warmup_strong if settings.engine == "strong" else warmup)()
     return gtp.main(settings, stdin=sys.stdin.buffer, stdout=sys.stdout.buffer)
 
 

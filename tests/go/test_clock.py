@@ -3,6 +3,9 @@
 (``mctslab.go.clock``), as GoGui and Sabaki send them."""
 
 import io
+import re
+import subprocess
+import sys
 
 import pytest
 
@@ -85,3 +88,23 @@ def test_a_uct_engine_records_the_clock_and_keeps_its_playouts():
                     stdout=io.BytesIO(), stderr=io.StringIO())
     assert srv.handle("kgs-time_settings absolute 60") == "=\n\n"
     assert srv.move_seconds(1) > 0 and srv.time_control.kind == "absolute"
+
+
+def test_the_gtp_command_line_plays_by_the_clock_as_a_gui_drives_it():
+    """A GoGui or Sabaki session with a clock: the search stops at the clock's share, far
+    below the playout cap (the log line of each genmove gives its playouts)."""
+    commands = (b"boardsize 9\nclear_board\nkomi 6.5\nkgs-time_settings byoyomi 0 1 3\n"
+                b"time_left b 1 3\ngenmove b\ntime_settings 10 0 0\ntime_left w 2 0\n"
+                b"genmove w\nquit\n")
+    out = subprocess.run(
+        [sys.executable, "-m", "mctslab.cli", "go", "gtp", "--engine", "strong", "--size", "9",
+         "--playouts", "100000000"], input=commands, capture_output=True, timeout=900,
+        check=True)
+    replies = [r for r in out.stdout.decode().split("\n\n") if r.strip()]
+    assert replies[:5] == ["="] * 5 and replies[6:8] == ["=", "="] and replies[9] == "="
+    for reply in (replies[5], replies[8]):
+        assert reply.startswith("= ") and len(reply.split()[1]) == 2, reply
+    log = out.stderr.decode()
+    playouts = [int(n.replace(",", "")) for n in
+                re.findall(r"genmove [BW]: \S+ win rate \S+, ([\d,]+) playouts", log)]
+    assert len(playouts) == 2 and all(0 < n < 100_000_000 for n in playouts)

@@ -167,3 +167,21 @@ def test_a_summary_written_before_the_plain_count_still_checks(tmp_path):
                                                            plain_wins=2)))
     match_record.check_match(tmp_path, report)
     assert any("plain_wins 2, recomputed from its games 1" in p for p in report.problems)
+
+
+def test_the_estimate_rule_keeps_the_recorded_strong_task_ids_and_plain_makes_new_ones():
+    """Game 0 of the committed validation record (records/go_state_tabu/strong9-2026-11-26/
+    full, played with the estimate rule) keeps its id under ``pass_rule="estimate"``; the
+    strong engine's new default plays other games, under other ids."""
+    def first_id(**engine):
+        candidate = Player("mcts", engine=engine_settings("strong", playouts=8000, resign=0.0,
+                                                          **engine))
+        return match_tasks(candidate, Player("gnugo", level=10), 1, size=9, komi=6.5,
+                           referee_level=10, timeout=300.0, seed=2026)[0]
+
+    recorded = first_id(pass_rule="estimate")
+    assert recorded.id == "3313043b8b816a613bd9"
+    assert "pass_rule" not in recorded.params["candidate"]["engine"]
+    plain = first_id()
+    assert plain.params["candidate"]["engine"]["pass_rule"] == "plain"
+    assert plain.id != recorded.id
