@@ -208,6 +208,8 @@ def test_the_script_plays_rows_into_the_record_and_sizes_the_head_to_head(tmp_pa
         ("10", "no-rave"), ("10", "no-capture"), ("20", "no-rave"), ("20", "no-capture")]
     assert option(calls[0], "--rave") == "none"
     assert option(calls[1], "--priors") == "even,self-atari,pattern,distance,edge"
+    # the committed rows' engine (their task ids): the pass rule before the plain count's
+    assert {option(c, "--pass-rule") for c in calls} == {"estimate"}
     assert Path(option(calls[0], "--out")).parent == tmp_path / "strong9-x"
     done, calls = _script(tmp_path, "tabu")
     tabu = calls[-1]
