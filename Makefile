@@ -3,8 +3,9 @@
 #   make test        set up, lint (ruff, notebooks stripped), check the committed records
 #                    (mctslab records check: seconds), then the test suite: unit tests and one
 #                    run of every notebook at scale=smoke (about 10 minutes on 2 cores)
-#   make test-reruns the slower second runs (same seed twice, stop signals, Dask) and the tests
-#                    marked extended (the strong Go engine's); .ci/run runs `make test`, then this
+#   make test-reruns the slower second runs (same seed twice, stop signals, Dask), the tests
+#                    marked extended (the strong Go engine's) and full (all 2,000 real Go games
+#                    replayed); .ci/run runs `make test`, then this
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -33,10 +34,10 @@ reproduce: setup
 
 test: setup lint
 	$(BIN)/mctslab records check
-	$(BIN)/python -m pytest -m "not reruns and not extended"
+	$(BIN)/python -m pytest -m "not reruns and not extended and not full"
 
 test-reruns: setup
-	$(BIN)/python -m pytest -m "reruns or extended"
+	$(BIN)/python -m pytest -m "reruns or extended or full"
 
 bench: setup
 	$(BIN)/mctslab bench

@@ -119,7 +119,7 @@ def test_sigkill_mid_run_then_resume_equals_uninterrupted(tmp_path):
 
 
 def test_dask_local_cluster_with_two_workers(tmp_path):
-    distributed = pytest.importorskip("distributed")
+    import distributed  # a dependency of mctslab (never skipped); imported here: 1 s to import
     tasks = make_tasks(FN, [{"x": i, "sleep": 0.05} for i in range(6)], seed=5)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:

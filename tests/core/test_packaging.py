@@ -89,3 +89,36 @@ def test_every_data_file_the_package_reads_is_declared():
     declared = {path for pattern in patterns for path in package.glob(pattern)}
     needed = [*package.glob("*/targets.csv"), *package.glob("*/readings.csv")]
     assert needed and [p for p in needed if p not in declared] == []
+
+
+def test_no_test_skips_for_want_of_a_declared_dependency():
+    """A dependency of the package (or of [dev]) is installed wherever the tests run: a skip
+    when it is missing would hide a broken environment."""
+    dev = {_name(r) for r in PYPROJECT["project"]["optional-dependencies"]["dev"]}
+    providers = importlib.metadata.packages_distributions()
+    skipped = []
+    for path in (ROOT / "tests").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if (isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "importorskip"
+                    and node.args and isinstance(node.args[0], ast.Constant)):
+                module = node.args[0].value.split(".")[0]
+                names = {d.lower() for d in providers.get(module, [module])}
+                if names & (_declared() | dev):
+                    skipped.append(f"{path.relative_to(ROOT)}:{node.lineno}: {module}")
+    assert skipped == []
+
+
+def _make_markers(target: str) -> str:
+    """The ``-m`` expression of the pytest line of a Makefile target."""
+    recipe = (ROOT / "Makefile").read_text().split(f"\n{target}:", 1)[1].split("\n\n", 1)[0]
+    return re.search(r'pytest -m "([^"]+)"', recipe).group(1)
+
+
+def test_every_marked_test_runs_in_make_test_or_make_test_reruns():
+    """.ci/run runs both targets: a marker `make test` leaves out must be one `make test-reruns`
+    selects, or its tests would run nowhere in CI."""
+    declared = {line.split(":", 1)[0] for line in PYPROJECT["tool"]["pytest"]["ini_options"]["markers"]}
+    left_out = set(re.findall(r"not (\w+)", _make_markers("test")))
+    selected = set(re.findall(r"\w+", _make_markers("test-reruns"))) - {"or"}
+    assert left_out == selected and left_out <= declared
+    assert {"make test", "make test-reruns"} <= set((ROOT / ".ci/run").read_text().splitlines())

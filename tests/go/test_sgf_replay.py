@@ -3,12 +3,11 @@
 Move by move: no illegal move (occupied, suicide, simple ko), the same captured points as
 sgfmill's board (sgfmill allows self-capture and has no ko rule, so a suicide would show up as
 a difference), the same simple-ko point as sgfmill reports, and the same whole board every 10
-moves and at the end. CI replays 100 games evenly spaced over the manifest (both subsets); all
-2,000 run with ``MCTSLAB_FULL=1``.
+moves and at the end. ``make test`` replays 100 games evenly spaced over the manifest (both
+subsets); all 2,000 (marked ``full``) run in ``make test-reruns``, which CI runs too.
 """
 
 import csv
-import os
 
 import pytest
 from sgfmill import boards, sgf
@@ -77,9 +76,7 @@ def test_replay_a_spread_of_real_games():
     assert moves > 15_000
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(os.environ.get("MCTSLAB_FULL") != "1",
-                    reason="all 2,000 games take 1-2 minutes: set MCTSLAB_FULL=1 to run them")
+@pytest.mark.full  # 47 s on the 2-core machine under load
 def test_replay_all_real_games():
     root, paths = game_paths()
     moves = sum(replay(root / p) for p in paths)
