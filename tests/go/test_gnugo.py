@@ -1,6 +1,7 @@
 """The GTP client: replies parsed with ids, every engine failure detected, named and recovered
 from by a restart (against tests/go/fake_gtp_engine.py), and a short session with real GNU Go."""
 
+import ast
 import os
 import signal
 import sys
@@ -208,3 +209,16 @@ def test_play_game_stops_at_max_moves_and_names_a_refused_move():
         # refuses every play: move 3
         with pytest.raises(game.RefusedMove, match=r"move 3 \(B C1\) was refused: illegal"):
             game.play_game(black, white, size=9)
+
+
+def test_no_test_catches_a_missing_gnugo_itself():
+    """A test that needs GNU Go takes tests/conftest.py's ``gnugo_executable`` fixture, which
+    skips without it and fails so in CI; catching ``GnuGoNotFound`` would skip silently."""
+    tests = Path(__file__).resolve().parents[1]
+    catching = []
+    for path in tests.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if (isinstance(node, ast.ExceptHandler) and node.type is not None
+                    and "GnuGoNotFound" in ast.unparse(node.type) and path.name != "conftest.py"):
+                catching.append(f"{path.relative_to(tests)}:{node.lineno}")
+    assert catching == []
