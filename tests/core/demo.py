@@ -23,8 +23,28 @@ def importable_env(env=None) -> dict:
     return env
 
 
+# A folder where tasks of two processes wait for each other (``$MCTSLAB_TEST_MEET``): a test that
+# two notebooks run side by side sees it without measuring time (sequential runs never meet).
+MEET = "MCTSLAB_TEST_MEET"
+MEET_DEADLINE_S = 300
+
+
+def meet_another_process(folder: Path) -> None:
+    """Leave this process's mark in ``folder`` and wait for a second process's mark."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / str(os.getpid())).touch()
+    deadline = time.monotonic() + MEET_DEADLINE_S
+    while len(list(folder.iterdir())) < 2:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no other process came to {folder} in {MEET_DEADLINE_S} s")
+        time.sleep(0.05)
+
+
 def square_with_noise(params, seed):
-    """A deterministic function of its parameters and seed, optionally slow."""
+    """A deterministic function of its parameters and seed, optionally slow; with
+    ``$MCTSLAB_TEST_MEET`` set, it first waits for a task of another process."""
+    if os.environ.get(MEET):
+        meet_another_process(Path(os.environ[MEET]))
     time.sleep(params.get("sleep", 0.0))
     rng = np.random.default_rng(seed)
     return {"x": params["x"], "square": params["x"] ** 2, "noise": float(rng.random()),

@@ -166,7 +166,6 @@ def test_a_dask_cluster_writes_the_local_pools_tables(smoke_run, tmp_path):
 
 
 def test_an_unreachable_scheduler_is_one_line_before_anything_runs(tmp_path):
-    start = time.monotonic()
     run = subprocess.run(
         [sys.executable, "-m", "mctslab.cli", "reproduce", DASKED, "--scale", "smoke",
          "--scheduler", "tcp://127.0.0.1:1", "--out", str(tmp_path)],
@@ -176,4 +175,3 @@ def test_an_unreachable_scheduler_is_one_line_before_anything_runs(tmp_path):
     assert lines == ["mctslab reproduce: cannot reach the Dask scheduler at tcp://127.0.0.1:1: "
                      "Connection refused"], run.stderr
     assert not (tmp_path / "reports").exists() and not (tmp_path / "figures").exists()
-    assert time.monotonic() - start < 60
