@@ -34,7 +34,7 @@ from mctslab.core.store import ResultStore, same_number, write_tar_gz
 from mctslab.go import match as go_match
 from mctslab.go import tables
 
-__all__ = ["GAMES_ARCHIVE", "check_match", "games_kept", "is_match", "match_stores",
+__all__ = ["GAMES_ARCHIVE", "check_match", "game_sgf", "games_kept", "is_match", "match_stores",
            "pack_match", "paired", "plain_note", "stored", "table2_verdicts"]
 
 PAPER = "go_state_tabu"
@@ -85,6 +85,22 @@ def games_kept(folder: Path) -> int:
         with tarfile.open(folder / GAMES_ARCHIVE) as archive:
             count += sum(1 for m in archive.getmembers() if m.name.endswith(".sgf"))
     return count
+
+
+def game_sgf(folder, name: str) -> bytes | None:
+    """The SGF file ``name`` (``games/<name>``) of a match folder, plain or packed in
+    :data:`GAMES_ARCHIVE`; ``None`` when the folder keeps no such game."""
+    folder = Path(folder)
+    path = folder / "games" / name
+    if path.is_file():
+        return path.read_bytes()
+    if (folder / GAMES_ARCHIVE).is_file():
+        with tarfile.open(folder / GAMES_ARCHIVE) as archive:
+            try:
+                return archive.extractfile(f"games/{name}").read()
+            except KeyError:
+                return None
+    return None
 
 
 def check_match(folder: Path, report) -> None:

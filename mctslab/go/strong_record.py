@@ -24,7 +24,7 @@ from mctslab import records
 from mctslab.core.scorecard import md_table
 from mctslab.core.stats import binomial_test, detectable_difference, games_for_power
 from mctslab.core.store import ResultStore
-from mctslab.go import tables
+from mctslab.go import match_record, tables
 from mctslab.go.experiments import Played
 
 __all__ = ["PREFIX", "CONTROL", "ROWS", "HEAD_TO_HEAD", "TABU_CONFIG", "TABU_DIFFERENCE", "find",
@@ -250,11 +250,12 @@ def tabu_table(folder=None) -> pd.DataFrame:
     return frame[[c for c in order if c in frame.columns]]
 
 
-def example_games(folder=None) -> dict[str, Path]:
+def example_games(folder=None) -> dict[str, bytes]:
     """One won and one lost game of the full engine (the first of each in seed order), as
-    ``{"won: game i (colour)": SGF path, "lost: ...": path}``; empty without a record."""
+    ``{"won: game i (colour)": SGF bytes, "lost: ...": bytes}``, from the record's games
+    whether packed or not (:func:`mctslab.go.match_record.game_sgf`); empty without a record."""
     folder = Path(folder) if folder is not None else find()
-    if folder is None or not (folder / CONTROL / "games").is_dir():
+    if folder is None or not match_record.games_kept(folder / CONTROL):
         return {}
     frame = tables.games_frame(played(folder))
     frame = frame[frame.method == CONTROL]
@@ -265,9 +266,9 @@ def example_games(folder=None) -> dict[str, Path]:
             continue
         game = games.iloc[0]
         colour = "Black" if game.color == "B" else "White"
-        path = folder / CONTROL / "games" / f"{int(game.game):04d}-{game.color}.sgf"
-        if path.is_file():
-            chosen[f"strong {word}: game {int(game.game)}, as {colour}"] = path
+        text = match_record.game_sgf(folder / CONTROL, f"{int(game.game):04d}-{game.color}.sgf")
+        if text is not None:
+            chosen[f"strong {word}: game {int(game.game)}, as {colour}"] = text
     return chosen
 
 

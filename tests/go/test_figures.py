@@ -8,11 +8,11 @@ import pytest
 
 from mctslab.core.figcheck import figure_problems
 from mctslab.core.plotting import plt
-from mctslab.go import figures, sgf
+from mctslab.go import figures, match_record, sgf
 from mctslab.go.api import BLACK, WHITE
 
 ROOT = Path(__file__).resolve().parents[2]
-GAME = ROOT / "records" / "go_state_tabu" / "strong9-2026-11-26" / "full" / "games" / "0000-B.sgf"
+FULL = ROOT / "records" / "go_state_tabu" / "strong9-2026-11-26" / "full"  # a match folder
 
 MOVES = [(BLACK, (0, 1)), (WHITE, (0, 0)), (BLACK, (4, 4)), (WHITE, (1, 1)), (BLACK, (1, 0)),
          (WHITE, (5, 5)), (BLACK, None)]
@@ -51,11 +51,13 @@ def test_two_games_side_by_side_and_an_empty_figure_saying_why(tmp_path):
     plt.close(empty)
 
 
-@pytest.mark.skipif(not GAME.is_file(), reason="no committed strong record")
+@pytest.mark.skipif(not FULL.is_dir(), reason="no committed strong record")
 def test_a_committed_game_of_the_strong_engine_is_drawn_in_full():
-    board, info, numbers = sgf.numbered_position(GAME)
+    game = match_record.game_sgf(FULL, "0000-B.sgf")  # its games packed or not
+    assert game is not None
+    board, info, numbers = sgf.numbered_position(game)
     fig, ax = plt.subplots()
-    drawn = figures.draw_board(ax, GAME)
+    drawn = figures.draw_board(ax, game)
     assert drawn["stones"] == int(np.count_nonzero(board.stones()))
     assert drawn["numbered"] == int(np.count_nonzero(numbers)) == drawn["stones"]
     assert max(_texts(ax)) <= len(info["moves"])

@@ -12,7 +12,7 @@ import pytest
 from mctslab import records
 from mctslab.core.stats import detectable_difference, games_for_power
 from mctslab.core.store import ResultStore
-from mctslab.go import sgf, strong_record
+from mctslab.go import match_record, sgf, strong_record
 from tests.go.fake_mctslab import option, run_script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,7 +22,8 @@ needs_record = pytest.mark.skipif(not RECORD.is_dir(), reason="no committed stro
 
 
 def _lines(row: str) -> list[str]:
-    return (RECORD / row / STORE).read_text().splitlines()
+    """The committed row's stored games as JSON lines, whether its store is packed or not."""
+    return [json.dumps(record) for record in match_record.stored((RECORD / row / STORE).parent)]
 
 
 def _row(base: Path, name: str, lines: list[str], flip=()) -> None:
@@ -148,15 +149,27 @@ def test_a_played_head_to_head_gives_its_rate_and_power(tmp_path):
 
 
 @needs_record
-def test_one_won_and_one_lost_game_are_picked_from_the_committed_sgf():
-    games = strong_record.example_games(RECORD)
+@pytest.mark.parametrize("packed", [False, True])
+def test_one_won_and_one_lost_game_are_picked_from_the_committed_sgf(tmp_path, packed):
+    """From the committed games as they are, and from a packed copy of the full engine's row
+    (``mctslab records pack``): the same two games."""
+    record = RECORD
+    if packed:
+        record = tmp_path / RECORD.name
+        shutil.copytree(RECORD / "full", record / "full")
+        match_record.pack_match(record / "full")
+        assert not (record / "full" / "games").exists()
+        assert match_record.game_sgf(record / "full", "9999-B.sgf") is None
+    games = strong_record.example_games(record)
     assert len(games) == 2
     (won_title, won), (lost_title, lost) = games.items()
     assert won_title.startswith("strong won") and lost_title.startswith("strong lost")
-    for path, wins in ((won, True), (lost, False)):
-        _, info = sgf.load(path)
-        ours = path.stem.split("-")[1]  # NNNN-C.sgf: our colour C
-        assert info["result"][0] == (ours if wins else "BW"[ours == "B"]), (path, info["result"])
+    for title, text, wins in ((won_title, won, True), (lost_title, lost, False)):
+        _, info = sgf.load(text)
+        ours = "B" if title.endswith("as Black") else "W"
+        assert info["result"][0] == (ours if wins else "BW"[ours == "B"]), (title, info["result"])
+    if packed:
+        assert games == strong_record.example_games(RECORD)
 
 
 @needs_record
