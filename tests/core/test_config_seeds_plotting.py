@@ -2,6 +2,7 @@
 compile-once, headless plotting."""
 
 import dataclasses
+import re
 import subprocess
 import sys
 import zlib
@@ -97,10 +98,16 @@ def test_no_figure_module_chooses_a_backend_itself():
     import mctslab
 
     root = Path(mctslab.__file__).parent
-    chosen = [str(p.relative_to(root)) for p in root.rglob("*.py")
-              if "matplotlib.use(" in p.read_text() and p.name != "plotting.py"
-              and "go" not in p.relative_to(root).parts[:1]]
+    others = [p for p in root.rglob("*.py") if p.relative_to(root).as_posix() != "core/plotting.py"]
+    chosen = [str(p.relative_to(root)) for p in others
+              if re.search(r"\b(matplotlib|mpl)\.use\(", p.read_text())]
     assert chosen == [], f"matplotlib.use outside core/plotting.py: {chosen}"
+    # pyplot only through core.plotting (`from mctslab.core.plotting import plt`), which
+    # chooses the backend before pyplot is imported
+    pyplot = [str(p.relative_to(root)) for p in others
+              if re.search(r"^\s*(import matplotlib\.pyplot|from matplotlib(\.pyplot)? import "
+                           r"(pyplot|.*\bplt\b))", p.read_text(), re.MULTILINE)]
+    assert pyplot == [], f"pyplot imported outside core/plotting.py: {pyplot}"
 
 
 def test_keyed_seed_is_the_spawned_seed():
