@@ -72,7 +72,7 @@ def readings_figure(table, reference: float | None = None):
     ax.invert_yaxis()
     ax.set_xlabel("distance to Table 1: mean |log10((ours + 1) / (paper + 1))| over 24 cells")
     fig.colorbar(points, ax=ax, label="Table 1 claims that hold (of 3)", ticks=[0, 1, 2, 3])
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=3)
     fig.suptitle("Readings of the generator against the paper's Table 1")
     fig.tight_layout()
     return fig
