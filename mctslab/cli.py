@@ -28,7 +28,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from mctslab import DOMAINS, __version__
+from mctslab import DOMAINS, __version__, paths
 from mctslab.core import cliargs
 from mctslab.core.stopping import OutputBusy, install_handlers, interrupted_line, signal_number
 
@@ -79,9 +79,9 @@ def _cmd_scorecard(args) -> int:
     from mctslab.core import scorecard_page
 
     if args.records is not None:
-        from mctslab import record_card, records
+        from mctslab import record_card
 
-        root = records.records_root(args.records or None)
+        root = paths.records_root(args.records or None)
         if not root.is_dir():
             print(f"mctslab scorecard: error: no records folder {root}", file=sys.stderr)
             return 2
@@ -138,7 +138,7 @@ def _cmd_records(args) -> int:
     reports = ([records.check_record(folder) for folder in args.records] if args.records
                else records.check(args.root))
     if not reports:
-        print(f"no records under {records.records_root(args.root)}")
+        print(f"no records under {paths.records_root(args.root)}")
     for report in reports:
         judged = ", ".join(f"{len(keys)} {verdict}" for verdict, keys in
                            sorted(report.verdicts.items(), key=lambda kv: -len(kv[1])))
@@ -235,10 +235,9 @@ def _cmd_data(args) -> int:
 
 
 def _cmd_results(args) -> int:
-    from mctslab import paths
     from mctslab.core.store import ResultStore
 
-    root = paths.output_root(args.out) / "data" / "results"
+    root = paths.results_root(args.out)
     for name in args.clean or []:
         folder = root / name
         if not ResultStore(folder).exists():

@@ -5,7 +5,9 @@ otherwise)::
 
     <root>/reports/<notebook>.ipynb          executed notebooks
     <root>/figures/<notebook>/...            figures (PNG + PDF), tables (CSV), manifest.json
-    <root>/data/results/<experiment>/...     the resumable result store
+    <root>/data/results/<experiment>/...     the resumable result store (results_root)
+
+and the committed runs under the project's ``records/`` (:func:`records_root`).
 
 Nothing here depends on the current working directory, so a notebook executed by papermill
 from any folder writes to the same places.
@@ -22,10 +24,14 @@ __all__ = [
     "notebooks_dir",
     "reports_dir",
     "figures_dir",
+    "results_root",
     "results_dir",
+    "RESULTS",
+    "records_root",
 ]
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
+RESULTS = Path("data", "results")  # the result stores' folder under an output root
 
 
 def project_root() -> Path:
@@ -60,5 +66,16 @@ def figures_dir(notebook: str, out=None) -> Path:
     return output_root(out) / "figures" / notebook
 
 
+def results_root(out=None) -> Path:
+    """``<root>/data/results``: the folder of an output root's result stores, one folder per
+    experiment (a match folder of ``mctslab go match --out DIR`` is such a root)."""
+    return output_root(out) / RESULTS
+
+
 def results_dir(experiment: str, out=None) -> Path:
-    return output_root(out) / "data" / "results" / experiment
+    return results_root(out) / experiment
+
+
+def records_root(root=None) -> Path:
+    """``root``, or the project's ``records/`` folder (the committed runs, ``mctslab records``)."""
+    return Path(root) if root is not None else project_root() / "records"

@@ -206,7 +206,7 @@ def reproduce(names=(), scale: str = "default", params: dict | None = None,
 
     params = dict(params or {})
     names = validate(names, scale, params, scheduler)
-    lock = OutputLock(paths.output_root(out) / "data" / "results" / ".lock",
+    lock = OutputLock(paths.results_root(out) / ".lock",
                       f"the output folder {paths.output_root(out)}").acquire(wait=False)
     try:
         n_lanes = lanes(names, workers, scheduler)
@@ -432,7 +432,7 @@ def _reproduce_one(name, scale, params, workers, scheduler, out, progress, lane:
 def _running_experiment(out, since: str) -> dict:
     """The progress of the experiment the kernel updated last (its store's ``progress.json``)."""
     newest: dict = {}
-    for path in (paths.output_root(out) / "data" / "results").glob("*/progress.json"):
+    for path in paths.results_root(out).glob("*/progress.json"):
         try:
             progress = json.loads(path.read_text())
         except (OSError, ValueError):

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from mctslab import paths
 from mctslab.core import compare, scorecard_page
 from mctslab.core import targets as targets_module
 from mctslab.core.compare import NOT_RUN
@@ -35,7 +36,6 @@ from mctslab.records import (
     READING_PREFIX,
     is_reading,
     notebook_records,
-    records_root,
 )
 from mctslab.sudoku import claims as sudoku_claims
 from mctslab.tsp import claims as tsp_claims
@@ -139,7 +139,7 @@ def _judged_readings(rows: list[dict]) -> list[dict]:
 def scorecard(root=None, scale: str = "paper", bench_folder=None):
     """The scorecard from the records alone, written as ``<root>/scorecard-<scale>.csv``,
     ``.md`` and ``.html`` (:func:`mctslab.core.scorecard_page.render`)."""
-    base = records_root(root)
+    base = paths.records_root(root)
     tables, sources, readings = {}, {}, {}
     for notebook in targets_module.DOMAINS:
         rows, manifest, used, read = _paper_rows(base, notebook, scale)

@@ -47,7 +47,7 @@ from mctslab.core.scorecard import md_table
 from mctslab.core.store import same_number, utc_now, write_json, write_tar_gz
 from mctslab.go import match_record
 
-__all__ = ["MAX_FILE_BYTES", "MAX_RECORD_BYTES", "RECORD", "SUMS", "records_root", "save",
+__all__ = ["MAX_FILE_BYTES", "MAX_RECORD_BYTES", "RECORD", "SUMS", "save",
            "Report", "check", "check_record", "find_records", "markdown_table",
            "notebook_records", "is_reading", "READING_PREFIX",
            "recorded_table"]
@@ -60,11 +60,6 @@ RECORD = "record.json"
 READING_PREFIX = "reading-"   # the label of a record run under one of the paper's readings
 SUMS = "SHA256SUMS"
 PAPER_VS_RUN = "paper_vs_run.csv"
-
-
-def records_root(root=None) -> Path:
-    """``root``, or the project's ``records/`` folder."""
-    return Path(root) if root is not None else paths.project_root() / "records"
 
 
 def _sha256(path: Path) -> str:
@@ -111,7 +106,7 @@ def save(notebook: str, out=None, *, root=None, label: str = "", date: str | Non
     scale = manifest.get("scale") or "unknown"
     date = date or str(manifest.get("finished") or "")[:10] or datetime.date.today().isoformat()
     name = "-".join(part for part in (scale, label, date) if part)
-    folder = records_root(root) / notebook / name
+    folder = paths.records_root(root) / notebook / name
     if folder.exists():
         raise FileExistsError(f"{folder} exists: give another --label, or remove it first")
     kept, skipped = [], []
@@ -213,7 +208,7 @@ class Report:
 
 def find_records(root=None) -> list[Path]:
     """Every record folder: ``<root>/<notebook>/<name>/``, in name order."""
-    base = records_root(root)
+    base = paths.records_root(root)
     if not base.is_dir():
         return []
     return sorted(p for notebook in sorted(base.iterdir()) if notebook.is_dir()
@@ -327,7 +322,7 @@ def _check_notebook(folder: Path, report: Report, today) -> None:
 
 def _check_matches(folder: Path, report: Report) -> None:
     found = False
-    for data in sorted(folder.rglob("data/results")):
+    for data in sorted(folder.rglob(paths.RESULTS.as_posix())):
         home = data.parent.parent
         experiments = [p.name for p in data.iterdir() if p.is_dir()]
         if any(match_record.is_match(name) for name in experiments):

@@ -27,6 +27,7 @@ from types import SimpleNamespace
 
 import pandas as pd
 
+from mctslab import paths
 from mctslab.core import targets
 from mctslab.core.compare import paper_row
 from mctslab.core.stats import binomial_test
@@ -61,7 +62,7 @@ def is_match(experiment: str) -> bool:
 def match_stores(folder: Path) -> list[Path]:
     """The stores of ``mctslab go match`` games in a match folder (``data/results/go_match_*``,
     plain or packed), sorted."""
-    return sorted(p for p in Path(folder).glob("data/results/*")
+    return sorted(p for p in paths.results_root(folder).glob("*")
                   if is_match(p.name) and ResultStore(p).exists())
 
 
@@ -106,7 +107,7 @@ def game_sgf(folder, name: str) -> bytes | None:
 def check_match(folder: Path, report) -> None:
     """One ``mctslab go match --out`` folder: its summary recomputed from its games, each
     difference a problem of ``report`` (a :class:`mctslab.records.Report`), the counts a note."""
-    stores = sorted(p for p in folder.glob("data/results/*") if ResultStore(p).exists())
+    stores = sorted(p for p in paths.results_root(folder).glob("*") if ResultStore(p).exists())
     try:
         records = [r for path in stores for r in stored(path)]
     except ValueError as exc:

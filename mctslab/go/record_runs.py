@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from mctslab import paths
 from mctslab.core.report import Run
 from mctslab.core.store import ResultStore
 from mctslab.go import experiments, match_record, tables
@@ -103,7 +104,7 @@ def _seed_store(out: Path, experiment: str, rows, cfg, seed: int, games_per_colo
                 stored: dict[str, dict]) -> None:
     """Copy into ``out``'s store of ``experiment`` the stored games the notebook's tasks of
     ``rows`` are; ``ValueError`` naming the first task that was not played."""
-    store = ResultStore(Path(out) / "data" / "results" / experiment)
+    store = ResultStore(paths.results_dir(experiment, out))
     there = store.load() if store.exists() else {}
     opponent = Player("gnugo", level=cfg.gnugo_level)
     for row in rows:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from mctslab import records
+from mctslab import paths
 from mctslab.core.scorecard import md_table
 from mctslab.core.stats import binomial_test, detectable_difference, games_for_power
 from mctslab.core.store import ResultStore
@@ -63,7 +63,7 @@ TABU_CPU_S_PER_GAME = 6.0
 def find(root=None) -> Path | None:
     """The newest ``records/go_state_tabu/strong9-<date>/`` (``root``: another records
     folder), or None."""
-    base = records.records_root(root) / NOTEBOOK
+    base = paths.records_root(root) / NOTEBOOK
     found = sorted(p for p in base.glob(f"{PREFIX}*") if p.is_dir()) if base.is_dir() else []
     return found[-1] if found else None
 
@@ -71,7 +71,7 @@ def find(root=None) -> Path | None:
 def _has_games(match: Path) -> bool:
     """Whether a match folder has a store with a game in it: a packed one, or a plain file
     that is not empty (checked without reading the games: :func:`played` reads them)."""
-    stores = [ResultStore(store) for store in match.glob("data/results/*")]
+    stores = [ResultStore(store) for store in paths.results_root(match).glob("*")]
     return any(s.packed.exists() or (s.path.exists() and s.path.stat().st_size) for s in stores)
 
 

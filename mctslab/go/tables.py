@@ -12,12 +12,12 @@ numbers stand beside ours in their own columns.
 
 from __future__ import annotations
 
-from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
 
+from mctslab import paths
 from mctslab.core import targets
 from mctslab.core.compare import config_rows, paper_row, paper_table, protocol_config
 from mctslab.core.stats import (
@@ -394,7 +394,7 @@ def played_from_stores(folders, names=None) -> Played:
     :func:`host_table` and :func:`thinking_table` read recorded matches."""
     tasks, results, rows = [], [], []
     for k, folder in enumerate(folders):
-        records = [record for store in sorted(Path(folder).glob("data/results/*"))
+        records = [record for store in sorted(paths.results_root(folder).glob("*"))
                    for record in ResultStore(store).records()]
         if not records:
             raise ValueError(f"no stored games under {folder} (data/results/*/results.jsonl)")

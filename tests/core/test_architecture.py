@@ -5,6 +5,7 @@ of ``mctslab`` the page mentions resolves."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import re
 from pathlib import Path
@@ -125,3 +126,32 @@ def test_the_parsers_see_a_drift():
     assert "mctslab.core.stopping" not in picture_modules(text.replace(" stopping ", " "))
     assert not resolves("mctslab.core.nowhere") and not resolves("mctslab.core.stats.nothing")
     assert resolves("mctslab.core.stats.win_rate_table") and resolves("mctslab.warmup")
+
+
+# -- one place per concept ------------------------------------------------------------------------
+def results_layout_spelled() -> list[str]:
+    """Where a module other than ``paths.py`` spells the result stores' folder as a path:
+    ``... / "data" / "results"``, or a path or glob starting with ``data/results`` (prose in
+    docstrings, messages and help texts may name it)."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path == PACKAGE / "paths.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            joined = (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)
+                      and isinstance(node.right, ast.Constant) and node.right.value == "results"
+                      and isinstance(node.left, ast.BinOp)
+                      and isinstance(node.left.right, ast.Constant)
+                      and node.left.right.value == "data")
+            called = (isinstance(node, ast.Call) and node.args
+                      and isinstance(node.args[0], ast.Constant)
+                      and str(node.args[0].value).startswith("data/results"))
+            if joined or called:
+                found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    return found
+
+
+def test_the_result_stores_folder_is_spelled_in_paths_only():
+    """``paths.results_root(out)`` (``<root>/data/results``, a match folder's too) and
+    ``paths.results_dir(experiment, out)`` are the one place of the layout."""
+    assert results_layout_spelled() == [], "use mctslab.paths.results_root / results_dir"
