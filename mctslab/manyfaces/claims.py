@@ -21,12 +21,11 @@ rows out (no files, no kernels).
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 
 from mctslab.core.compare import PaperRow, paper_row
 from mctslab.manyfaces import experiments
+from mctslab.manyfaces.knowledge import ENCLOSED_CENTRE_LIMIT
 
 __all__ = ["NAME", "UNTYPED", "SPREAD", "matcher_rows", "joseki_rows", "enclosed_row",
            "knowledge_row", "record_rows"]
@@ -133,7 +132,7 @@ def enclosed_row(enclosed: pd.DataFrame | None, scale: str) -> PaperRow:
             + (f", above {SPREAD} from side {int(over.index[0])}" if len(over) else
                f", at most {SPREAD} at every side")
             + f"; 1/d centre (lowest) {field.min_1_over_d[small]:.2f} -> "
-            f"{field.min_1_over_d[large]:.2f} (limit 8 ln 2 = {8 * math.log(2):.3f}), next to "
+            f"{field.min_1_over_d[large]:.2f} (limit 8 ln 2 = {ENCLOSED_CENTRE_LIMIT:.3f}), next to "
             f"the wall (highest) {field.max_1_over_d[small]:.2f} -> "
             f"{field.max_1_over_d[large]:.2f}: {ENCLOSED}")
     value = "not constant" if len(over) else "constant"

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from mctslab.core.plotting import plt
-from mctslab.manyfaces.knowledge import InfluenceField, enclosed_field
+from mctslab.manyfaces.knowledge import ENCLOSED_CENTRE_LIMIT, InfluenceField, enclosed_field
 
 __all__ = ["census_figure", "influence_figure", "enclosed_figure", "influence_map"]
 
@@ -69,7 +69,7 @@ def enclosed_figure(table: pd.DataFrame):
     ax.plot(table.side, table.centre_1_over_d, "o-", label="1/d: centre (= lowest)")
     ax.plot(table.side, table.max_1_over_d, "s--", label="1/d: highest (next to the wall)")
     ax.plot(table.side, table.centre_1_over_d2, "^-", label="1/d²: centre")
-    ax.axhline(8 * np.log(2), color="0.5", lw=0.8, ls=":", label="8 ln 2")
+    ax.axhline(ENCLOSED_CENTRE_LIMIT, color="0.5", lw=0.8, ls=":", label="8 ln 2")
     ax.set_xlabel("side of the enclosed square")
     ax.set_ylabel("raw field (sum of v/d)")
     ax.legend(fontsize=8)

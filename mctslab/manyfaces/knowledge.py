@@ -69,6 +69,7 @@ stones the other side's). Territory estimate (area counting): points with field 
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -83,7 +84,7 @@ from mctslab.manyfaces.groups import BIG_REGION_EIGHTHS, Group  # noqa: F401 (re
 
 __all__ = ["Knowledge", "Connection", "EyeSpace", "Group", "CONNECTION_TYPES",
            "CONNECTION_STRENGTHS", "STRENGTH_CLASSES", "STRENGTH_VALUE", "check",
-           "replay", "InfluenceField", "influence_field"]
+           "replay", "InfluenceField", "influence_field", "ENCLOSED_CENTRE_LIMIT"]
 
 CONNECTION_TYPES = ("hane", "one_point_jump", "half_knight", "knight", "two_point_jump",
                     "half_large_knight", "large_knight", "three_point_jump", "multiple")
@@ -92,6 +93,9 @@ STRENGTH_CLASSES = ("dead", "weak", "unsettled", "strong", "alive")
 #: initial influence of a stone by its group's class (dead: radiates for the other side)
 STRENGTH_VALUE = {"alive": 1.0, "strong": 0.85, "unsettled": 0.6, "weak": 0.35, "dead": -0.5}
 INFLUENCE_DAMPING = 1.0
+#: the 1/d field's limit at the centre of a large enclosed square (:func:`enclosed_field`, Manhattan
+#: distances, a square wall): 8 ln 2
+ENCLOSED_CENTRE_LIMIT = 8 * math.log(2)
 TERRITORY_THRESHOLD = 0.5
 BIG_REGION_MAX = 80
 SECONDS_OF = {"string_libs": "liberties"}

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-import numpy as np
 import pandas as pd
 
 from mctslab.core.compare import config_rows, paper_row, paper_table
@@ -22,6 +21,7 @@ from mctslab.manyfaces.joseki import ESCAPE, TABLE_SIZE, bytes_per_move, load_jo
 from mctslab.manyfaces.knowledge import (
     CONNECTION_STRENGTHS,
     CONNECTION_TYPES,
+    ENCLOSED_CENTRE_LIMIT,
     INFLUENCE_DAMPING,
     Knowledge,
     enclosed_field,
@@ -102,7 +102,7 @@ def enclosed_table(sides=(3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23)) -> pd.DataFra
                          normalised_max=f1.max() / (f1.max() + INFLUENCE_DAMPING),
                          centre_1_over_d2=f2[c, c], max_1_over_d2=f2.max()))
     df = pd.DataFrame(rows)
-    df.attrs["limit"] = 8 * np.log(2)
+    df.attrs["limit"] = ENCLOSED_CENTRE_LIMIT
     return df
 
 
@@ -145,7 +145,7 @@ def summary(census_t, cost, joseki, regression, shares, enclosed) -> pd.DataFram
         ("joseki bytes per move", "1.2", str(jos["bytes per move (SGF moves)"])),
         ("1/d field constant inside any enclosed area", "constant",
          f"centre {enclosed.centre_1_over_d.iloc[0]:.2f} -> {enclosed.centre_1_over_d.iloc[-1]:.2f}"
-         f" (limit {8 * np.log(2):.3f}); wall-side max {enclosed.max_1_over_d.iloc[0]:.2f} -> "
+         f" (limit {ENCLOSED_CENTRE_LIMIT:.3f}); wall-side max {enclosed.max_1_over_d.iloc[0]:.2f} -> "
          f"{enclosed.max_1_over_d.iloc[-1]:.2f}"),
         ("optics.tst eval_eye agreement", "-",
          f"{reg.loc['optics.tst eval_eye', 'agree']} / {reg.loc['optics.tst eval_eye', 'tests']}"),

@@ -155,3 +155,11 @@ def test_the_result_stores_folder_is_spelled_in_paths_only():
     """``paths.results_root(out)`` (``<root>/data/results``, a match folder's too) and
     ``paths.results_dir(experiment, out)`` are the one place of the layout."""
     assert results_layout_spelled() == [], "use mctslab.paths.results_root / results_dir"
+
+
+def test_the_enclosed_fields_limit_is_one_constant():
+    """8 ln 2, the 1/d field's limit inside a large enclosed square, is
+    ``manyfaces.knowledge.ENCLOSED_CENTRE_LIMIT``: tables, claims and figures use it."""
+    spelled = [str(p.relative_to(PACKAGE)) for p in sorted(PACKAGE.rglob("*.py"))
+               if re.search(r"8\s*\*\s*(np|numpy|math)\.log\(2\)", p.read_text())]
+    assert spelled == ["manyfaces/knowledge.py"]

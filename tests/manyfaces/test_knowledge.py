@@ -13,7 +13,13 @@ from mctslab.go.api import BLACK, WHITE, Board
 from mctslab.manyfaces import _knowledge as kk
 from mctslab.manyfaces import eyes
 from mctslab.manyfaces import reference as ref
-from mctslab.manyfaces.knowledge import Knowledge, check, enclosed_field, replay
+from mctslab.manyfaces.knowledge import (
+    ENCLOSED_CENTRE_LIMIT,
+    Knowledge,
+    check,
+    enclosed_field,
+    replay,
+)
 
 
 def _random_board(size, n_moves, seed):
@@ -213,7 +219,7 @@ def test_enclosed_area_field_tends_to_a_constant_at_the_centre_but_not_near_the_
     centre = [enclosed_field(n)[n // 2, n // 2] for n in (5, 11, 17, 23)]
     edge = [enclosed_field(n).max() for n in (5, 11, 17, 23)]
     # 1/d: the centre grows towards 8 ln 2 = 5.545 (a square wall at Manhattan distance)
-    assert all(a < b < 8 * np.log(2) for a, b in zip(centre, centre[1:]))
+    assert all(a < b < ENCLOSED_CENTRE_LIMIT for a, b in zip(centre, centre[1:]))
     assert centre[-1] - centre[0] < 0.5
     # ... but next to the wall the field keeps growing like 2 ln(side)
     assert edge[-1] - edge[0] > 2.5
