@@ -167,3 +167,31 @@ def test_core_and_the_leaves_import_no_domain():
     """Imports only go down the picture: a cycle test alone lets core import a domain that
     does not import that core module back."""
     assert downward_violations() == [], "core or a leaf imports a domain (ARCHITECTURE.md)"
+
+
+# -- the command layer sits above the domains ------------------------------------------------------
+COMMAND_LAYER = ("mctslab.records", "mctslab.record_card", "mctslab.cli", "mctslab.pipeline",
+                 "mctslab.bench_docs", "mctslab.reports", "mctslab.kernel")
+
+
+def command_modules() -> set[str]:
+    """ARCHITECTURE.md's top line: ``mctslab <command>``'s modules, and each domain's verbs and
+    benchmarks (``<domain>/cli.py``, ``bench.py``), drawn beside them above the domain box."""
+    verbs = {f"mctslab.{d}.{name}" for d in DOMAINS for name in ("cli", "bench")}
+    return set(COMMAND_LAYER) | (verbs & set(MODULES))
+
+
+def command_layer_imports() -> list[str]:
+    """Imports of a command module by any other ``mctslab`` module (a domain's, core's, a
+    leaf's). Direct imports suffice: a module that reaches the command layer through others
+    passes through one that imports it directly, and that one is listed."""
+    command = command_modules()
+    return sorted(f"{m} imports {name}" for m in MODULES if m not in command | {"mctslab"}
+                  for name in imports(m) if name in command)
+
+
+def test_no_domain_imports_the_command_layer():
+    """Domains, core and the leaves never import the command's modules (records, record_card,
+    cli, pipeline, bench_docs, reports, kernel, a domain's cli and bench): those import them."""
+    assert set(COMMAND_LAYER) <= set(MODULES)
+    assert command_layer_imports() == []
