@@ -27,8 +27,10 @@ _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
 def briefs_tables() -> list[tuple[str, str, list[str], list[list[str]]]]:
-    """(paper, artefact, header, rows) of every markdown table of the briefs; the artefact is
-    the last "Table N" named above the table (in bold text or a heading)."""
+    """(paper, artefact, header, rows) of every markdown table of the briefs that reports a
+    table of the paper: the artefact is the last "Table N" named above the table (in bold text
+    or a heading); a heading naming none starts a part of the brief with no target table (the
+    readings of the generator, say), whose tables are not the paper's."""
     found = []
     for name, paper in BRIEFS.items():
         artefact, lines = None, (PAPERS / name).read_text().splitlines()
@@ -39,13 +41,16 @@ def briefs_tables() -> list[tuple[str, str, list[str], list[list[str]]]]:
                 named = _TABLE_NAME.findall(line)
                 if named and (line.startswith("#") or line.startswith("**")):
                     artefact = named[0]
+                elif line.startswith("#"):
+                    artefact = None
                 i += 1
                 continue
             block = []
             while i < len(lines) and lines[i].startswith("|"):
                 block.append([c.strip() for c in lines[i].strip().strip("|").split("|")])
                 i += 1
-            found.append((paper, artefact, block[0], block[2:]))
+            if artefact is not None:
+                found.append((paper, artefact, block[0], block[2:]))
     return found
 
 
@@ -69,7 +74,6 @@ def test_the_briefs_have_target_tables():
     assert {(p, a) for p, a, _, _ in tables} >= {
         ("go_state_tabu", "Table 2"), ("go_state_tabu", "Table 3"), ("go_state_tabu", "Table 4"),
         ("sudoku_less_clue", "Table 1"), ("sudoku_less_clue", "Table 2")}
-    assert all(artefact for _, artefact, _, _ in tables), "a table with no Table N above it"
 
 
 @pytest.mark.parametrize("paper,artefact,header,rows",
