@@ -24,14 +24,18 @@ A **match record** is a folder of ``mctslab go match --out`` folders (``scripts/
 writes them: ``go19/<row>/``, ``veto/``), possibly still being played: each match with a
 ``summary.json`` has its summary recomputed from its ``results.jsonl`` (the first ``games`` games
 in seed order; a half-written last line is a game still being stored); one without is in
-progress (:mod:`mctslab.go.match_record`, which also packs a finished match). Nothing here
+progress (:mod:`mctslab.go.match_record`, which also packs a finished match).
+
+A **search record** is a folder with a ``design.json`` (a search over settings or readings, its
+design stated before it ran: the Sudoku readings search,
+``records/sudoku_less_clue/readings-<date>/``), checked by its ``SHA256SUMS``
+(:func:`mctslab.core.store.write_sums`, which the search's own command writes). Nothing here
 writes into a record it checks.
 """
 
 from __future__ import annotations
 
 import datetime
-import hashlib
 import json
 import shutil
 from dataclasses import dataclass, field
@@ -44,7 +48,15 @@ from mctslab.core import compare
 from mctslab.core import targets as targets_module
 from mctslab.core.display import shown
 from mctslab.core.scorecard import md_table
-from mctslab.core.store import same_number, utc_now, write_json, write_tar_gz
+from mctslab.core.store import (
+    SUMS,
+    same_number,
+    sha256,
+    utc_now,
+    write_json,
+    write_sums,
+    write_tar_gz,
+)
 from mctslab.go import match_record
 
 __all__ = ["MAX_FILE_BYTES", "MAX_RECORD_BYTES", "RECORD", "SUMS", "save",
@@ -57,27 +69,13 @@ MAX_RECORD_BYTES = 5_000_000  # a record larger than this is refused ("a few MB 
 MAX_RAW_BYTES = 3_000_000     # raw files a text artefact lists (Go's games): kept up to this,
                               # as they are or as one .tar.gz, else left out (record.json says)
 RECORD = "record.json"
+SEARCH = "design.json"        # a search record's design (the Sudoku readings search, say)
 READING_PREFIX = "reading-"   # the label of a record run under one of the paper's readings
-SUMS = "SHA256SUMS"
 PAPER_VS_RUN = "paper_vs_run.csv"
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file())
-
-
-def _write_sums(folder: Path) -> None:
-    lines = [f"{_sha256(p)}  {p.relative_to(folder).as_posix()}" for p in _files(folder)
-             if p.name != SUMS or p.parent != folder]
-    (folder / SUMS).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def save(notebook: str, out=None, *, root=None, label: str = "", date: str | None = None) -> Path:
@@ -141,7 +139,7 @@ def save(notebook: str, out=None, *, root=None, label: str = "", date: str | Non
             "cpu_model": (manifest.get("platform") or {}).get("cpu_model"),
             "files": sorted(p.name for p in kept), "raw": raw_kept, "skipped": skipped,
             "saved": utc_now(), "source": str(paths.output_root(out))})
-        _write_sums(folder)
+        write_sums(folder)
         size = sum(p.stat().st_size for p in _files(folder))
         if size > MAX_RECORD_BYTES:
             raise ValueError(f"the record of {notebook} would take {size:,} bytes, over "
@@ -196,7 +194,7 @@ class Report:
     """What :func:`check_record` found in one record folder."""
 
     folder: Path
-    kind: str                                   # notebook | match | unknown
+    kind: str                                   # notebook | match | search | unknown
     problems: list[str] = field(default_factory=list)  # each names its file: the check fails
     notes: list[str] = field(default_factory=list)     # what is worth knowing, not a failure
     verdicts: dict = field(default_factory=dict)       # today's verdict -> targets
@@ -231,7 +229,7 @@ def _check_sums(folder: Path, report: Report) -> None:
         path = folder / name
         if not path.is_file():
             report.problems.append(f"{path}: listed in {sums} but missing")
-        elif _sha256(path) != digest:
+        elif sha256(path) != digest:
             report.problems.append(f"{path}: its sha256 differs from {sums}")
 
 
@@ -312,7 +310,7 @@ def _check_notebook(folder: Path, report: Report, today) -> None:
             expected = (artefact.get("sha256") or {}).get(file)
             if not path.is_file():
                 report.problems.append(f"{path}: missing (record.json keeps it)")
-            elif expected and _sha256(path) != expected:
+            elif expected and sha256(path) != expected:
                 report.problems.append(f"{path}: its sha256 differs from the manifest's")
     size = sum(p.stat().st_size for p in _files(folder))
     if size > MAX_RECORD_BYTES:
@@ -347,6 +345,13 @@ def check_record(folder, today: dict | None = None) -> Report:
     if (folder / RECORD).is_file() or (folder / PAPER_VS_RUN).is_file():
         report = Report(folder, "notebook")
         _check_notebook(folder, report, today)
+    elif (folder / SEARCH).is_file():
+        report = Report(folder, "search")
+        if not (folder / SUMS).is_file():
+            report.problems.append(f"{folder / SUMS}: missing (a search record is checked by "
+                                   "its checksums)")
+        else:
+            _check_sums(folder, report)
     else:
         report = Report(folder, "match")
         _check_matches(folder, report)

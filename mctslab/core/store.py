@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 import gzip
+import hashlib
 import io
 import json
 import math
@@ -33,7 +34,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["ResultStore", "same_number", "to_jsonable", "utc_now", "write_json",
+__all__ = ["ResultStore", "SUMS", "same_number", "sha256", "to_jsonable", "utc_now",
+           "write_json", "write_sums",
            "write_tar_gz"]
 
 
@@ -201,3 +203,27 @@ class ResultStore:
             fh.truncate(data.rfind(b"\n") + 1)
             fh.flush()
             os.fsync(fh.fileno())
+
+
+SUMS = "SHA256SUMS"   # a record's checksums of every file in it, ``<sha256>  <path>`` a line
+
+
+def sha256(path: str | os.PathLike) -> str:
+    """The SHA-256 of a file, read in blocks."""
+    digest = hashlib.sha256()
+    with Path(path).open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def write_sums(folder: str | os.PathLike) -> Path:
+    """Write ``<folder>/SHA256SUMS`` over every file under ``folder`` (paths relative to it,
+    sorted), the checksums a committed record is checked by (``mctslab records check``)."""
+    folder = Path(folder)
+    files = sorted(p for p in folder.rglob("*") if p.is_file()
+                   and not (p.name == SUMS and p.parent == folder))
+    lines = [f"{sha256(p)}  {p.relative_to(folder).as_posix()}" for p in files]
+    path = folder / SUMS
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path

@@ -1,6 +1,6 @@
 """Running the search over readings (:mod:`mctslab.sudoku.readings_search`) and writing its
 record: a long, resumable run on one core, and the small files committed under
-``records/sudoku_less_clue-readings-<date>/``.
+``records/sudoku_less_clue/readings-<date>/``.
 
 ``python -m mctslab.sudoku.readings_run run --out STORE`` runs the phases in order (each
 resumes from the result store under ``STORE/data/results/``; ``--phases`` picks some);
@@ -21,7 +21,7 @@ import pandas as pd
 from mctslab import paths
 from mctslab.core.executor import run_tasks
 from mctslab.core.scorecard import md_table
-from mctslab.core.store import ResultStore, utc_now, write_json
+from mctslab.core.store import ResultStore, utc_now, write_json, write_sums
 from mctslab.sudoku import readings_search as search
 from mctslab.sudoku import tables
 from mctslab.sudoku.readings_score import CRITERIA, ranking_kept, table1_distance, table2_claims
@@ -31,7 +31,7 @@ __all__ = ["PHASES", "plan", "run", "record", "main"]
 BUDGET = 100_000       # screening playouts per Table 1 run: the smallest that keeps the ranking
 PHASES = ("screen", "table2", "paper1", "paper2")
 # The committed records: the search's, and the paper-scale run of today's reading it starts from
-RECORD = paths.project_root() / "records" / "sudoku_less_clue-readings-2026-11-28"
+RECORD = paths.project_root() / "records" / "sudoku_less_clue" / "readings-2026-11-28"
 PAPER_RECORD = paths.project_root() / "records" / "sudoku_less_clue" / "paper-2026-11-27"
 EXPERIMENTS = {"screen": "readings_screen", "table2": "readings_table2",
                "paper1": "readings_paper_table1", "paper2": "readings_paper_table2"}
@@ -161,6 +161,7 @@ def record(out, folder, budget=BUDGET) -> Path:
             if phase in ("paper1", "paper2") and len(phase_counts):
                 _write_hunt(out, phase, folder)
     write_json(folder / "status.json", status)
+    write_sums(folder)  # a search record: mctslab records check reads its checksums
     return folder
 
 

@@ -12,6 +12,7 @@ import pytest
 from mctslab import record_card, records
 from mctslab.core import compare
 from mctslab.core.compare import paper_row, paper_table
+from mctslab.core.store import sha256
 from tests.core.test_records import NOTEBOOK, _run_output
 
 FIG8 = ("Fig. 8", "MCT_RM", "mean ratio to SA")
@@ -23,7 +24,7 @@ def _saved(tmp_path, name: str, rows, *, label: str = "", date: str = "2026-11-2
     paper_table(rows).to_csv(folder / "paper_vs_run.csv", index=False)
     manifest = json.loads((folder / "manifest.json").read_text())
     manifest["artefacts"]["paper_vs_run"]["sha256"] = {
-        "paper_vs_run.csv": records._sha256(folder / "paper_vs_run.csv")}
+        "paper_vs_run.csv": sha256(folder / "paper_vs_run.csv")}
     (folder / "manifest.json").write_text(json.dumps(manifest))
     return records.save(NOTEBOOK, out, root=tmp_path / "records", label=label, date=date)
 

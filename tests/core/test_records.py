@@ -15,7 +15,7 @@ import pytest
 from mctslab import record_card, records
 from mctslab.core import compare
 from mctslab.core.compare import paper_row, paper_table
-from mctslab.core.store import to_jsonable
+from mctslab.core.store import to_jsonable, write_sums
 from mctslab.go import match as go_match
 from mctslab.go import match_record
 from mctslab.go import tables as go_tables
@@ -106,7 +106,7 @@ def _saved(tmp_path) -> Path:
 
 
 def _rewrite_sums(folder: Path) -> None:
-    records._write_sums(folder)
+    write_sums(folder)
 
 
 def test_a_hand_edited_paper_vs_run_fails_naming_the_file(tmp_path):
@@ -299,3 +299,18 @@ def test_a_notebook_shows_a_records_table_beside_its_own(tmp_path):
     assert "<th>method</th>" in table._repr_html_()
     assert len(records.recorded_table(NOTEBOOK, "fig8_mean_ratio_to_sa", scale="default",
                                       root=tmp_path / "records")) == 1
+
+
+def test_a_search_record_is_checked_by_its_checksums(tmp_path):
+    folder = tmp_path / "records" / "sudoku_less_clue" / "readings-2026-11-28"
+    folder.mkdir(parents=True)
+    (folder / "design.json").write_text('{"readings": 32}')
+    (folder / "screen_scores.csv").write_text("reading,distance\n0,1.387\n")
+    [report] = records.check(tmp_path / "records")
+    assert report.kind == "search" and any("SHA256SUMS: missing" in p for p in report.problems)
+    write_sums(folder)
+    [report] = records.check(tmp_path / "records")
+    assert report.ok and report.kind == "search", report.problems
+    (folder / "screen_scores.csv").write_text("reading,distance\n0,0.100\n")
+    [report] = records.check(tmp_path / "records")
+    assert any("screen_scores.csv: its sha256 differs" in p for p in report.problems)
