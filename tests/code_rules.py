@@ -114,7 +114,6 @@ FUNCTIONS_OVER_60 = {
     "mctslab.tsp._sa sa_swap": "a kernel's annealing loop, inline",
     "mctslab.tsp.tsplib parse": "one branch per TSPLIB keyword",
     "mctslab.go._patterns liberties_after": "a kernel: each neighbour case of a move inline",
-    "mctslab.othello.tables claims": "one claim of the paper per block, in the paper's order",
     "mctslab.go.sgf load": "each SGF property the game needs, checked with its message",
     "mctslab.pipeline _reproduce_one": "one notebook's run: papermill, manifest, checks",
     "mctslab.tsp.api sa_2opt": "the annealing's arguments checked and passed to its kernel",
