@@ -1,11 +1,13 @@
-"""The counters behind scripts/code-sizes (tests/code_rules.py): what they count on a tiny
-package, and the script's output on this checkout."""
+"""The house's code rules (mctslab.core.coderules): what the counters count on a tiny checkout,
+the command's output on this one (``python -m mctslab.core.coderules``, ``scripts/code-sizes``),
+and the package held to the size limits."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
-from tests import code_rules
+from mctslab.core import coderules
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -17,29 +19,62 @@ def test_the_counters_on_a_tiny_package(tmp_path):
         "import numba\nfrom numba import njit\n\n\n@njit(cache=True)\ndef wide(a, b, c, *, d):\n"
         "    return a\n\n\n@numba.njit\ndef narrow(a):\n    return a\n\n\ndef plain(a, b, c, d, e):\n"
         + "    a += 1\n" * 70 + "    return a\n")
-    assert code_rules.kernel_arguments(package) == {"mctslab.go._board:6 wide": 4,
+    assert coderules.kernel_arguments(package) == {"mctslab.go._board:6 wide": 4,
                                                     "mctslab.go._board:11 narrow": 1}
-    assert code_rules.over(code_rules.kernel_arguments(package), 3) == {
+    assert coderules.over(coderules.kernel_arguments(package), 3) == {
         "mctslab.go._board:6 wide": 4}
-    assert code_rules.over(code_rules.function_lines(package), 60) == {
+    assert coderules.over(coderules.function_lines(package), 60) == {
         "mctslab.go._board:15 plain": 72}
-    assert code_rules.module_lines(package) == {"mctslab.go._board": 86}
+    assert coderules.module_lines(package) == {"mctslab.go._board": 86}
 
 
-def test_the_script_prints_every_count():
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "code-sizes")],
-                          capture_output=True, text=True, timeout=120, check=True)
-    lines = done.stdout.splitlines()
-    assert lines[0].endswith("mctslab") and len(lines) == 7
-    assert lines[-1].split()[0] == "0"  # no function-local import outside the allow-list
-    assert "kernels over 15 arguments" in done.stdout
+def test_the_ruff_exceptions_are_counted_on_a_tiny_checkout(tmp_path):
+    """noqa comments waiving C901, PLR0913 or PLR0915 (in the package, the tests and the
+    notebooks' code cells; not in strings, not other codes) and per-file-ignores entries
+    waiving them (not the long-lines one)."""
+    (tmp_path / "mctslab").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "mctslab" / "a.py").write_text(
+        "def f(a, b):  # noqa: PLR0913, C901 - reason\n    return '# noqa: C901'\n"
+        "x = 1  # noqa: E731\n")
+    (tmp_path / "tests" / "t.py").write_text("def g():  # noqa:PLR0915\n    pass\n")
+    cell = {"cell_type": "code", "source": ["%matplotlib inline\n", "y = 2  # noqa: C901\n"]}
+    (tmp_path / "notebooks" / "n.ipynb").write_text(json.dumps({"cells": [cell]}))
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.ruff.lint.per-file-ignores]\n"!notebooks/*.ipynb" = ["E501"]\n'
+        '"mctslab/a.py" = ["C901", "E501"]\n"mctslab/b.py" = ["PLR0913", "PLR0915"]\n')
+    assert coderules.noqa_waivers(tmp_path) == {"mctslab/a.py:1": ["PLR0913", "C901"],
+                                                "tests/t.py:1": ["PLR0915"],
+                                                "notebooks/n.ipynb[0]:2": ["C901"]}
+    assert coderules.per_file_waivers(tmp_path) == {"mctslab/a.py": ["C901"],
+                                                    "mctslab/b.py": ["PLR0913", "PLR0915"]}
+    counts = {what: len(found) for what, found in coderules.measures(tmp_path)}
+    assert counts["ruff exceptions: # noqa comments waiving C901, PLR0913, PLR0915"] == 3
+
+
+def test_the_command_prints_every_count_without_importing_the_tests():
+    """scripts/code-sizes is a one-line call of the package's command (no tests import)."""
+    script = (ROOT / "scripts" / "code-sizes").read_text()
+    assert "tests" not in script.replace("tests/", "")
+    for command in ([sys.executable, "-m", "mctslab.core.coderules", str(ROOT)],
+                    [sys.executable, str(ROOT / "scripts" / "code-sizes")]):
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True,
+                              cwd=ROOT)
+        lines = done.stdout.splitlines()
+        assert lines[0].endswith("mctslab") and len(lines) == 10, done.stdout
+        assert lines[-1].split()[0] == "0"  # no function-local import outside the allow-list
+        for what in ("modules over 400 lines", "functions over 60 lines",
+                     "kernels over 10 arguments", "# noqa comments waiving",
+                     "per-file-ignores entries"):
+            assert what in done.stdout
 
 
 def test_the_package_keeps_the_size_limits():
-    """Issue 28: no module over 550 lines, no function over 100, at most 3 kernels over 15
-    arguments; each module over 400 lines and function over 60 has its reason written in
-    tests/code_rules.py (and none is listed that no longer needs one)."""
-    assert code_rules.size_problems() == []
+    """No module over 550 lines, no function over 100, at most 3 kernels over 15 arguments;
+    each module over 400 lines and function over 60 has its reason written in
+    mctslab/core/coderules.py (and none is listed that no longer needs one)."""
+    assert coderules.size_problems() == []
 
 
 def test_the_size_rule_can_fail(tmp_path):
@@ -52,7 +87,7 @@ def test_the_size_rule_can_fail(tmp_path):
                                     + "def long():\n" + "    x = 1\n" * 101 + "    return x\n"
                                     + "\n" * 430)
     (package / "medium.py").write_text("def fine():\n    return 1\n" + "\n" * 420)
-    problems = code_rules.size_problems(package, modules_over={"mctslab.gone": "was long"},
+    problems = coderules.size_problems(package, modules_over={"mctslab.gone": "was long"},
                                         functions_over={})
     text = "\n".join(problems)
     assert "mctslab.big: 556 lines, over the hard limit of 550" in text

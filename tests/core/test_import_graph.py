@@ -3,7 +3,7 @@ imports inside functions too, so a function-local import cannot hide one; and ev
 named in its domain's reading guide (the package ``__init__`` docstring).
 
 Issue 28 adds two rules of ``docs/ARCHITECTURE.md``: imports sit at the top of a module, and one
-inside a function is in ``tests/code_rules.py``'s allow-list with its reason; one domain imports
+inside a function is in ``mctslab/core/coderules.py``'s allow-list with its reason; one domain imports
 another only where the Many Faces domain uses the Go engine's public modules.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import mctslab
-from tests import code_rules
+from mctslab.core import coderules
 
 ROOT = Path(mctslab.__file__).parent
 MODULES = {("mctslab." + ".".join(p.relative_to(ROOT).with_suffix("").parts))
@@ -101,16 +101,16 @@ def test_every_module_is_named_in_its_domains_reading_guide(domain):
 # -- imports at the top of a module (issue 28) ----------------------------------------------------
 def test_function_local_imports_are_only_the_allowed_ones():
     """An import inside a function hides a dependency (and may hide a cycle): each one is in
-    tests/code_rules.py's allow-list with its reason (laziness of the command line and the
+    mctslab/core/coderules.py's allow-list with its reason (laziness of the command line and the
     benchmarks, optional or slow dependencies), or it goes at the top of its module."""
-    found = [str(i) for i in code_rules.unreasoned_local_imports()]
+    found = [str(i) for i in coderules.unreasoned_local_imports()]
     assert found == [], ("move these imports to the top of their module, or add them with "
-                         f"their reason to tests/code_rules.py LOCAL_IMPORTS_ALLOWED: {found}")
+                         f"their reason to mctslab/core/coderules.py LOCAL_IMPORTS_ALLOWED: {found}")
 
 
 def test_every_allowed_local_import_is_still_there():
-    used = {code_rules.allowed_by(i) for i in code_rules.function_local_imports()}
-    unused = [key for key in code_rules.LOCAL_IMPORTS_ALLOWED if key not in used]
+    used = {coderules.allowed_by(i) for i in coderules.function_local_imports()}
+    unused = [key for key in coderules.LOCAL_IMPORTS_ALLOWED if key not in used]
     assert unused == [], f"allow-list entries nothing uses any more (remove them): {unused}"
 
 
@@ -121,10 +121,10 @@ def test_the_local_import_rule_sees_nested_and_relative_imports(tmp_path):
     (package / "tsp" / "lkh.py").write_text(
         "import numpy\n\nclass A:\n    def f(self):\n        def g():\n"
         "            import json\n        from elkai import _elkai\n")
-    found = [str(i) for i in code_rules.function_local_imports(package)]
+    found = [str(i) for i in coderules.function_local_imports(package)]
     assert found == ["mctslab.tsp.cli:2 imports mctslab.tsp.lkh",
                      "mctslab.tsp.lkh:6 imports json", "mctslab.tsp.lkh:7 imports elkai"]
-    assert [str(i) for i in code_rules.unreasoned_local_imports(package)] == [
+    assert [str(i) for i in coderules.unreasoned_local_imports(package)] == [
         "mctslab.tsp.lkh:6 imports json"]
 
 

@@ -1,5 +1,9 @@
-"""The house's size and import rules measured on the source with ``ast`` (issue 28), for the
-tests (``tests/core/test_import_graph.py``) and ``scripts/code-sizes``, which prints the counts.
+"""The house's code rules, measured on the source with ``ast``: module and function sizes,
+numba kernels' argument counts, function-local imports and ruff's waived findings (``# noqa``
+comments and ``per-file-ignores`` of C901, PLR0913, PLR0915). The tests
+(``tests/core/test_code_rules.py``, ``tests/core/test_import_graph.py``) hold the package to the
+rules; ``python -m mctslab.core.coderules [CHECKOUT] [--list]`` (``scripts/code-sizes``) prints
+the counts of a checkout, so the before and after of a refactor are measured, not counted.
 
 STYLE.md: modules under ~400 lines, functions under ~60, a kernel needing many arrays takes
 named bundles rather than many positional arguments, and imports go at the top of a module. A
@@ -8,12 +12,19 @@ function-local import is allowed only where :data:`LOCAL_IMPORTS_ALLOWED` says w
 
 from __future__ import annotations
 
+import argparse
 import ast
 import fnmatch
+import io
+import json
+import re
+import sys
+import tokenize
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "mctslab"
+PACKAGE = Path(__file__).resolve().parents[1]
 
 # Where an import may sit inside a function, and why: (importing module, imported module) ->
 # reason. The importing module is a pattern of dotted names (fnmatch); the imported module
@@ -47,12 +58,13 @@ LOCAL_IMPORTS_ALLOWED = {
 }
 
 
-# Issue 28's hard limits (tests/core/test_code_rules.py fails past any of them) and STYLE.md's
-# soft ones, past which a module or function is listed below with its reason.
+# The hard limits (tests/core/test_code_rules.py fails past any of them) and STYLE.md's soft
+# ones, past which a module or function is listed below with its reason.
 HARD_MODULE_LINES = 550
 HARD_FUNCTION_LINES = 100
 HARD_WIDE_KERNELS = 3      # kernels over KERNEL_ARGUMENTS arguments
 KERNEL_ARGUMENTS = 15
+SOFT_KERNEL_ARGUMENTS = 10  # ruff's PLR0913 limit for Python functions, counted for kernels
 SOFT_MODULE_LINES = 400
 SOFT_FUNCTION_LINES = 60
 
@@ -104,7 +116,6 @@ FUNCTIONS_OVER_60 = {
     "mctslab.go.api search": "the search's keyword arguments, each checked with its message",
     "mctslab.manyfaces._match match_anchor": "a kernel's hot loop: every case inline, no helper "
                                               "call per window",
-    "mctslab.go._search run_search": "the search's keyword arguments to the kernel's arrays",
     "mctslab.go.tables paper_vs_run": "one row per target of the paper, in the paper's order",
     "mctslab.go._patterns sample_near_move": "a kernel's hot loop: each tactic inline",
     "mctslab.go.cli add_parser": "every go verb's arguments, one by one",
@@ -238,7 +249,7 @@ def _unexplained(long: dict[str, int], listed: dict, limit: int, name: str) -> l
 
 
 def size_problems(package: Path = PACKAGE, modules_over=None, functions_over=None) -> list[str]:
-    """Issue 28's hard limits, and every module and function past STYLE.md's soft ones without
+    """The hard limits, and every module and function past STYLE.md's soft ones without
     a reason in :data:`MODULES_OVER_400` / :data:`FUNCTIONS_OVER_60` (or with one no longer
     needed). Empty when the package keeps the rules."""
     modules_over = MODULES_OVER_400 if modules_over is None else modules_over
@@ -259,3 +270,111 @@ def size_problems(package: Path = PACKAGE, modules_over=None, functions_over=Non
         problems.append(f"{len(wide)} kernels over {KERNEL_ARGUMENTS} arguments, more than "
                         f"{HARD_WIDE_KERNELS}: {', '.join(sorted(wide))}")
     return problems
+
+
+# -- ruff's waived findings: the rules a function may be excepted from, and where -------------
+WAIVABLE = ("C901", "PLR0913", "PLR0915")  # complexity, arguments, statements
+_NOQA = re.compile(r"#\s*noqa\s*:\s*([A-Z0-9, ]+)", re.I)
+
+
+def _comments(source: str) -> list[tuple[int, str]]:
+    """(line, text) of each comment of a Python source (a line that does not tokenize, such as
+    a notebook's magic, is read as a whole)."""
+    try:
+        return [(t.start[0], t.string) for t in
+                tokenize.generate_tokens(io.StringIO(source).readline)
+                if t.type == tokenize.COMMENT]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return [(i, line[line.index("#"):]) for i, line in enumerate(source.splitlines(), 1)
+                if "#" in line]
+
+
+def _sources(checkout: Path):
+    """(name, source) of every Python file ruff checks in a checkout (``mctslab/``, ``tests/``)
+    and of every code cell of its notebooks."""
+    for folder in ("mctslab", "tests"):
+        for path in sorted((checkout / folder).rglob("*.py")):
+            yield path.relative_to(checkout).as_posix(), path.read_text()
+    for path in sorted((checkout / "notebooks").glob("*.ipynb")):
+        cells = json.loads(path.read_text()).get("cells", [])
+        for number, cell in enumerate(cells):
+            if cell.get("cell_type") == "code":
+                source = cell.get("source", "")
+                yield (f"{path.relative_to(checkout).as_posix()}[{number}]",
+                       "".join(source) if isinstance(source, list) else source)
+
+
+def noqa_waivers(checkout: Path) -> dict[str, list[str]]:
+    """``"file:line" -> codes`` of every ``# noqa`` comment waiving one of :data:`WAIVABLE`."""
+    found = {}
+    for name, source in _sources(Path(checkout)):
+        for line, comment in _comments(source):
+            match = _NOQA.search(comment)
+            codes = [c for c in re.split(r"[,\s]+", match[1].upper()) if c in WAIVABLE] \
+                if match else []
+            if codes:
+                found[f"{name}:{line}"] = codes
+    return found
+
+
+def per_file_waivers(checkout: Path) -> dict[str, list[str]]:
+    """``file pattern -> codes`` of ``pyproject.toml``'s ``per-file-ignores`` entries that waive
+    one of :data:`WAIVABLE` (the long-lines entry, E501, is not a waiver of these)."""
+    path = Path(checkout) / "pyproject.toml"
+    if not path.is_file():
+        return {}
+    lint = tomllib.loads(path.read_text()).get("tool", {}).get("ruff", {}).get("lint", {})
+    return {pattern: [c for c in codes if c in WAIVABLE]
+            for pattern, codes in lint.get("per-file-ignores", {}).items()
+            if any(c in WAIVABLE for c in codes)}
+
+
+def measures(checkout: Path) -> list[tuple[str, dict]]:
+    """What :func:`main` prints of a checkout: (what, ``{name: number}``) in order."""
+    checkout = Path(checkout)
+    package = checkout / "mctslab"
+    lines, functions, kernels = (module_lines(package), function_lines(package),
+                                 kernel_arguments(package))
+    noqa, per_file = noqa_waivers(checkout), per_file_waivers(checkout)
+    codes = ", ".join(WAIVABLE)
+    return [
+        (f"modules over {SOFT_MODULE_LINES} lines", over(lines, SOFT_MODULE_LINES)),
+        (f"modules over {HARD_MODULE_LINES} lines", over(lines, HARD_MODULE_LINES)),
+        (f"functions over {SOFT_FUNCTION_LINES} lines", over(functions, SOFT_FUNCTION_LINES)),
+        (f"functions over {HARD_FUNCTION_LINES} lines", over(functions, HARD_FUNCTION_LINES)),
+        (f"kernels over {SOFT_KERNEL_ARGUMENTS} arguments", over(kernels, SOFT_KERNEL_ARGUMENTS)),
+        (f"kernels over {KERNEL_ARGUMENTS} arguments", over(kernels, KERNEL_ARGUMENTS)),
+        (f"ruff exceptions: # noqa comments waiving {codes}",
+         {k: len(v) for k, v in noqa.items()}),
+        (f"ruff exceptions: per-file-ignores entries waiving {codes} in pyproject.toml",
+         {k: len(v) for k, v in per_file.items()}),
+        ("function-local imports outside the allow-list",
+         {str(i): 0 for i in unreasoned_local_imports(package)}),
+    ]
+
+
+def main(argv=None) -> int:
+    """Print the counts of :func:`measures` for a checkout (default: this one), each with the
+    names when ``--list`` is given; another checkout is measured with this one's rules and
+    allow-list (the "before" column of a refactor)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m mctslab.core.coderules",
+        description="the house's size counts and ruff exceptions of a checkout")
+    parser.add_argument("checkout", nargs="?", default=str(PACKAGE.parent),
+                        help="a checkout of mctslab (default: this one)")
+    parser.add_argument("--list", action="store_true", help="also name each one")
+    args = parser.parse_args(argv)
+    checkout = Path(args.checkout).resolve()
+    if not (checkout / "mctslab").is_dir():
+        parser.error(f"no mctslab/ in {args.checkout}")
+    print(checkout / "mctslab")
+    for what, found in measures(checkout):
+        print(f"{len(found):4d}  {what}")
+        if args.list:
+            for name, count in found.items():
+                print(f"        {name}" + (f"  {count}" if count else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
