@@ -9,8 +9,10 @@ Reading guide, from the board up:
   the table the kernels use;
 * ``_tabu`` - the state-tabu paper's FIFO queues (kernels); ``tabu`` - its engines by name
   (Table 1), the Eq. 8 tabu-size schedule and the Eq. 12 bound;
-* ``_search`` - UCT on ``mctslab.core.tree``; ``api`` - :class:`Board`, :func:`search`, GTP
-  vertices; ``reference`` - the plain-Python twin the tests compare the kernels with;
+* ``_search`` - UCT's kernels on ``mctslab.core.tree``; ``uct`` - their Python side (the
+  arrays made, the tree grown, the root's children read back); ``api`` - :class:`Board`,
+  :func:`search`, GTP vertices; ``reference`` - the plain-Python twin the tests compare the
+  kernels with;
 * the strong engine (issue 29): ``_strong`` - MCTS with RAVE on ``mctslab.core.tree``;
   ``_prior`` - priors of new tree nodes (captures, self-atari, 3x3 patterns, distance to the
   last move, edge); ``_heavy`` - its playouts (pattern policy with a self-atari filter,

@@ -18,7 +18,7 @@ import numpy as np
 
 from mctslab.core.params import finite_number, positive_int
 from mctslab.go import _board as kb
-from mctslab.go import _playout, _search
+from mctslab.go import _playout, uct
 from mctslab.go import patterns as pattern_files
 from mctslab.go._board import BLACK, EMPTY, WHITE
 from mctslab.go.tabu import TabuConfig, parse_config, tabu_size
@@ -323,7 +323,8 @@ def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5
            komi: float | None = None, max_nodes: int | None = None, tabu=None,
            record_hashes: int = 0, patterns=None, prior=None,
            prior_visits: int = 20, root_moves=None) -> SearchResult:
-    """UCT from ``board`` for the side to move with ``playouts`` playouts (see ``_search``).
+    """UCT from ``board`` for the side to move with ``playouts`` playouts (see :mod:`mctslab.go._search`
+    and :func:`mctslab.go.uct.run_search`).
 
     ``policy``: a name in :data:`POLICIES` (``patterns``: the "pattern" policy's GNU Go file,
     a name in ``patterns.PATTERN_FILES`` (:mod:`mctslab.go.patterns`) or a path; default ``mc_montegnu_classic``, GNU Go's
@@ -387,7 +388,7 @@ def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5
                 raise ValueError(f"root move {vertex(move, board.size)} is not a legal move "
                                  f"for the side to move")
     start = time.perf_counter()
-    run = _search.run_search(
+    run = uct.run_search(
         board.state, int(playouts), c=float(c), expansion_threshold=int(expansion_threshold),
         policy=POLICIES[policy], policy_data=_policy_data(policy, patterns), komi=komi,
         seed=seed, max_nodes=max_nodes,

@@ -106,13 +106,13 @@ def light_playouts_per_s_9x9() -> dict:
 @benchmark("go.tree_memory_mb", unit="MB", goal=200, higher_is_better=False)
 def tree_memory_mb() -> dict:
     """Peak memory of a 19x19 search that builds a 100,000-node tree (tracemalloc)."""
-    from mctslab.go import _search
+    from mctslab.go import uct
     from mctslab.go._board import new_state
 
     root = new_state(19)
-    _search.run_search(root, 50, seed=0)  # compile / load from the cache
+    uct.run_search(root, 50, seed=0)  # compile / load from the cache
     tracemalloc.start()
-    run = _search.run_search(root, 150_000, seed=0, max_nodes=100_000)
+    run = uct.run_search(root, 150_000, seed=0, max_nodes=100_000)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     tree_bytes = sum(array.nbytes for array in run.tree)

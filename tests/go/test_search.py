@@ -7,7 +7,7 @@ import pytest
 
 from mctslab.go import _board as kb
 from mctslab.go import _playout as kp
-from mctslab.go import _search as ks
+from mctslab.go import uct as ks
 from mctslab.go.api import BLACK, WHITE, Board, search
 from mctslab.rng import seed_state
 from tests.go.test_strong_hashes import ONE_MOVE_TREE, replay_rows
@@ -194,3 +194,21 @@ def test_search_respects_superko_at_the_root():
     assert all(move != (0, 1) for move, _, _ in result.children) and result.move != (0, 1)
     board.superko = False
     assert any(move == (0, 1) for move, _, _ in search(board, 2000, seed=1).children)
+
+
+def test_the_search_kernels_module_holds_kernels_only():
+    # the Python API (arguments checked, arrays made, the tree grown) is mctslab.go.uct's;
+    # _search.py holds the numba kernels and the named bundles they take, nothing that raises
+    import ast
+    from pathlib import Path
+
+    from mctslab.go import _search
+
+    tree = ast.parse(Path(_search.__file__).read_text())
+    plain = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)
+             and not any("njit" in ast.unparse(d) for d in n.decorator_list)]
+    assert plain == []
+    assert not [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Raise)]
+    assert not hasattr(_search, "run_search") and not hasattr(_search, "make_tabu")
+    classes = [n for n in tree.body if isinstance(n, ast.ClassDef)]
+    assert classes and all([ast.unparse(b) for b in c.bases] == ["NamedTuple"] for c in classes)

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from mctslab.go import _search as ks
+from mctslab.go import uct as ks
 from mctslab.go.api import BLACK, WHITE, Board, search
 
 MOVES = [(BLACK, (4, 4)), (WHITE, (2, 6)), (BLACK, (6, 2))]
