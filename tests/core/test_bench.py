@@ -1,10 +1,14 @@
 """The ``mctslab bench`` output format, on fake benchmarks (speed itself is never tested)."""
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import mctslab
 from mctslab import cli
 from mctslab.core import bench
 
@@ -67,11 +71,39 @@ def test_warmup_reaches_every_domain(monkeypatch):
     without one would be compiled inside its first timing."""
     import importlib
 
-    import mctslab
-
     called = []
     for name in ("othello", "sudoku", "tsp"):
         module = importlib.import_module(f"mctslab.{name}")
         monkeypatch.setattr(module, "warmup", lambda name=name: called.append(name))
     assert set(mctslab.warmup(("othello", "sudoku", "tsp"))) == {"othello", "sudoku", "tsp"}
     assert called == ["othello", "sudoku", "tsp"]
+
+
+def test_each_benchmark_runs_after_its_domains_warmup(monkeypatch, capsys):
+    """``mctslab bench`` warms the benchmark's domain up before its clock starts (a benchmark
+    of no domain warms nothing up)."""
+    import mctslab
+
+    events = []
+    monkeypatch.setattr(bench, "load_domains", lambda domains=bench.DOMAINS: [])
+    monkeypatch.setattr(mctslab, "warmup", lambda domains: events.append(("warmup", domains)))
+    monkeypatch.setitem(bench.BENCHMARKS, "othello.fake",
+                        bench.Benchmark("othello.fake", "ops/s",
+                                        lambda: events.append("timed") or 1.0))
+    monkeypatch.setitem(bench.BENCHMARKS, "nodomain.fake",
+                        bench.Benchmark("nodomain.fake", "ops/s",
+                                        lambda: events.append("untimed") or 1.0))
+    assert cli.main(["bench", "othello.fake", "nodomain.fake", "--json"]) == 0
+    assert events == [("warmup", ("othello",)), "timed", "untimed"]
+
+
+def test_bench_pair_needs_the_before_checkout(tmp_path):
+    """scripts/bench-pair has no machine's path as its default: --before is required, and a
+    folder without a .venv is named."""
+    script = Path(__file__).resolve().parents[2] / "scripts" / "bench-pair"
+    done = subprocess.run([sys.executable, str(script), "go"], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2 and "--before" in done.stderr, done.stderr
+    done = subprocess.run([sys.executable, str(script), "--before", str(tmp_path), "go"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and f"no .venv/bin/mctslab in {tmp_path}" in done.stderr
