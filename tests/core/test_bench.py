@@ -82,8 +82,6 @@ def test_warmup_reaches_every_domain(monkeypatch):
 def test_each_benchmark_runs_after_its_domains_warmup(monkeypatch, capsys):
     """``mctslab bench`` warms the benchmark's domain up before its clock starts (a benchmark
     of no domain warms nothing up)."""
-    import mctslab
-
     events = []
     monkeypatch.setattr(bench, "load_domains", lambda domains=bench.DOMAINS: [])
     monkeypatch.setattr(mctslab, "warmup", lambda domains: events.append(("warmup", domains)))
