@@ -8,7 +8,9 @@
 - Game scores with draws (win 1, draw 0.5, loss 0): :func:`score_interval`; a mean over
   runs or seeds with its t interval: :func:`mean_interval`.
 - Match win rates (Go's Table 3, the Many Faces matches): :func:`win_rate_table`, one row per
-  match with the rate, its Clopper-Pearson interval and the binomial test against 0.5.
+  match with the rate, its Clopper-Pearson interval and the binomial test against 0.5; one
+  rate's numbers :func:`win_rate_row`, and its two printed cells :func:`win_rate_cells` (the
+  interval as text: :func:`interval_text`).
 - Paired win/loss outcomes of two engines over the same games (same seeds, same opponent):
   the exact McNemar test (:func:`mcnemar_exact`); games per engine for a given power
   (:func:`games_for_power`), and read backwards, the smallest difference a given number of
@@ -276,4 +278,18 @@ def win_rate_table(rows, *, p: float = 0.5, confidence: float = 0.95, alpha: flo
     return table
 
 
-__all__ += ["win_rate_row", "win_rate_table"]
+def interval_text(low: float, high: float, digits: int = 3) -> str:
+    """An interval as the tables print it in one cell: ``"0.509-0.571"`` (each bound to
+    ``digits`` decimals)."""
+    return f"{low:.{digits}f}-{high:.{digits}f}"
+
+
+def win_rate_cells(wins: int, games: int) -> dict:
+    """The two cells a table shows of one win rate beside its own counts: ``rate`` to 3
+    decimals and ``95% CI``, the Clopper-Pearson interval of :func:`win_rate_row` as
+    :func:`interval_text`."""
+    row = win_rate_row(wins, games)
+    return {"rate": round(row["rate"], 3), "95% CI": interval_text(row["ci_low"], row["ci_high"])}
+
+
+__all__ += ["win_rate_row", "win_rate_table", "interval_text", "win_rate_cells"]

@@ -11,7 +11,9 @@ from mctslab.core.stats import (
     elo_expected,
     elo_update,
     games_for_power,
+    interval_text,
     score_interval,
+    win_rate_cells,
     win_rate_row,
     win_rate_table,
 )
@@ -52,6 +54,18 @@ def test_win_rate_table_keeps_the_columns_in_place_and_rounds():
     assert (row.rate, row.ci_low, row.ci_high, row.p_value) == (0.54, 0.509, 0.571, 0.0124)
     assert bool(row.significant) is True
     assert win_rate_row(513, 1000)["significant"] is False
+
+
+def test_win_rate_cells_are_the_rounded_rate_and_the_interval_as_text():
+    # the Go paper's Table 3 row of gTabu18-hash-win: 540 of 1,000, interval 0.509-0.571
+    assert win_rate_cells(540, 1000) == {"rate": 0.54, "95% CI": "0.509-0.571"}
+    assert interval_text(0.5, 0.12345) == "0.500-0.123"
+    assert interval_text(0.5, 0.12345, digits=1) == "0.5-0.1"
+    row = win_rate_row(7, 9)
+    assert win_rate_cells(7, 9) == {"rate": round(row["rate"], 3),
+                                    "95% CI": f"{row['ci_low']:.3f}-{row['ci_high']:.3f}"}
+    with pytest.raises(ValueError, match="trials"):
+        win_rate_cells(0, 0)
 
 
 def test_binomial_rejects_bad_counts():
