@@ -42,7 +42,7 @@ from pathlib import Path
 
 import mctslab
 from mctslab import paths, reports
-from mctslab.core import scorecard_page, targets
+from mctslab.core import schedule, scorecard_page, targets
 from mctslab.core.executor import check_scheduler, default_workers, scheduler_address
 from mctslab.core.params import SCALES, check_scale, positive_int
 from mctslab.core.report import update_manifest
@@ -229,21 +229,11 @@ def reproduce(names=(), scale: str = "default", params: dict | None = None,
         lock.release()
 
 
-# The notebooks' kernels compiled first, in parallel, largest first (compile CPU seconds on a
-# fresh clone, 2026-11-26: go + manyfaces 58, sudoku 46, tsp 18, othello 9); manyfaces runs on
-# go's board, so the two share a process (go's kernels are compiled once, then loaded).
-WARM_UP_GROUPS = (("go", "manyfaces"), ("sudoku",), ("tsp",), ("othello",))
-
-# Notebooks run at most this many at a time (:func:`lanes`), taken in LANE_ORDER by whichever
-# lane is free. One notebook at a time left a core idle through each notebook's serial parts
-# (kernel start and imports, a last long task, plots, its HTML page): 224 of 1,316 core-seconds
-# of a fresh clone's `make reproduce` on 2 cores (10 min 58 s, 5e932fa). The order balances
-# the two lanes on the default scale's CPU seconds with one worker each (go 296, sudoku 216,
-# tsp 210, othello 124, manyfaces 100; measured 2026-11-26): go then tsp in one lane,
-# sudoku, othello and manyfaces in the other, about 506 s each way (longest first: 520 s).
-MAX_LANES = 2
-LANE_ORDER = ("go_state_tabu", "sudoku_less_clue", "othello_wpc_de", "tsp_mcts_vs_sa",
-              "manyfaces_knowledge")
+# The warm-up's processes and the lanes' order of every domain's notebook (core.schedule, from
+# mctslab.NOTEBOOKS and the domains' measured costs; a domain without them is an error).
+WARM_UP_GROUPS = schedule.warm_up_order()
+LANE_ORDER = schedule.lane_order()
+MAX_LANES = schedule.MAX_LANES
 
 
 def lanes(names, workers: int | None = None, scheduler: str | None = None) -> int:
@@ -256,8 +246,13 @@ def lanes(names, workers: int | None = None, scheduler: str | None = None) -> in
 
 
 def warm_up_groups(names) -> list[tuple[str, ...]]:
-    """The domains of notebooks ``names`` in :data:`WARM_UP_GROUPS`' groups and order."""
+    """The domains of notebooks ``names`` in :data:`WARM_UP_GROUPS`' groups and order (a
+    notebook of no domain has nothing to warm up); a domain in no group is a ``ValueError``."""
     wanted = {targets.DOMAINS[name] for name in names if name in targets.DOMAINS}
+    missing = wanted - {d for group in WARM_UP_GROUPS for d in group}
+    if missing:
+        raise ValueError(f"pipeline.WARM_UP_GROUPS has no group for {', '.join(sorted(missing))}"
+                         ": it is derived from mctslab.NOTEBOOKS and DOMAIN_COSTS")
     groups = [tuple(d for d in group if d in wanted) for group in WARM_UP_GROUPS]
     return [g for g in groups if g]
 

@@ -7,18 +7,42 @@ column names the row (its first cell), so a number added to a brief without its 
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 
+import mctslab
 from mctslab.core import targets
 
 ROOT = Path(__file__).resolve().parents[2]
 PAPERS = ROOT / "docs" / "papers"
-BRIEFS = {"go-state-tabu.md": "go_state_tabu", "sudoku-less-clue.md": "sudoku_less_clue",
-          "tsp-mcts-vs-sa.md": "tsp_mcts_vs_sa", "othello-wpc-de.md": "othello_wpc_de",
-          "many-faces-knowledge.md": "manyfaces_knowledge"}
+_BRIEF_LINK = re.compile(r"docs/papers/([\w.-]+\.md)")
+
+
+def briefs(notebooks=None, root: Path = ROOT) -> dict[str, str]:
+    """Each paper's brief (a file of ``docs/papers/``) -> its notebook, for every notebook of
+    ``mctslab.NOTEBOOKS``: the one brief the notebook's markdown links to. A notebook linking
+    none or several, or a brief of no notebook, is a ``ValueError`` naming it."""
+    notebooks = mctslab.NOTEBOOKS if notebooks is None else notebooks
+    found = {}
+    for notebook in notebooks.values():
+        cells = json.loads((root / "notebooks" / f"{notebook}.ipynb").read_text())["cells"]
+        text = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        linked = sorted(set(_BRIEF_LINK.findall(text)))
+        if len(linked) != 1:
+            raise ValueError(f"notebooks/{notebook}.ipynb links {len(linked)} briefs of "
+                             f"docs/papers/ ({', '.join(linked) or 'none'}), not its one")
+        found[linked[0]] = notebook
+    orphans = sorted(p.name for p in (root / "docs" / "papers").glob("*.md")
+                     if p.name != "README.md" and p.name not in found)
+    if orphans:
+        raise ValueError(f"docs/papers/ briefs of no notebook of mctslab.NOTEBOOKS: {orphans}")
+    return found
+
+
+BRIEFS = briefs()
 # Tables of the briefs that are not results to reproduce, each with its reason (none: Go's
 # Table 1, the configurations, is a set of config targets since issue 27).
 NOT_TARGETS: dict = {}
@@ -175,3 +199,24 @@ def test_the_domains_read_their_numbers_from_the_targets_files():
     assert go_tables.PAPER_TABLE4[8] == 1700
     assert sudoku_tables.PAPER_TABLE2[(1.0, 40)] == (117.0, 90.5, 7469.8, 78794.0)
     assert tsp_tables.PAPER_CP[("sd", 4.0)] == 0.634
+
+
+def test_the_briefs_are_those_of_the_one_list(tmp_path):
+    """BRIEFS comes from mctslab.NOTEBOOKS (each notebook's link to its brief): every paper has
+    its brief, and a notebook without one, or a brief without a notebook, is an error."""
+    assert sorted(BRIEFS.values()) == sorted(mctslab.NOTEBOOKS.values())
+    assert BRIEFS["many-faces-knowledge.md"] == "manyfaces_knowledge"
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "docs" / "papers").mkdir(parents=True)
+    for name in ("toy.md", "README.md"):
+        (tmp_path / "docs" / "papers" / name).write_text("# brief\n")
+    cell = {"cell_type": "markdown", "source": ["See [the brief](../docs/papers/toy.md)."]}
+    (tmp_path / "notebooks" / "toy_nb.ipynb").write_text(json.dumps({"cells": [cell]}))
+    assert briefs({"toy": "toy_nb"}, tmp_path) == {"toy.md": "toy_nb"}
+    (tmp_path / "docs" / "papers" / "other.md").write_text("# brief\n")
+    with pytest.raises(ValueError, match="briefs of no notebook"):
+        briefs({"toy": "toy_nb"}, tmp_path)
+    cell["source"] = ["No link."]
+    (tmp_path / "notebooks" / "toy_nb.ipynb").write_text(json.dumps({"cells": [cell]}))
+    with pytest.raises(ValueError, match="links 0 briefs"):
+        briefs({"toy": "toy_nb"}, tmp_path)
