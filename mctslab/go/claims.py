@@ -33,7 +33,7 @@ from scipy import stats as scipy_stats
 
 from mctslab.core import targets
 from mctslab.core.compare import PaperRow, paper_row
-from mctslab.core.stats import binomial_test
+from mctslab.core.stats import win_rate_row
 
 __all__ = ["ONLY_19", "MUCH", "claim_rows", "nineteen_only", "at_board", "board_rows",
            "record_rows"]
@@ -74,8 +74,8 @@ def _counts(table2: pd.DataFrame) -> dict[str, tuple[int, int]]:
 
 
 def _rate(name: str, wins: int, games: int) -> str:
-    test = binomial_test(wins, games)
-    return f"{name} {wins}/{games} = {test.rate:.3f} [{test.ci_low:.3f}, {test.ci_high:.3f}]"
+    ours = win_rate_row(wins, games)
+    return f"{name} {wins}/{games} = {ours['rate']:.3f} [{ours['ci_low']:.3f}, {ours['ci_high']:.3f}]"
 
 
 def _versus(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, float]:
@@ -92,18 +92,18 @@ def _table2_claims(table2: pd.DataFrame, scale: str, departure: str) -> list[Pap
     counts, rows = _counts(table2), []
     if "gTabu18" in counts:
         wins, games = counts["gTabu18"]
-        test = binomial_test(wins, games)
-        state = ("holds" if test.ci_high < 0.5 else "fails" if test.ci_low > 0.5
+        ours = win_rate_row(wins, games)
+        state = ("holds" if ours["ci_high"] < 0.5 else "fails" if ours["ci_low"] > 0.5
                  else "undecided")
         rows.append(_claim("Table 2", "gTabu18", "loses to gnugo (rate below 0.5)", state,
                            _rate("gTabu18", wins, games), scale=scale, n=games,
                            departure=departure))
     if {"gTabu18-hash", "gnugo-uct"} <= set(counts):
         wins, games = counts["gTabu18-hash"]
-        test = binomial_test(wins, games)
+        ours = win_rate_row(wins, games)
         side, p = _versus(counts["gTabu18-hash"], counts["gnugo-uct"])
-        state = ("holds" if test.ci_low > 0.5 and side > 0 else
-                 "fails" if test.ci_high < 0.5 or side < 0 else "undecided")
+        state = ("holds" if ours["ci_low"] > 0.5 and side > 0 else
+                 "fails" if ours["ci_high"] < 0.5 or side < 0 else "undecided")
         rows.append(_claim(
             "Table 2", "gTabu18-hash", "beats gnugo and gnugo-uct's rate", state,
             f"{_rate('gTabu18-hash', wins, games)}; against "

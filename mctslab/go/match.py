@@ -48,7 +48,7 @@ from dataclasses import asdict, dataclass, field, fields
 
 import numpy as np
 
-from mctslab.core.stats import binomial_test
+from mctslab.core.stats import win_rate_row
 from mctslab.core.tasks import make_tasks, resolve
 from mctslab.go import endgame, gnugo, sgf, warmup, warmup_strong
 from mctslab.go.api import BLACK, WHITE, Board
@@ -444,11 +444,11 @@ def plain_counts(tasks, results) -> dict:
     wins = sum(won is True for won in plain)
     both = sum(bool(r["candidate_won"]) and won is True for r, won in zip(results, plain))
     referee_wins = sum(bool(r["candidate_won"]) for r in results)
-    test = binomial_test(wins, known) if known else None
+    rate = win_rate_row(wins, known) if known else {}
     return dict(plain_games=known, plain_wins=wins,
-                plain_rate=test.rate if test else None,
-                plain_ci_low=test.ci_low if test else None,
-                plain_ci_high=test.ci_high if test else None,
+                plain_rate=rate.get("rate"),
+                plain_ci_low=rate.get("ci_low"),
+                plain_ci_high=rate.get("ci_high"),
                 wins_plain_too=both,
                 plain_share_of_wins=both / referee_wins if referee_wins else None)
 
@@ -461,7 +461,7 @@ def summary(tasks, results) -> dict:
     disagreements and the host engine's veto counts."""
     first = tasks[0].params
     wins = sum(bool(r["candidate_won"]) for r in results)
-    test = binomial_test(wins, len(results))
+    rate = win_rate_row(wins, len(results))
     colors = [t.params["color"] for t in tasks]
     margins = [r["margin"] for r in results if r.get("margin") is not None]
 
@@ -479,7 +479,8 @@ def summary(tasks, results) -> dict:
                                   if c == "B"),
                 wins_as_white=sum(bool(r["candidate_won"]) for c, r in zip(colors, results)
                                   if c == "W"),
-                rate=test.rate, ci_low=test.ci_low, ci_high=test.ci_high, pvalue=test.pvalue,
+                rate=rate["rate"], ci_low=rate["ci_low"], ci_high=rate["ci_high"],
+                pvalue=rate["p_value"],
                 mean_moves=mean("moves"),
                 mean_margin=float(np.mean(margins)) if margins else None,
                 think_candidate=mean("think_candidate"), think_opponent=mean("think_opponent"),

@@ -30,7 +30,7 @@ import pandas as pd
 from mctslab import paths
 from mctslab.core import targets
 from mctslab.core.compare import paper_row
-from mctslab.core.stats import binomial_test
+from mctslab.core.stats import interval_text, win_rate_row
 from mctslab.core.store import ResultStore, same_number, write_tar_gz
 from mctslab.go import match as go_match
 from mctslab.go import tables
@@ -267,16 +267,17 @@ def table2_verdicts(folder) -> pd.DataFrame:
         for column, (wins, n) in parts.items():
             if not n:
                 continue
-            test = binomial_test(wins, n)
-            judged = paper_row(PAPER, "Table 2", row, column, test.rate, low=test.ci_low,
-                               high=test.ci_high, n=n, scale="paper",
+            ours = win_rate_row(wins, n)
+            judged = paper_row(PAPER, "Table 2", row, column, ours["rate"], low=ours["ci_low"],
+                               high=ours["ci_high"], n=n, scale="paper",
                                departure="; ".join(departs), unit_cpu_s=cpu or None)
             rows.append({"match": match.relative_to(folder).as_posix(), "Table 2 row": row,
                          "column": column, "games": n, "wins": wins,
-                         "ours": round(test.rate, 3),
-                         "95% CI": f"{test.ci_low:.3f}-{test.ci_high:.3f}",
+                         "ours": round(ours["rate"], 3),
+                         "95% CI": interval_text(ours["ci_low"], ours["ci_high"]),
                          "paper": judged.paper_value,
-                         "p (vs paper)": binomial_test(wins, n, p=float(judged.paper_value)).pvalue,
+                         "p (vs paper)": win_rate_row(wins, n, p=float(judged.paper_value))[
+                             "p_value"],
                          "margin": judged.margin,
                          "verdict": judged.verdict, "why": judged.why,
                          "settle games": judged.settle_n,

@@ -21,11 +21,12 @@ from mctslab import paths
 from mctslab.core import targets
 from mctslab.core.compare import config_rows, paper_row, paper_table, protocol_config
 from mctslab.core.stats import (
-    binomial_test,
     clopper_pearson,
     games_for_power,
     mcnemar_exact,
     mean_interval,
+    win_rate_cells,
+    win_rate_row,
     win_rate_table,
 )
 from mctslab.core.store import ResultStore
@@ -54,10 +55,6 @@ PAPER_TABLE4_PER_PLAYOUT = tuple(  # as printed (L = 8: 0.213, though 1,700 / 8,
     for size in range(16))
 PAPER_FIG6 = {t.row: t.value for t in targets.load(_ID).itertuples()  # s per game minus gnugo's
               if (t.artefact, t.column) == ("Fig. 6", "thinking time per game minus gnugo's")}
-
-
-def _ci(test) -> str:
-    return f"{test.ci_low:.3f}-{test.ci_high:.3f}"
 
 
 def _skipped(played: Played) -> pd.DataFrame | None:
@@ -145,9 +142,8 @@ def ablation_table(played: Played, control: str) -> pd.DataFrame:
         only_a, only_b = int((a & ~b).sum()), int((~a & b).sum())
         n, split = len(common), only_a + only_b
         low, high = clopper_pearson(only_a, split) if split else (0.5, 0.5)
-        test = binomial_test(int(a.sum()), n)
-        rows.append({"row": name, "games": n, "wins": int(a.sum()), "rate": round(test.rate, 3),
-                     "95% CI": _ci(test), f"{control} wins": int(b.sum()),
+        rows.append({"row": name, "games": n, "wins": int(a.sum()),
+                     **win_rate_cells(int(a.sum()), n), f"{control} wins": int(b.sum()),
                      "difference (games)": only_a - only_b, "b/c": f"{only_a}/{only_b}",
                      "McNemar p": round(mcnemar_exact(only_a, only_b), 3) if split else 1.0,
                      "difference 95% CI": f"{split / n * (2 * low - 1):+.3f} to "
@@ -218,16 +214,14 @@ def validation_table(*played_sets: Played, reference: str = "gnugo-mc L10") -> p
     if not frames:
         return _skipped(played_sets[0])
     games = pd.concat(frames, ignore_index=True)
-    stats = {}
-    for name, group in games.groupby("method", sort=False):
-        stats[name] = binomial_test(int(group.won.sum()), len(group))
-    ref = stats.get(reference)
+    counts = {name: (int(group.won.sum()), len(group))
+              for name, group in games.groupby("method", sort=False)}
+    ref = win_rate_row(*counts[reference]) if reference in counts else None
     rows = []
-    for name, test in stats.items():
-        rows.append({"method": name, "wins": test.successes, "games": test.trials,
-                     "rate": round(test.rate, 3), "95% CI": _ci(test),
+    for name, (wins, n) in counts.items():
+        rows.append({"method": name, "wins": wins, "games": n, **win_rate_cells(wins, n),
                      f"inside {reference}'s CI": None if ref is None or name == reference
-                     else bool(ref.ci_low <= test.rate <= ref.ci_high)})
+                     else bool(ref["ci_low"] <= wins / n <= ref["ci_high"])})
     return pd.DataFrame(rows)
 
 
@@ -243,11 +237,9 @@ def veto_table(played: Played) -> pd.DataFrame:
     rows = []
     for (name, size), group in frame.groupby(["engine", "size"], sort=False):
         same, n = int(group.same.sum()), len(group)
-        test = binomial_test(same, n)
         shortlist = group.shortlist.dropna()
         rows.append({"engine": name, "board": f"{size}x{size}", "positions": n,
-                     "plays GNU Go's move": same, "rate": round(same / n, 3),
-                     "95% CI": _ci(test),
+                     "plays GNU Go's move": same, **win_rate_cells(same, n),
                      "mean shortlist": round(float(shortlist.mean()), 1) if len(shortlist)
                      else None})
     return pd.DataFrame(rows)
@@ -500,21 +492,21 @@ def paper_vs_run(matches: Played, duplicates: Played, table4_frame: pd.DataFrame
             for column, (wins, n) in parts.items():
                 if not n:
                     continue
-                test = binomial_test(wins, n)
+                ours = win_rate_row(wins, n)
                 paper = targets.value(_ID, "Table 2", method, column)  # its exact test beside
-                rows.append(paper_row(name, "Table 2", method, column, test.rate,
-                                      low=test.ci_low, high=test.ci_high, n=n, scale=scale,
+                rows.append(paper_row(name, "Table 2", method, column, ours["rate"],
+                                      low=ours["ci_low"], high=ours["ci_high"], n=n, scale=scale,
                                       departure=departure, unit_cpu_s=cpu,
                                       note=f"{wins} of {n} games; exact binomial p = "
-                                           f"{binomial_test(wins, n, p=paper).pvalue:.3g} "
+                                           f"{win_rate_row(wins, n, p=paper)['p_value']:.3g} "
                                            f"against the paper's {paper}"))
         hash_win = games[games.method == "gTabu18-hash-win"]
         if len(hash_win):
-            test = binomial_test(int(hash_win.won.sum()), len(hash_win))
-            state = "holds" if test.significant() and test.rate > 0.5 else "fails"
+            ours = win_rate_row(int(hash_win.won.sum()), len(hash_win))
+            state = "holds" if ours["significant"] and ours["rate"] > 0.5 else "fails"
             rows.append(paper_row(
                 name, "Table 3", "gTabu18-hash-win", "binomial test against 0.5 at 5%",
-                f"{state}: p = {test.pvalue:.3g}, rate {test.rate:.3f}", n=len(hash_win),
+                f"{state}: p = {ours['p_value']:.3g}, rate {ours['rate']:.3f}", n=len(hash_win),
                 scale=scale, departure=departure))
     for record in table4_frame.to_dict("records"):
         size, n = record["L"], int(record["searches"])
