@@ -35,7 +35,8 @@ Reading guide, from the board up:
   ``match_run`` - the ``mctslab go match`` verb's run;
   ``match_record`` - a match's folder as a record: checked against its games, packed to commit;
 * ``experiments``, ``tables``, ``figures`` - the ``go_state_tabu`` notebook: protocol and
-  scales, the paper's tables, its figures; ``claims`` - the paper's headline claims judged from
+  scales, the paper's tables, its figures; ``played`` - what the tables read (``Played``: a
+  run's tasks and results, or a match record's stored games read back); ``claims`` - the paper's headline claims judged from
   those tables, and the rows only a 19x19 run judges (``tables.record_rows`` for the records);
   ``record_runs`` - one part of the protocol run as the notebook runs it, for a record (the
   19x19 Table 2 games of a match record, the uniform-redraw reading); ``strong_record`` - the

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from mctslab import data
+from mctslab.core.compare import protocol_config
 from mctslab.core.params import as_real, config_values, positive_int
 from mctslab.core.tasks import keyed_tasks, make_tasks, task_key
 from mctslab.go import gnugo, sgf, strong, warmup_strong
@@ -48,7 +49,8 @@ from mctslab.go.api import Board, search
 from mctslab.go.engine import ENGINES, EngineSettings, engine_settings
 from mctslab.go.gtp import GtpServer
 from mctslab.go.match import Player, match_tasks
-from mctslab.go.tabu import PAPER_CONFIGS, parse_config
+from mctslab.go.played import Played
+from mctslab.go.tabu import GNUGO_SELF, PAPER_CONFIGS, TABU_POSITION, parse_config
 
 __all__ = ["Config", "SCALES", "config", "Played", "GNUGO_SELF", "TABLE2_CONFIGS",
            "tabu_position", "veto_positions", "table2_rows", "anchor_rows", "pure_rows",
@@ -58,12 +60,8 @@ __all__ = ["Config", "SCALES", "config", "Played", "GNUGO_SELF", "TABLE2_CONFIGS
            "strong_candidates_task", "strong_duplicate_tasks", "strong_candidate_tasks",
            "run_strong_duplicates", "run_strong_candidates", "games_sgf", "save_games"]
 
-GNUGO_SELF = "gnugo"  # Table 2's first row: GNU Go against itself (no engine of ours)
 TABLE2_CONFIGS = (GNUGO_SELF,) + PAPER_CONFIGS
 
-# A fixed 42-move position from a real game (the paper's Fig. 4 did not survive extraction):
-# Black to play move 43.
-TABU_POSITION = ("go-games/tom9d/tom-2003-09-354460.sgf", 42)
 # Veto-rate positions: 9x9 after move 20 (shipped, scripts/make-go9-positions), 19x19 real games
 # after move 60 (the first games of tom9d/ in name order)
 VETO_POSITIONS = {9: ("go-positions/9x9", 20), 19: ("go-games/tom9d", 60)}
@@ -144,6 +142,12 @@ class Config:
             classical=self.classical if classical is None else classical,
             gnugo_level=self.host_level, root_order=self.root_order, timeout=self.timeout)
 
+    def protocol(self) -> Config:
+        """The configuration whose protocol constants the ``config`` targets judge
+        (:func:`mctslab.core.compare.protocol_config`): this one at paper scale, else the
+        paper scale's."""
+        return protocol_config(self, config)
+
 
 def config(scale: str = "default", **overrides) -> Config:
     """The configuration of ``scale``; an override of ``None`` keeps the scale's value.
@@ -212,16 +216,6 @@ def pure_rows(cfg: Config) -> list[Row]:
     tag = "pure" if cfg.pure_engine == "uct" else cfg.pure_engine
     return [Row(f"{name} ({tag})", Player("mcts", engine=cfg.engine(
         name, classical="none", kind=cfg.pure_engine))) for name in cfg.pure_configs]
-
-
-class Played(NamedTuple):
-    """An experiment's tasks, their results (task order) and each task's row name; ``skipped``
-    says why there are none (GNU Go is not installed)."""
-
-    tasks: list
-    results: list
-    rows: list
-    skipped: str | None = None
 
 
 def _match_tasks(cfg: Config, rows: list[Row], games_per_color: int, seed: int):

@@ -34,6 +34,7 @@ from mctslab.core.stats import interval_text, win_rate_row
 from mctslab.core.store import ResultStore, same_number, write_tar_gz
 from mctslab.go import match as go_match
 from mctslab.go import tables
+from mctslab.go.played import played_from_stores
 
 __all__ = ["GAMES_ARCHIVE", "check_match", "game_sgf", "games_kept", "is_match", "match_stores",
            "pack_match", "paired", "plain_note", "stored", "table2_verdicts"]
@@ -310,6 +311,6 @@ def paired(folder) -> pd.DataFrame:
     key = _pairing(finished[control])
     matches = [m for m, first in finished.items() if _pairing(first) == key]
     names = [m.relative_to(folder).as_posix() for m in matches]
-    table = tables.ablation_table(tables.played_from_stores(matches, names),
+    table = tables.ablation_table(played_from_stores(matches, names),
                                   control.relative_to(folder).as_posix())
     return table.rename(columns={"row": "match"})

@@ -12,14 +12,11 @@ numbers stand beside ours in their own columns.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 import pandas as pd
 
-from mctslab import paths
 from mctslab.core import targets
-from mctslab.core.compare import config_rows, paper_row, paper_table, protocol_config
+from mctslab.core.compare import config_rows, paper_row, paper_table
 from mctslab.core.stats import (
     clopper_pearson,
     games_for_power,
@@ -29,11 +26,9 @@ from mctslab.core.stats import (
     win_rate_row,
     win_rate_table,
 )
-from mctslab.core.store import ResultStore
 from mctslab.go import claims, gnugo
-from mctslab.go.experiments import GNUGO_SELF, TABU_POSITION, Played, config
-from mctslab.go.match import Player
-from mctslab.go.tabu import candidate_bound, tabu_size
+from mctslab.go.played import Played, played_from_stores  # the latter kept for its callers
+from mctslab.go.tabu import GNUGO_SELF, TABU_POSITION, candidate_bound, tabu_size
 
 __all__ = ["PAPER_TABLE2", "PAPER_TABLE3", "PAPER_TABLE4", "PAPER_FIG6", "games_frame",
            "ablation_table", "table2", "table3", "host_table", "validation_table", "veto_table",
@@ -378,27 +373,6 @@ def cost_tables(played: Played, **options) -> pd.DataFrame:
     return frame[["method", *[c for c in frame.columns if c != "method"]]]
 
 
-def played_from_stores(folders, names=None) -> Played:
-    """The games stored in match folders (``mctslab go match --out DIR``: every
-    store under ``DIR/data/results/``, plain or packed) as one :class:`Played`: a row per candidate (named by
-    its label, or by ``names`` in folder order), its games in seed order (the spawn key, the
-    pairing key of matches built from one seed), so that :func:`table2`, :func:`table3`,
-    :func:`host_table` and :func:`thinking_table` read recorded matches."""
-    tasks, results, rows = [], [], []
-    for k, folder in enumerate(folders):
-        records = [record for store in sorted(paths.results_root(folder).glob("*"))
-                   for record in ResultStore(store).records()]
-        if not records:
-            raise ValueError(f"no stored games under {folder} (data/results/*/results.jsonl)")
-        records.sort(key=lambda r: tuple(r["spawn_key"]))
-        label = names[k] if names else Player.from_params(records[0]["params"]["candidate"]).label
-        for record in records:
-            tasks.append(SimpleNamespace(params=record["params"], id=record["id"]))
-            results.append(record["result"])
-            rows.append(label)
-    return Played(tasks, results, rows)
-
-
 def protocol_values(paper_cfg) -> dict:
     """Our value of every protocol constant the paper states (its ``config`` targets), from
     the configuration at paper scale (``experiments.config("paper")``) and the code it runs:
@@ -525,8 +499,8 @@ def paper_vs_run(matches: Played, duplicates: Played, table4_frame: pd.DataFrame
               "fig6_thinking_time": thinking_table(matches) if games else None,
               "fig5_duplicates": duplicates_table(duplicates), "table4_candidates": table4_frame}
     rows += claims.claim_rows(frames.get, scale=scale, departure=departure, searches=searches)
-    rows += config_rows(name, protocol_values(protocol_config(cfg, config)), scale)
-    return paper_table(claims.board_rows(rows, protocol_config(cfg, config).board_size))
+    rows += config_rows(name, protocol_values(cfg.protocol()), scale)
+    return paper_table(claims.board_rows(rows, cfg.protocol().board_size))
 
 
 def played_games(played: Played) -> bool:

@@ -7,6 +7,8 @@ Playing 19x19 Go", Research Reports of Aichi Institute of Technology 51 (2016), 
   ``gTabu18-hash``, ``gTabu18-hash-win``) and any ``gTabuL[-hash[-win]]``.
 - :func:`tabu_size`: Eq. 8, the tabu size ``L_k`` at game move ``k`` on an ``N x N`` board.
 - :func:`candidate_bound`: Eq. 12, the upper bound on tabu candidates per playout.
+- :data:`GNUGO_SELF`: Table 2's first row (GNU Go against itself); :data:`TABU_POSITION`: the
+  position Fig. 5 and Table 4 search (Sec. 5.3).
 The queue kernels are in :mod:`mctslab.go._tabu`.
 """
 
@@ -19,9 +21,13 @@ from dataclasses import dataclass
 from mctslab.go import _tabu
 
 __all__ = ["TabuConfig", "parse_config", "tabu_size", "candidate_bound", "PAPER_CONFIGS",
-           "REDRAWS", "POLICY_REDRAWS"]
+           "REDRAWS", "POLICY_REDRAWS", "GNUGO_SELF", "TABU_POSITION"]
 
 PAPER_CONFIGS = ("gnugo-uct", "gTabu0", "gTabu18", "gTabu18-hash", "gTabu18-hash-win")
+GNUGO_SELF = "gnugo"  # Table 2's first row: GNU Go against itself (no engine of ours)
+# A fixed 42-move position from a real game (the paper's Fig. 4 did not survive extraction):
+# Black to play move 43.
+TABU_POSITION = ("go-games/tom9d/tom-2003-09-354460.sgf", 42)
 REDRAWS = ("policy", "light")
 POLICY_REDRAWS = 8  # rejections of one playout move redrawn by the policy before uniform
 _NAME = re.compile(r"gTabu(\d+)(-hash(-win)?)?")
