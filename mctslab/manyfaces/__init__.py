@@ -23,12 +23,14 @@ Reading guide:
 * Beyond the paper: ``player`` - a knowledge-based Go player (GTP); ``prior`` - the pattern
   matches as a prior for the Go engine's MCTS; ``player_match`` - their games as stored
   tasks, GNU Go refereeing.
-* ``experiments`` (scales, ``Config``, the census task, the runners of the census and the
-  games, the cost chain, time shares, influence fields), ``tables``, ``figures`` - notebook
-  ``manyfaces_knowledge``; ``claims`` - the paper's numbers and claims judged from the
-  notebook's tables (``tables.paper_vs_run``) and from a committed record's
-  (``tables.record_rows``); ``cli`` - ``mctslab manyfaces``; ``bench`` - ``mctslab bench
-  manyfaces``.
+* ``experiments`` (scales, ``Config``, the census task and every runner: the paper's
+  measurements and the games), ``measures`` (the task functions of the measurements: the
+  matcher's cost chain, time shares, influence and territory of real positions, the enclosed
+  field, the joseki DAG, the regression suites), ``tables`` (tables from the runners' results),
+  ``figures`` - notebook ``manyfaces_knowledge``; ``verdicts`` - the paper's numbers and claims
+  judged from the notebook's tables (``tables.paper_vs_run``); ``claims`` - the same from a
+  committed record's (``claims.record_rows``); ``cli`` - ``mctslab manyfaces``; ``bench`` -
+  ``mctslab bench manyfaces``.
 
 What the Many Faces domain takes from the Go engine is ``mctslab.go``'s public surface: the
 board (:class:`mctslab.go.Board`, its ``state`` arrays and the kernels ``mctslab.go``

@@ -1,28 +1,30 @@
 """The Many Faces of Go paper's claims as measurements (notebook ``manyfaces_knowledge``;
 brief ``docs/papers/many-faces-knowledge.md``): scales, ``Config``, the census task
-(``census_task``), the runners (``run_*``: the census and the games beyond the paper, tasks
-through the notebook's ``Run``) and what the notebook measures in its own process, without
-tasks (the matcher's cost chain, time shares, influence fields). The tables are
+(``census_task``) and the runners (``run_*``): every measurement is tasks through the
+notebook's ``Run`` (stored at once, resumable, the kernels compiled first), the census's here
+and the others' in :mod:`mctslab.manyfaces.measures`. The tables are
 :mod:`mctslab.manyfaces.tables`, the figures :mod:`mctslab.manyfaces.figures`.
 
 The paper (Fotland 1993) has no result tables: its claims are statements about structures
 and costs. Each becomes a table or a figure here, next to the paper's figure:
 
-* :func:`cost_chain` - the pattern matcher's cost chain (naive -> 8-bit hash -> near the
-  last move -> early exit), paper vs our counters and wall times on real positions;
-* :func:`run_census` (tasks through the executor, one per game: replay with every structure
-  maintained, the consistency checker after every move, connection and eye-shape counts
-  every ``census_every`` moves; tabulated by ``tables.census_tables``);
-* :func:`time_shares` - share of run time by component over game replays (paper: eye
+* :func:`run_cost_chain` - the pattern matcher's cost chain (naive -> 8-bit hash -> near the
+  last move -> early exit), our counters and wall times on real positions;
+* :func:`run_joseki` - the joseki DAG's size and bytes per move;
+* :func:`run_influence`, :func:`run_territory` - influence fields and territory estimates on
+  real positions;
+* :func:`run_enclosed` - the 1/d field inside an enclosed square (the paper: constant);
+* :func:`run_census` (one task per game: replay with every structure maintained, the
+  consistency checker after every move, connection and eye-shape counts every
+  ``census_every`` moves);
+* :func:`run_regression` - agreement with GNU Go's regression suites and eye-shape database;
+* :func:`run_time_shares` - share of run time by component over game replays (paper: eye
   potential 7%, pattern matching 1.5%);
 * :func:`run_strength` - beyond the paper: the knowledge-based player (:mod:`.player`) against
   GNU Go and our MCTS engine, and MCTS with the pattern prior (:mod:`.prior`) against the same
   MCTS without it and against GNU Go (games through the executor, GNU Go referees);
   :func:`run_prior` - the prior's rows of :func:`run_strength` alone (longer runs in
   ``docs/bench/manyfaces.md``).
-
-The joseki DAG, the influence and territory estimates, the enclosed-field claim and the
-agreement with GNU Go's regression suites are tables of :mod:`mctslab.manyfaces.tables`.
 
 Scales: ``smoke`` (seconds), ``default`` (a few dozen games), ``paper`` (all 2,000 games in
 the census and the checker).
@@ -32,7 +34,6 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import time
 from collections import Counter
 from dataclasses import dataclass
 
@@ -40,26 +41,17 @@ import numpy as np
 import pandas as pd
 
 from mctslab import data
-from mctslab.core import targets
 from mctslab.core.params import config_values, positive_int
 from mctslab.core.tasks import make_tasks
-from mctslab.go import sgf
-from mctslab.go.api import Board
 from mctslab.go.gnugo import gnugo_missing
-from mctslab.manyfaces.api import Matcher
-from mctslab.manyfaces.knowledge import (
-    COMPONENTS,
-    InfluenceField,
-    Knowledge,
-    check,
-    influence_field,
-)
-from mctslab.manyfaces.patterns import compile_patterns, load_default
+from mctslab.manyfaces.knowledge import InfluenceField, Knowledge, check
+from mctslab.manyfaces.measures import game_moves
 from mctslab.manyfaces.player_match import Side, match_table, play_match
+from mctslab.manyfaces.regression import SUITES
 
-__all__ = ["SCALES", "PAPER_COST", "Config", "config", "game_paths", "census_task",
-           "cost_chain", "influence_positions", "influence_fields", "time_shares", "run_census",
-           "run_strength", "run_prior"]
+__all__ = ["SCALES", "ENCLOSED_SIDES", "Config", "config", "game_paths", "census_task",
+           "run_census", "run_cost_chain", "run_time_shares", "run_influence", "run_territory",
+           "run_enclosed", "run_joseki", "run_regression", "run_strength", "run_prior"]
 
 SCALES = {
     "smoke": dict(census_games=2, cost_positions=2, incremental_moves=5, replay_games=1,
@@ -73,17 +65,9 @@ SCALES = {
                   strength_playouts=1000),
 }
 
-PAPER_COST = [  # (stage, patterns tried per window, points, operations per board)
-    # the paper's operation counts are read from mctslab/manyfaces/targets.csv (core.targets)
-    ("naive: 1000 patterns x 361 points x 16 transformations x 48 ops", "1000 x 16", 361,
-     targets.value("manyfaces_knowledge", "Pattern matcher", "naive match, per board",
-                   "operations")),
-    ("+ 8-bit hash prefilter (~1/20 of the patterns)", "~50 x 16", 361, None),
-    ("+ re-match near the last move only (~50 points)", "~50 x 16", 50, None),
-    ("+ 32 bits at a time with early exit (~6 ops)", "~50 x 16", 50,
-     targets.value("manyfaces_knowledge", "Pattern matcher",
-                   "every speed-up, per incremental update", "operations")),
-]
+COST_MOVE = 100       # the matcher's cost positions: move 100 of real games
+INFLUENCE_MOVE = 100  # the influence and territory positions: move 100 and each game's end
+ENCLOSED_SIDES = (3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23)  # enclosed squares' sides
 
 
 @dataclass(frozen=True)
@@ -127,17 +111,12 @@ def game_paths(n: int) -> list[str]:
     return [rows[i] for i in idx]
 
 
-def _moves(relpath: str):
-    _, info = sgf.load(data.find(f"go-games/{relpath}"), 0)
-    return info["moves"]
-
-
 # ---------------------------------------------------------------- census (tasks)
 def census_task(params: dict, seed) -> dict:
     """One game: replay with every structure maintained, :func:`knowledge.check` after every
     move, connection types/strengths and eye-space types/values counted every
     ``census_every`` moves."""
-    moves = _moves(params["game"])
+    moves = game_moves(params["game"])
     every = int(params.get("census_every", 10))
     know = Knowledge(size=19)
     conn, eye = Counter(), Counter()
@@ -165,121 +144,78 @@ def run_census(run, cfg: Config):
     return run.map("manyfaces_census", tasks)
 
 
-# ---------------------------------------------------------------- pattern matcher
-def _positions(n: int, move: int = 100):
-    """(board, next moves) at ``move`` of n evenly spaced games."""
-    out = []
-    for g in game_paths(n):
-        moves = _moves(g)
-        board = Board.from_moves(19, moves[:move])
-        out.append((g, board, moves[move:]))
-    return out
+# ---------------------------------------------------------------- the paper's measurements
+def _map(run, experiment: str, fn: str, params: list[dict]):
+    return run.map(experiment, make_tasks(fn, params, seed=run.seed))
 
 
-def cost_chain(cfg: Config) -> pd.DataFrame:
-    """Operations per board for each stage of the paper's chain, ours measured with the
-    matcher's counters on ``cost_positions`` real positions (move 100 of evenly spaced
-    games; the incremental stages over the next ``incremental_moves`` moves)."""
-    comp = compile_patterns(load_default())
-    stages = [dict(use_hash=False, early_exit=False), dict(use_hash=True, early_exit=False),
-              dict(use_hash=True, early_exit=False), dict(use_hash=True, early_exit=True)]
-    sums = [Counter() for _ in stages]
-    walls = [[] for _ in stages]
-    counts = [0] * len(stages)
-    full_walls = []
-    for _, board, rest in _positions(cfg.cost_positions):
-        for i, kw in enumerate(stages):
-            m = Matcher(comp, 19, **kw)
-            if i in (0, 1):
-                m.set_board(board.stones())
-                t0 = time.perf_counter()
-                c = m.set_board(board.stones())
-                walls[i].append(time.perf_counter() - t0)
-                sums[i].update(c)
-                counts[i] += 1
-            else:
-                b = board.copy()
-                m.set_board(b.stones())
-                if i == 3:   # the full match with every speed-up, for its wall time
-                    t0 = time.perf_counter()
-                    m.set_board(b.stones())
-                    full_walls.append(time.perf_counter() - t0)
-                for color, move in rest[:cfg.incremental_moves]:
-                    b.play(color, move)
-                    t0 = time.perf_counter()
-                    c = m.update(b.stones())
-                    walls[i].append(time.perf_counter() - t0)
-                    sums[i].update(c)
-                    counts[i] += 1
-    rows = []
-    for i, (stage, tried, points, paper_ops) in enumerate(PAPER_COST):
-        s, n = sums[i], max(counts[i], 1)
-        rows.append(dict(stage=stage, paper_patterns_tried=tried, paper_points=points,
-                         paper_ops=paper_ops, ours_windows=s["windows"] / n,
-                         ours_candidates=s["candidates"] / n,
-                         ours_comparisons=s["comparisons"] / n, ours_ops=s["ops"] / n,
-                         ours_ops_per_comparison=s["ops"] / max(s["comparisons"], 1),
-                         ours_ms=1000 * float(np.mean(walls[i])), measured_over=n))
-    rows.append(dict(stage="full match with every speed-up (wall time only)",
-                     paper_patterns_tried="", paper_points=361, paper_ops=None,
-                     ours_ms=1000 * float(np.mean(full_walls)), measured_over=len(full_walls)))
-    df = pd.DataFrame(rows)
-    df.attrs["patterns"] = comp.n_patterns
-    df.attrs["tries"] = comp.n_tries
-    return df
+def run_cost_chain(run, cfg: Config):
+    """The pattern matcher's cost chain on ``cost_positions`` real positions (move 100 of
+    evenly spaced games, the incremental stages over the next ``incremental_moves`` moves):
+    one :func:`~mctslab.manyfaces.measures.cost_task` per position, results in game order
+    (``tables.cost_chain_table`` tabulates them)."""
+    return _map(run, "manyfaces_cost_chain", "mctslab.manyfaces.measures:cost_task",
+                [dict(game=g, move=COST_MOVE, incremental_moves=cfg.incremental_moves)
+                 for g in game_paths(cfg.cost_positions)])
 
 
-# ---------------------------------------------------------------- influence positions
-def influence_positions(cfg: Config):
-    """(game, move, moves) of the influence figure and the territory table: move 100 and the
-    end of ``influence_positions`` evenly spaced games."""
-    out = []
-    for g in game_paths(max(cfg.influence_positions, 2))[:cfg.influence_positions]:
-        moves = _moves(g)
-        for move in (100, len(moves)):
-            out.append((g, move, moves))
-    return out
+def run_time_shares(run, cfg: Config):
+    """``replay_games`` games replayed with every structure maintained, influence recomputed
+    and the matcher updated after each move: one
+    :func:`~mctslab.manyfaces.measures.time_share_task` per game (``tables.time_shares_table``).
+    Paper: re-evaluating eye potential and escape points 7% (our groups component), pattern
+    matching 1.5% (of a full program's time, search included, which this replay has not)."""
+    return _map(run, "manyfaces_time_shares", "mctslab.manyfaces.measures:time_share_task",
+                [dict(game=g) for g in game_paths(cfg.replay_games)])
 
 
-def influence_fields(cfg: Config) -> list[InfluenceField]:
-    """The positions of :func:`influence_positions` analysed, for the influence figure."""
-    return [influence_field(Knowledge(Board.from_moves(19, moves[:move])), g, move)
-            for g, move, moves in influence_positions(cfg)]
+def _positions(cfg: Config) -> list[dict]:
+    """Move 100 and the end (``move`` None) of ``influence_positions`` evenly spaced games:
+    the positions of the influence figure and of the territory table."""
+    games = game_paths(max(cfg.influence_positions, 2))[:cfg.influence_positions]
+    return [dict(game=g, move=move) for g in games for move in (INFLUENCE_MOVE, None)]
 
 
-# ---------------------------------------------------------------- time shares
-def time_shares(cfg: Config) -> pd.DataFrame:
-    """Replay ``replay_games`` games with every structure maintained, influence
-    recomputed and the pattern matcher updated after each move; seconds and share per
-    component. Paper: re-evaluating eye potential and escape points 7% (our groups component),
-    pattern matching 1.5% (of a full program's time, search included, which this replay has
-    not)."""
-    comp = compile_patterns(load_default())
-    seconds = dict.fromkeys(COMPONENTS, 0.0)
-    seconds["pattern matching"] = 0.0
-    moves_total = 0
-    for g in game_paths(cfg.replay_games):
-        moves = _moves(g)
-        know = Knowledge(Board(19))
-        matcher = Matcher(comp, 19)
-        matcher.set_board(know.board.stones())
-        for color, move in moves:
-            know.play(color, move)
-            t0 = time.perf_counter()
-            matcher.update(know.board.stones())
-            seconds["pattern matching"] += time.perf_counter() - t0
-        for k, v in know.seconds.items():
-            seconds[k] += v
-        moves_total += len(moves)
-    total = sum(seconds.values())
-    paper = {"groups": "eye potential and escape points re-evaluated: 7%",
-             "pattern matching": "1.5%"}
-    rows = [dict(component=k, seconds=v, share_pct=100 * v / total,
-                 ms_per_move=1000 * v / moves_total, paper=paper.get(k, ""))
-            for k, v in seconds.items()]
-    df = pd.DataFrame(rows)
-    df.attrs["moves"] = moves_total
-    return df
+def run_influence(run, cfg: Config) -> list[InfluenceField]:
+    """The influence field of each position of :func:`_positions`
+    (:func:`~mctslab.manyfaces.measures.influence_task`), as the figure draws it."""
+    results = _map(run, "manyfaces_influence", "mctslab.manyfaces.measures:influence_task",
+                   _positions(cfg))
+    return [InfluenceField(r["game"], r["move"], np.asarray(r["field"], np.float64),
+                           np.asarray(r["stones"], np.int8), r["estimate"]) for r in results]
+
+
+def run_territory(run, cfg: Config):
+    """The territory estimate at each position of :func:`_positions`
+    (:func:`~mctslab.manyfaces.measures.territory_task`; ``tables.territory_table``)."""
+    return _map(run, "manyfaces_territory", "mctslab.manyfaces.measures:territory_task",
+                _positions(cfg))
+
+
+def run_enclosed(run, cfg: Config):
+    """The raw field inside an empty square enclosed by a Black wall, for each side of
+    :data:`ENCLOSED_SIDES` (:func:`~mctslab.manyfaces.measures.enclosed_task`): the rows of
+    ``tables.enclosed_table``, each with its 1/d field, which ``figures.enclosed_figure``
+    draws."""
+    return _map(run, "manyfaces_enclosed", "mctslab.manyfaces.measures:enclosed_task",
+                [dict(side=n) for n in ENCLOSED_SIDES])
+
+
+def run_joseki(run, cfg: Config) -> dict:
+    """The joseki DAG's size and encoding (one
+    :func:`~mctslab.manyfaces.measures.joseki_task`; ``tables.joseki_table``)."""
+    return _map(run, "manyfaces_joseki", "mctslab.manyfaces.measures:joseki_task", [{}])[0]
+
+
+def run_regression(run, cfg: Config):
+    """Our answers to GNU Go's regression suites (one
+    :func:`~mctslab.manyfaces.measures.regression_task` per suite of
+    :data:`~mctslab.manyfaces.regression.SUITES`), then to its eye-shape database (one
+    :func:`~mctslab.manyfaces.measures.eye_db_task`); ``tables.regression_table``."""
+    tasks = make_tasks("mctslab.manyfaces.measures:regression_task",
+                       [dict(suite=suite) for suite in SUITES], seed=run.seed)
+    tasks += make_tasks("mctslab.manyfaces.measures:eye_db_task", [{}], seed=run.seed)
+    return run.map("manyfaces_regression", tasks)
 
 
 # ---------------------------------------------------------------- beyond the paper: games

@@ -1,8 +1,9 @@
 """Figures of the notebook ``manyfaces_knowledge`` (the census, the influence field on real
 games, the enclosed-field claim) and the influence map of ``mctslab manyfaces analyse --png``.
-They draw what they are given: the influence fields come from
-:func:`mctslab.manyfaces.experiments.influence_fields` (or
-:func:`mctslab.manyfaces.knowledge.influence_field` of one position).
+They draw what they are given: the census tables, the influence fields of
+:func:`mctslab.manyfaces.experiments.run_influence` (or
+:func:`mctslab.manyfaces.knowledge.influence_field` of one position), the enclosed-field table
+and the fields of :func:`mctslab.manyfaces.experiments.run_enclosed`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from mctslab.core.plotting import plt
-from mctslab.manyfaces.knowledge import ENCLOSED_CENTRE_LIMIT, InfluenceField, enclosed_field
+from mctslab.manyfaces.knowledge import ENCLOSED_CENTRE_LIMIT, InfluenceField
 
 __all__ = ["census_figure", "influence_figure", "enclosed_figure", "influence_map"]
 
@@ -49,8 +50,8 @@ def _draw_influence(ax, position: InfluenceField, stone_size: float):
 
 
 def influence_figure(positions: list[InfluenceField]):
-    """The influence field of each position (``experiments.influence_fields``: move 100 and
-    the end of a few real games), stones drawn on it."""
+    """The influence field of each position (``experiments.run_influence``: move 100 and the
+    end of a few real games), stones drawn on it."""
     fig, axes = plt.subplots(1, len(positions), figsize=(4.2 * len(positions), 4.4),
                              squeeze=False)
     for ax, position in zip(axes[0], positions):
@@ -63,7 +64,15 @@ def influence_figure(positions: list[InfluenceField]):
     return fig
 
 
-def enclosed_figure(table: pd.DataFrame):
+ENCLOSED_SHOWN = (7, 21)  # the sides whose 1/d field the enclosed-field figure draws
+
+
+def enclosed_figure(table: pd.DataFrame, fields: list[dict]):
+    """The enclosed-field table's centre and highest values against the square's side, and the
+    1/d field of the sides :data:`ENCLOSED_SHOWN` (``fields``: the results of
+    ``experiments.run_enclosed``, each a ``side`` and its ``field``)."""
+    shown = {int(r["side"]): np.asarray(r["field"]) for r in fields
+             if int(r["side"]) in ENCLOSED_SHOWN}
     fig, axes = plt.subplots(1, 3, figsize=(14, 4))
     ax = axes[0]
     ax.plot(table.side, table.centre_1_over_d, "o-", label="1/d: centre (= lowest)")
@@ -74,8 +83,8 @@ def enclosed_figure(table: pd.DataFrame):
     ax.set_ylabel("raw field (sum of v/d)")
     ax.legend(fontsize=8)
     ax.set_title("Field inside an enclosed square vs its size")
-    for ax, n in zip(axes[1:], (7, 21)):
-        im = ax.imshow(enclosed_field(n), origin="lower", cmap="Reds")
+    for ax, n in zip(axes[1:], ENCLOSED_SHOWN):
+        im = ax.imshow(shown[n], origin="lower", cmap="Reds")
         ax.set_title(f"1/d field inside a {n}x{n} enclosure")
         fig.colorbar(im, ax=ax, shrink=0.8)
         ax.set_xticks([])

@@ -84,7 +84,8 @@ from mctslab.manyfaces.groups import BIG_REGION_EIGHTHS, Group  # noqa: F401 (re
 
 __all__ = ["Knowledge", "Connection", "EyeSpace", "Group", "CONNECTION_TYPES",
            "CONNECTION_STRENGTHS", "STRENGTH_CLASSES", "STRENGTH_VALUE", "check",
-           "replay", "InfluenceField", "influence_field", "ENCLOSED_CENTRE_LIMIT"]
+           "replay", "InfluenceField", "influence_field", "ENCLOSED_CENTRE_LIMIT",
+           "PATTERN_MATCHING"]
 
 CONNECTION_TYPES = ("hane", "one_point_jump", "half_knight", "knight", "two_point_jump",
                     "half_large_knight", "large_knight", "three_point_jump", "multiple")
@@ -101,6 +102,8 @@ BIG_REGION_MAX = 80
 SECONDS_OF = {"string_libs": "liberties"}
 COMPONENTS = ("board", "incremental", "liberties", "connections", "eyes", "tactical",
               "groups", "influence")
+#: the time shares' component beside :data:`COMPONENTS`: the pattern matcher's updates
+PATTERN_MATCHING = "pattern matching"
 
 
 @dataclass(frozen=True)

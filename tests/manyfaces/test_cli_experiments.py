@@ -6,7 +6,7 @@ import pytest
 
 from mctslab import data
 from mctslab.cli import main
-from mctslab.manyfaces import experiments
+from mctslab.manyfaces import experiments, measures
 from mctslab.manyfaces.tables import census_tables, enclosed_table
 
 
@@ -78,7 +78,7 @@ def test_census_task_checks_every_move_and_counts():
 
 
 def test_enclosed_table_shows_the_centre_limit_and_the_wall_growth():
-    t = enclosed_table((3, 9, 23))
+    t = enclosed_table([measures.enclosed_task({"side": n}, None) for n in (3, 9, 23)])
     assert (t.centre_1_over_d.diff().dropna() > 0).all()
     assert (t.centre_1_over_d < t.attrs["limit"]).all()
     assert (t.centre_1_over_d2.diff().dropna() < 0).all()

@@ -19,7 +19,7 @@ from mctslab.core.compare import (
     NOT_RUN,
     REPRODUCED,
 )
-from mctslab.manyfaces import claims, experiments, tables
+from mctslab.manyfaces import claims, experiments, measures, tables, verdicts
 
 RECORD = Path(__file__).resolve().parents[2] / "records/manyfaces_knowledge/paper-2026-11-26"
 MATCHER = "Pattern matcher"
@@ -27,9 +27,9 @@ MATCHER = "Pattern matcher"
 
 def _cost(naive_ops=2.5e8, chain_ops=9.0e5, hashed=60_000.0, near_windows=800.0,
           ops_per_comparison=6.0):
-    """A cost chain (experiments.cost_chain's columns): the naive stage tries 1,000,000
+    """A cost chain (tables.cost_chain_table's columns): the naive stage tries 1,000,000
     candidates on 5,776 windows."""
-    stages = [stage for stage, *_ in experiments.PAPER_COST]
+    stages = [stage for stage, *_ in verdicts.PAPER_COST]
     return pd.DataFrame({
         "stage": stages, "ours_windows": [5776.0, 5776.0, near_windows, near_windows],
         "ours_candidates": [1.0e6, hashed, 500.0, 500.0],
@@ -40,7 +40,7 @@ def _cost(naive_ops=2.5e8, chain_ops=9.0e5, hashed=60_000.0, near_windows=800.0,
 
 
 def _joseki(typed=1.25, untyped=1.15):
-    return pd.DataFrame({"quantity": [claims.TYPED_BYTES, claims.UNTYPED_BYTES],
+    return pd.DataFrame({"quantity": [verdicts.TYPED_BYTES, verdicts.UNTYPED_BYTES],
                          "paper": [1.2, 1.2], "ours": [typed, untyped]})
 
 
@@ -57,9 +57,13 @@ def _shares():
                          "share_pct": [3.0, 2.0, 1.0]})
 
 
+def _enclosed(sides):
+    return tables.enclosed_table([measures.enclosed_task({"side": n}, None) for n in sides])
+
+
 def _table(cost, joseki, sides=(3, 5), scale="paper", strength=None, **overrides):
     cfg = experiments.config(scale, **overrides)
-    return tables.paper_vs_run(cost, joseki, _shares(), tables.enclosed_table(sides), strength,
+    return tables.paper_vs_run(cost, joseki, _shares(), _enclosed(sides), strength,
                                cfg).set_index(["artefact", "row", "column"])
 
 
@@ -124,14 +128,14 @@ def test_the_knowledge_claim_is_judged_on_19x19_only():
 
 
 def test_the_code_judges_by_the_targets_criteria():
-    enclosed = targets.target(claims.NAME, "Influence", "1/d field inside an enclosed area",
+    enclosed = targets.target(verdicts.NAME, "Influence", "1/d field inside an enclosed area",
                               "constant")
-    assert f"{claims.SPREAD} times" in enclosed["criterion"]
-    knowledge = targets.target(claims.NAME, "Introduction and conclusion",
+    assert f"{verdicts.SPREAD} times" in enclosed["criterion"]
+    knowledge = targets.target(verdicts.NAME, "Introduction and conclusion",
                                "a knowledge-intensive approach, not a large search",
                                "knowledge player against a search engine")
-    assert "19x19" in knowledge["criterion"] and claims.PAPER_BOARD == 19
-    assert set(targets.readings(claims.NAME).reading) == {claims.UNTYPED}
+    assert "19x19" in knowledge["criterion"] and verdicts.PAPER_BOARD == 19
+    assert set(targets.readings(verdicts.NAME).reading) == {verdicts.UNTYPED}
 
 
 @pytest.mark.skipif(not RECORD.is_dir(), reason="the committed paper-scale record")
@@ -156,9 +160,9 @@ def test_the_committed_records_rows():
     assert ours[(MATCHER, "naive match, per board", "comparisons")].verdict == DERIVED
     for row in ("naive match, per board", "every speed-up, per incremental update"):
         note = ours[(MATCHER, row, "operations")].note
-        assert note.endswith(claims.CHAIN)  # the record's own chain, not the default run's
+        assert note.endswith(verdicts.CHAIN)  # the record's own chain, not the default run's
     assert ours[("Joseki", "compressed DAG", "bytes per move")].verdict == DIFFERS  # 1.362
-    untyped = found[(claims.UNTYPED, "Joseki", "compressed DAG", "bytes per move")]
+    untyped = found[(verdicts.UNTYPED, "Joseki", "compressed DAG", "bytes per move")]
     assert (untyped.our_value, untyped.verdict) == (1.117, REPRODUCED)
     field = ours[("Influence", "1/d field inside an enclosed area", "constant")]
     assert (field.our_value, field.verdict) == ("not constant", DIFFERS)
