@@ -7,6 +7,10 @@
                      [--opponent-command COMMAND] [--opponent-label TAG]
     mctslab go report DIR [DIR ...] [--names NAME ...] [--controls NAME ...] [--csv DIR]
     mctslab go record table2-19x19|reading-uniform-redraw --out DIR [--matches DIR]
+    mctslab go plan show|run DIR [ROW ...] [--games N] [--workers W] [--protocol P]
+    mctslab go strong validate|ablation|pilot19|tabu|report [GAMES ...] [ROW ...]
+    mctslab go records 9x9|19x19|report [ROW ...]
+    mctslab go positions [--count N] [--out DIR]
 
 ENGINE OPTIONS are one :class:`~mctslab.go.engine.EngineSettings` everywhere: ``--config``
 (a state-tabu paper engine), ``--classical gnugo|none`` (with ``--gnugo-level L``: GNU Go's
@@ -24,10 +28,17 @@ they finish, so a killed match resumes), writes every game's SGF and ``summary.j
 (binomial test; the referee's count and the plain count): :mod:`mctslab.go.match_run`.
 ``report DIR...`` reads recorded match folders back as Tables 2-3 (binomial test, paired
 McNemar tests against the control rows), the host engine's vetoes and the thinking time;
-``record KIND`` saves one part of the protocol as a record (:mod:`mctslab.go.record_runs`)."""
+``record KIND`` saves one part of the protocol as a record (:mod:`mctslab.go.record_runs`).
+``plan`` plays a match record's plan (``plan.json``: rows, their match flags, seed, games;
+:mod:`mctslab.go.plans`), rows interleaved ten games at a time and resumed from the stored
+games (:mod:`mctslab.go.plan_run`); ``strong`` and ``records`` are the recorded runs' queues
+over it (the strong engine's; the state-tabu paper's host-engine rows and veto rates);
+``positions`` makes the shipped 9x9 veto positions again (:mod:`mctslab.go.positions`)."""
 
 from __future__ import annotations
 
+import argparse
+import datetime
 import io
 import json
 import os
@@ -192,6 +203,101 @@ def _record(args) -> int:
     from mctslab.go import record_runs
     label = record_runs.write(args.kind, args.out, matches=args.matches)
     print(records.save("go_state_tabu", args.out, label=label))
+    return 0
+
+
+def _match_args(argv) -> argparse.Namespace:
+    """``mctslab go match`` arguments (the words after ``go match``) parsed as the verb parses
+    them; ValueError naming a bad one."""
+    parser = argparse.ArgumentParser(prog="mctslab", exit_on_error=False)
+    add_parser(parser.add_subparsers(dest="domain"))
+    try:
+        return parser.parse_args(["go", "match", *argv])
+    except (argparse.ArgumentError, SystemExit) as exc:
+        raise ValueError(f"go match {' '.join(argv)}: {exc}") from None
+
+
+def match_tasks(argv) -> list:
+    """The games (executor tasks) ``mctslab go match ARGV`` plays, nothing started."""
+    from mctslab.go import match, match_run
+
+    args = _match_args(argv)
+    kind = "gnugo" if args.config == "gnugo" else args.candidate
+    engine = _engine(args, size=args.size, komi=args.komi) if kind == "mcts" else None
+    candidate, opponent = match_run.players(args, engine)
+    return match.match_tasks(candidate, opponent, args.games, size=args.size, komi=args.komi,
+                             referee_level=args.referee_level, timeout=args.timeout,
+                             seed=args.seed)
+
+
+def _play(argv) -> None:
+    _match(_match_args(argv))
+
+
+def _run_plan(folder, *, rows=None, games=None, workers=1, protocol=None) -> int:
+    from mctslab.go import plan_run
+
+    plan, calls = plan_run.prepare(folder, rows=rows, games=games, workers=workers,
+                                   protocol=protocol)
+    return 1 if plan_run.run(folder, plan, calls, _play, match_tasks) else 0
+
+
+def _plan(args) -> int:
+    from mctslab.go import plan_run, plans
+
+    if args.action == "run":
+        return _run_plan(args.folder, rows=args.rows, games=args.games, workers=args.workers,
+                         protocol=args.protocol)
+    if args.rows or args.games is not None:
+        raise ValueError("plan show takes a folder only (ROW and --games are for plan run)")
+    plan = plans.load(args.folder, args.protocol)
+    print(plan_run.describe(args.folder, plan, match_tasks))
+    return 0
+
+
+def _strong(args) -> int:
+    from mctslab.go import plans, strong_record
+
+    if args.queue == "report":
+        print(strong_record.markdown(args.record))
+        return 0
+    protocol, rows, games = plans.queue_request(args.queue, args.words)
+    record = args.record
+    if args.queue == "pilot19":
+        today = datetime.datetime.now(datetime.UTC).date().isoformat()
+        record = args.record19 or f"records/go_state_tabu/strong19-{today}"
+    return _run_plan(record, rows=rows, games=games, workers=args.workers, protocol=protocol)
+
+
+def _records(args) -> int:
+    from mctslab.go import plan_run, plans
+
+    runs = Path(args.runs).expanduser()
+    if args.queue == "report":
+        for size in ("go9", "go19"):
+            folders = sorted(p for p in (runs / size).glob("*") if p.is_dir())
+            if folders:
+                _report(argparse.Namespace(folders=folders, names=None, csv=None,
+                                           controls=["gTabu0+gnugo10", "gnugo-uct+gnugo10"]))
+        return 0
+    protocol, rows, _ = plans.queue_request(args.queue, [r for r in args.rows if r != "veto"])
+    failed = 0
+    if rows or not args.rows:
+        failed = _run_plan(runs / f"go{args.queue.split('x')[0]}", rows=rows,
+                           protocol=protocol)
+    if args.queue == "19x19" and (not args.rows or "veto" in args.rows):
+        (runs / "veto").mkdir(parents=True, exist_ok=True)
+        with open(runs / "veto" / "veto.log", "a") as log:
+            plan_run.veto_rates(runs / "veto", echo=lambda text: print(text, file=log,
+                                                                        flush=True))
+    return failed
+
+
+def _positions(args) -> int:
+    from mctslab.go import positions
+
+    files = positions.write(args.out, args.count)
+    print(f"{args.count} positions in {args.out}; checksums: {files} files")
     return 0
 
 
@@ -360,3 +466,58 @@ def add_parser(subparsers) -> None:
     p.add_argument("--matches", default=None, help="the match record's folder (table2-19x19)")
     cliargs.add_out(p, required=True, help="the run's output folder (then saved as a record)")
     p.set_defaults(func=_record)
+    _plan_verbs(verbs)
+
+
+def _plan_verbs(verbs) -> None:
+    """The recorded runs' verbs: ``plan``, ``strong``, ``records``, ``positions``."""
+    p = verbs.add_parser("plan", help="play a match record's plan (plan.json: rows, match "
+                         "flags, seed, games), interleaved and resumed; or show it")
+    p.add_argument("action", choices=["show", "run"],
+                   help="show: each row's games stored and planned, and whether the stored "
+                        "games are the plan's; run: play the missing games, every row 10 "
+                        "games at a time (a row already at its games: its summary rewritten)")
+    p.add_argument("folder", metavar="DIR", help="the record: one match folder per row")
+    p.add_argument("rows", nargs="*", metavar="ROW", help="run: these rows (default: all); "
+                   "a row new to the plan gets its protocol's flags")
+    p.add_argument("--games", type=cliargs.positive_int, default=None,
+                   help="run: play the rows to N games (the plan keeps the larger of N and "
+                        "its own)")
+    p.add_argument("--workers", type=cliargs.positive_int, default=1,
+                   help="games played at once (each game its own seed: same results)")
+    p.add_argument("--protocol", default=None, help="without plan.json: the protocol "
+                   "(strong9, strong19, paper9, paper19; default: from DIR's name)")
+    p.set_defaults(func=_plan)
+
+    p = verbs.add_parser("strong", help="the strong engine's recorded runs against GNU Go "
+                         "(validate, ablation, pilot19, tabu) into a match record; report")
+    p.add_argument("queue", choices=["validate", "ablation", "pilot19", "tabu", "report"],
+                   help="validate [GAMES=200]: the full engine; ablation [GAMES=60] [ROW...]: "
+                        "one piece changed per row; pilot19 [GAMES=20]: the full engine on "
+                        "19x19; tabu [GAMES=2178] [PLAYOUTS=2000] [EXPAND=30]: gTabu18-hash-"
+                        "win's lists against none, head to head; report: the tables as Markdown")
+    p.add_argument("words", nargs="*", metavar="GAMES|ROW")
+    p.add_argument("--record", default="records/go_state_tabu/strong9-2026-11-26",
+                   help="the 9x9 match record (default %(default)s)")
+    p.add_argument("--record19", default=None,
+                   help="pilot19's record (default records/go_state_tabu/strong19-<today>)")
+    p.add_argument("--workers", type=cliargs.positive_int, default=1,
+                   help="games played at once (default 1)")
+    p.set_defaults(func=_strong)
+
+    p = verbs.add_parser("records", help="the state-tabu paper's recorded rows against GNU Go "
+                         "(9x9, 19x19 and the veto rates), resumable; report")
+    p.add_argument("queue", choices=["9x9", "19x19", "report"],
+                   help="9x9: Table 2/3 and the validation rows; 19x19: its rows, then the veto "
+                        "rates; report: every finished table (go report)")
+    p.add_argument("rows", nargs="*", metavar="ROW", help="some rows (default all; 19x19: "
+                   "'veto' for the veto rates)")
+    p.add_argument("--runs", default="~/mctslab-runs",
+                   help="where the rows go: RUNS/go9/ROW, RUNS/go19/ROW, RUNS/veto")
+    p.set_defaults(func=_records)
+
+    p = verbs.add_parser("positions", help="make the 9x9 veto-rate positions again "
+                         "(GNU Go 3.8 self-play after random openings)")
+    p.add_argument("--count", type=cliargs.positive_int, default=100, help="positions")
+    p.add_argument("--out", default="data/go-positions/9x9", help="folder (default %(default)s)")
+    p.set_defaults(func=_positions)

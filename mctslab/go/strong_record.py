@@ -4,28 +4,30 @@ against the full engine) and the state-tabu paper's question asked of it (gTabu1
 lists against none, head to head), each with its power (:func:`mctslab.core.stats.
 games_for_power` and :func:`~mctslab.core.stats.detectable_difference`).
 
-Nothing is played here. ``scripts/go-strong`` plays the rows (and resumes them) into a match
-record, ``records/go_state_tabu/strong9-<date>/<row>/`` (one ``mctslab go match --out`` folder
-per row; ``mctslab records check`` recomputes each summary from its games), whose ``plan.json``
-gives the games each row was meant to reach. The notebook's "Beyond the paper: do tabu lists
-help a strong MCTS?" and ``docs/bench/go.md`` (``scripts/go-strong report``, :func:`markdown`)
-show these tables; without a record, each table is one row saying how to make one.
+Nothing is played here. ``mctslab go strong`` (``scripts/go-strong``) plays the rows of
+:mod:`mctslab.go.plans` (and resumes them) into a match record,
+``records/go_state_tabu/strong9-<date>/<row>/`` (one ``mctslab go match --out`` folder per row;
+``mctslab records check`` recomputes each summary from its games), whose ``plan.json`` gives
+the games each row was meant to reach. The notebook's "Beyond the paper: do tabu lists help a
+strong MCTS?" and ``docs/bench/go.md`` (``mctslab go strong report``, :func:`markdown`) show
+these tables; without a record, each table is one row saying how to make one.
 """
 
 from __future__ import annotations
 
-import json
 import math
+import re
 from pathlib import Path
 
 import pandas as pd
 
 from mctslab import paths
 from mctslab.core.scorecard import md_table
-from mctslab.core.stats import binomial_test, detectable_difference, games_for_power
+from mctslab.core.stats import detectable_difference, games_for_power, win_rate_row
 from mctslab.core.store import ResultStore
-from mctslab.go import match_record, tables
+from mctslab.go import match_record, plans, tables
 from mctslab.go.experiments import Played
+from mctslab.go.plans import CONTROL, HEAD_TO_HEAD, TABU_CONFIG, TABU_EXPANSION, TABU_PLAYOUTS
 
 __all__ = ["PREFIX", "CONTROL", "ROWS", "HEAD_TO_HEAD", "TABU_CONFIG", "TABU_DIFFERENCE", "find",
            "played", "validation_table", "ablation", "head_to_head_games", "tabu_table",
@@ -33,28 +35,9 @@ __all__ = ["PREFIX", "CONTROL", "ROWS", "HEAD_TO_HEAD", "TABU_CONFIG", "TABU_DIF
 
 NOTEBOOK = "go_state_tabu"
 PREFIX = "strong9-"        # records/go_state_tabu/strong9-<date>/
-CONTROL = "full"           # the full engine's row: every ablation row is paired against it
-PLAN = "plan.json"         # {"planned_games": {row: games}}: what each row was meant to reach
-HEAD_TO_HEAD = "tabu-h2h"  # head-to-head rows: tabu-h2h-<playouts>-<expansion threshold>
-ROWS = {  # what each row of scripts/go-strong changes in the full engine
-    CONTROL: "every piece on (RAVE, Silver's beta; all priors; heavy playouts; expand at 2)",
-    "no-rave": "RAVE off",
-    "gelly": "RAVE with Gelly & Silver's schedule",
-    "no-priors": "no prior at expansion",
-    "no-even": "priors without the even prior",
-    "no-capture": "priors without captures and atari escapes",
-    "no-self-atari": "priors without the self-atari penalty",
-    "no-pattern": "priors without the 3x3 patterns",
-    "no-distance": "priors without the distance to the last move",
-    "no-edge": "priors without the edge term",
-    "pattern-playouts": "pattern playouts (no self-atari filter)",
-    "light-playouts": "light (uniform) playouts",
-    "expand-8": "expansion at the 8th visit",
-    "resign": "resigns below 10% (win rate)",
-}
+# what each row changes in the full engine (the rows and their flags: mctslab.go.plans)
+ROWS = {name: changes for name, (changes, _) in plans.STRONG_ROWS.items()}
 TABU_DIFFERENCE = 0.03  # the issue's question: a 3-point difference in win rate
-TABU_CONFIG = "gTabu18-hash-win"  # the paper's best row, against the same engine without lists
-TABU_PLAYOUTS, TABU_EXPANSION = 2000, 30  # the paper's tabu engines expand at 30 visits
 # CPU seconds per head-to-head game at 2,000 playouts, both sides ours plus the GNU Go referee:
 # a 4-game probe on 9x9, 2026-11-26 (docs/bench/go.md, "The tabu question ... sizing")
 TABU_CPU_S_PER_GAME = 6.0
@@ -62,9 +45,11 @@ TABU_CPU_S_PER_GAME = 6.0
 
 def find(root=None) -> Path | None:
     """The newest ``records/go_state_tabu/strong9-<date>/`` (``root``: another records
-    folder), or None."""
+    folder), or None; a record of another engine (``strong9-plain-<date>``) is not one."""
     base = paths.records_root(root) / NOTEBOOK
-    found = sorted(p for p in base.glob(f"{PREFIX}*") if p.is_dir()) if base.is_dir() else []
+    found = sorted(p for p in base.glob(f"{PREFIX}*") if p.is_dir()
+                   and re.fullmatch(rf"{PREFIX}\d{{4}}-\d\d-\d\d", p.name)) \
+        if base.is_dir() else []
     return found[-1] if found else None
 
 
@@ -82,8 +67,15 @@ def _matches(folder: Path) -> dict[str, Path]:
 
 
 def _plan(folder: Path) -> dict:
-    path = folder / PLAN
-    return json.loads(path.read_text()).get("planned_games", {}) if path.is_file() else {}
+    return plans.planned_games(folder)
+
+
+def _rate_cells(wins: int, games: int) -> dict:
+    """Rate, 95% Clopper-Pearson interval and two-sided binomial p against 0.5
+    (:func:`mctslab.core.stats.win_rate_row`) as the tables show them."""
+    row = win_rate_row(wins, games)
+    return {"rate": round(row["rate"], 3), "95% CI": f"{row['ci_low']:.3f}-{row['ci_high']:.3f}",
+            "p (vs 0.5)": float(f"{row['p_value']:.3g}")}
 
 
 def played(folder: Path, head_to_head: bool = False) -> Played:
@@ -126,18 +118,16 @@ def validation_table(folder=None) -> pd.DataFrame:
     frame = tables.games_frame(played(folder))
     games = frame[frame.method == CONTROL]
     n, wins = len(games), int(games.won.sum())
-    test = binomial_test(wins, n)
+    cells = _rate_cells(wins, n)
     black, white = games[games.color == "B"], games[games.color == "W"]
     return pd.DataFrame([{
         "row": CONTROL, "engine": ROWS[CONTROL], "opponent": "GNU Go 3.8 level 10",
         "games": n, "status": _status(n, _plan(folder).get(CONTROL)),
         "wins as B": f"{int(black.won.sum())}/{len(black)}",
-        "wins as W": f"{int(white.won.sum())}/{len(white)}", "wins": wins,
-        "rate": round(test.rate, 3), "95% CI": f"{test.ci_low:.3f}-{test.ci_high:.3f}",
-        "p (vs 0.5)": float(f"{test.pvalue:.3g}"),
+        "wins as W": f"{int(white.won.sum())}/{len(white)}", "wins": wins, **cells,
         "CPU s/game (ours)": round(float(games.cpu_candidate.mean()), 2),
         "CPU s/game (GNU Go)": round(float(games.cpu_opponent.mean()), 2),
-        "detectable drop (80% power)": _detectable(n, test.rate),
+        "detectable drop (80% power)": _detectable(n, wins / n),
         "record": f"records/{NOTEBOOK}/{folder.name}"}])
 
 
@@ -232,13 +222,9 @@ def tabu_table(folder=None) -> pd.DataFrame:
         for name in dict.fromkeys(found.rows):
             games = frame[frame.method == name]
             n, wins = len(games), int(games.won.sum())
-            test = binomial_test(wins, n)
             rows.append({**base, "contrast": f"{base['contrast']} ({name})", "games": n,
                          "status": _status(n, _plan(folder).get(name, needed)),
-                         "tabu wins": wins,
-                         "rate": round(test.rate, 3),
-                         "95% CI": f"{test.ci_low:.3f}-{test.ci_high:.3f}",
-                         "p (vs 0.5)": float(f"{test.pvalue:.3g}"),
+                         "tabu wins": wins, **_rate_cells(wins, n),
                          # one rate against 0.5: games_for_power's games per engine, halved
                          "detectable difference (80% power)": _detectable(2 * n, 0.5,
                                                                           lower=False)})
