@@ -4,8 +4,8 @@
 A generated table sits between two comment lines naming its source, a record folder (relative
 to the project root) and one of its tables, optionally with the columns to show::
 
-    <!-- from-record: records/tsp_mcts_vs_sa/paper-2026-11-27 fig8_mean_ratio_to_sa -->
-    From `records/tsp_mcts_vs_sa/paper-2026-11-27/fig8_mean_ratio_to_sa.csv` (scale paper, ...):
+    <!-- from-record: records/<notebook>/paper-2026-11-27 fig8_mean_ratio_to_sa -->
+    From `records/<notebook>/paper-2026-11-27/fig8_mean_ratio_to_sa.csv` (scale paper, ...):
 
     | method | ratio |
     ...
@@ -14,13 +14,10 @@ to the project root) and one of its tables, optionally with the columns to show:
     <!-- from-record: records/... census_connections columns=type,cut,total -->
     <!-- from-record: records/... table4_candidates columns=L,per playout,Eq. 12 bound -->
 
-A match record gives the table of its matches' summaries (any table name); the strong engine's
-record (``records/go_state_tabu/strong9-<date>/``) also gives its three tables under the names the
-Go notebook saves them by, ``strong_validation``, ``strong_ablation`` and ``strong_tabu``
-(:mod:`mctslab.go.strong_record`, rebuilt from the stored games). Any match record also gives
-``table2_verdicts``: each match judged against the state-tabu paper's Table 2 by the one
-verdict function (:func:`mctslab.go.match_record.table2_verdicts`), and ``paired``: each match
-against the record's paper engine game by game (:func:`mctslab.go.match_record.paired`).
+A record folder of a domain's own kind gives its record hook's summary table (any table
+name), and the tables of the hooks' ``TABLES`` by their names, each built from the folder and
+cited as the hook says (:func:`mctslab.records.hooked_tables`; the hook's signatures are in
+:mod:`mctslab.records`).
 
 :func:`update` rewrites every block from its record (``mctslab records docs``); :func:`stale`
 lists the blocks whose text differs from what the record gives, which ``mctslab records check``
@@ -36,8 +33,7 @@ from pathlib import Path
 
 from mctslab import paths
 from mctslab.core.scorecard import md_table
-from mctslab.go import match_record, strong_record
-from mctslab.records import markdown_table, select_columns
+from mctslab.records import hooked_tables, markdown_table, select_columns
 
 __all__ = ["Block", "blocks", "render", "stale", "update", "bench_pages"]
 
@@ -103,46 +99,19 @@ def blocks(page) -> list[Block]:
     return found
 
 
-# the strong engine's tables of its match record, by the names the Go notebook saves them by
-STRONG_TABLES = {"strong_validation": strong_record.validation_table,
-                 "strong_ablation": strong_record.ablation,
-                 "strong_tabu": strong_record.tabu_table}
-
-
 def _cited(block: Block, folder: Path, frame, how: str) -> str:
     """A table built from a record, under a line citing the record, the table and ``how``."""
     return (f"From `{block.record}` (`{block.table}`{how}):\n\n"
             + md_table(select_columns(frame, block.columns, folder)))
 
 
-def _strong_table(folder: Path, block: Block) -> str:
-    if not folder.name.startswith(strong_record.PREFIX):
-        raise KeyError(f"{block.where()}: {block.table} is a table of the strong engine's record "
-                       f"(records/go_state_tabu/{strong_record.PREFIX}<date>), not of "
-                       f"{block.record}")
-    return _cited(block, folder, STRONG_TABLES[block.table](folder),
-                  ", rebuilt from the stored games by `mctslab.go.strong_record`; `mctslab "
-                  "records check` recomputes each match's summary from its games")
-
-
-# a match record's tables beyond its summaries (any match record: records/go_state_tabu/...),
-# each with what its citing line says of it
-MATCH_TABLES = {
-    "table2_verdicts": (match_record.table2_verdicts,
-                        ": each match's summary judged against the paper's Table 2 by "
-                        "`mctslab.core.compare`, the paper's value, margin and minimum games "
-                        "from `mctslab/go/targets.csv`; `mctslab records check` recomputes "
-                        "each summary from its games"),
-    "paired": (match_record.paired,
-               ": each match against the paper's engine over the same stored games, game i "
-               "of both against the same GNU Go, by `mctslab.go.match_record.paired`; "
-               "`mctslab records check` recomputes each summary from its games"),
-}
-
-
-def _match_table(folder: Path, block: Block) -> str:
-    table, how = MATCH_TABLES[block.table]
-    return _cited(block, folder, table(folder), how)
+def _hooked_table(folder: Path, block: Block, build, how: str) -> str:
+    """A table of a domain's record hook; a folder it does not read is named with the block."""
+    try:
+        frame = build(folder)
+    except KeyError as error:
+        raise KeyError(f"{block.where()}: {block.table} is {error.args[0]}") from None
+    return _cited(block, folder, frame, how)
 
 
 def render(block: Block, root=None) -> str:
@@ -151,10 +120,9 @@ def render(block: Block, root=None) -> str:
     folder = base / block.record
     if not folder.is_dir():
         raise FileNotFoundError(f"{block.where()}: no record folder {block.record}")
-    if block.table in STRONG_TABLES:
-        return _strong_table(folder, block) + "\n"
-    if block.table in MATCH_TABLES:
-        return _match_table(folder, block) + "\n"
+    hooked = hooked_tables()
+    if block.table in hooked:
+        return _hooked_table(folder, block, *hooked[block.table]) + "\n"
     return markdown_table(folder, block.table, columns=block.columns, relative_to=base) + "\n"
 
 

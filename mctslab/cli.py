@@ -26,7 +26,6 @@ import logging
 import os
 import shutil
 import sys
-from pathlib import Path
 
 from mctslab import DOMAINS, __version__, paths
 from mctslab.core import cliargs
@@ -111,7 +110,6 @@ def _print_scorecard(written) -> None:
 
 def _cmd_records(args) -> int:
     from mctslab import bench_docs, records
-    from mctslab.go import match_record
 
     if args.records_verb == "save":
         folder = records.save(args.notebook, args.out, root=args.root, label=args.label,
@@ -124,10 +122,7 @@ def _cmd_records(args) -> int:
         return 0
     if args.records_verb == "pack":
         for folder in args.matches:
-            moved = match_record.pack_match(folder)
-            size = sum(p.stat().st_size for p in Path(folder).rglob("*") if p.is_file())
-            print(f"{folder}: packed {moved['lines']} stored games and {moved['games']} SGF "
-                  f"files; {size:,} bytes now")
+            print(records.pack(folder))
         return 0
     if args.records_verb == "docs":
         changed = bench_docs.update()

@@ -4,8 +4,9 @@ A **notebook record** is what a reader needs to cite, check and re-judge one run
 without running it, small enough to commit (:data:`MAX_RECORD_BYTES`):
 
 - every table the notebook wrote (CSV, ``paper_vs_run.csv`` among them) and its small text
-  artefacts (Go's game records, the Sudoku finds, up to :data:`MAX_FILE_BYTES` each); figures
-  are rebuilt from the tables and not kept;
+  artefacts (up to :data:`MAX_FILE_BYTES` each), with the raw files a text artefact lists one
+  per line (a notebook's ``games_index.txt``, say); figures are rebuilt from the tables and not
+  kept;
 - ``manifest.json`` as the run wrote it (commit, versions, CPU, seed, parameters, wall time,
   each artefact's sha256);
 - ``record.json``: notebook, scale, label, date, commit, CPU seconds (the tasks' compute time)
@@ -20,30 +21,43 @@ every row of ``paper_vs_run.csv`` judged again from its own fields
 targets, whose changes are reported, not failed. The scorecard from
 the records alone (``mctslab scorecard --records``) is :mod:`mctslab.record_card`'s.
 
-A **match record** is a folder of ``mctslab go match --out`` folders (``scripts/go-records``
-writes them: ``go19/<row>/``, ``veto/``), possibly still being played: each match with a
-``summary.json`` has its summary recomputed from its ``results.jsonl`` (the first ``games`` games
-in seed order; a half-written last line is a game still being stored); one without is in
-progress (:mod:`mctslab.go.match_record`, which also packs a finished match).
-
 A **search record** is a folder with a ``design.json`` (a search over settings or readings, its
-design stated before it ran: the Sudoku readings search,
-``records/sudoku_less_clue/readings-<date>/``), checked by its ``SHA256SUMS``
-(:func:`mctslab.core.store.write_sums`, which the search's own command writes). Nothing here
-writes into a record it checks.
+design stated before it ran), checked by its ``SHA256SUMS`` (:func:`mctslab.core.store.write_sums`,
+which the search's own command writes). Nothing here writes into a record it checks.
+
+Any other record folder is a domain's own kind, read through the domain's **record hook**: an
+optional module ``mctslab/<domain>/record_hooks.py``, found by name for every domain of
+``mctslab.DOMAINS`` (:func:`record_hooks`), with
+
+- ``KIND: str``: the kind of record folder it reads (the :class:`Report`'s ``kind``);
+- ``check_folder(folder: Path, report: Report) -> bool``: check a folder that is neither a
+  notebook nor a search record, appending to ``report.problems`` (failures, each naming its
+  file) and ``report.notes``; False, with nothing appended, when the folder is not its kind;
+- ``summary_table(folder: Path) -> (DataFrame, str) | None``: the folder's table for
+  :func:`markdown_table` (``mctslab records table``) and how its citing line describes it;
+  None when the folder is not its kind;
+- ``TABLES: dict[str, (build(folder: Path) -> DataFrame, str)]``: further tables a
+  ``docs/bench`` block may name on such a folder (:mod:`mctslab.bench_docs`), each with how its
+  citing line describes it; ``build`` raises ``KeyError`` (why) for a folder it does not read;
+- ``pack(folder: Path) -> str | None``: pack a finished folder of its kind to commit it
+  (``mctslab records pack``), returning the line to print; None when it is not its kind.
+
+Each is optional; the checksums of such a folder, when it has ``SHA256SUMS``, are checked here.
 """
 
 from __future__ import annotations
 
 import datetime
+import importlib
 import json
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
-from mctslab import paths
+from mctslab import DOMAINS, paths
 from mctslab.core import compare
 from mctslab.core import targets as targets_module
 from mctslab.core.display import shown
@@ -57,21 +71,55 @@ from mctslab.core.store import (
     write_sums,
     write_tar_gz,
 )
-from mctslab.go import match_record
 
 __all__ = ["MAX_FILE_BYTES", "MAX_RECORD_BYTES", "RECORD", "SUMS", "save",
            "Report", "check", "check_record", "find_records", "markdown_table",
            "notebook_records", "is_reading", "READING_PREFIX",
-           "recorded_table"]
+           "recorded_table", "record_hooks", "hooked_tables", "pack"]
 
 MAX_FILE_BYTES = 2_000_000    # a text artefact larger than this is left out (record.json says so)
 MAX_RECORD_BYTES = 5_000_000  # a record larger than this is refused ("a few MB per notebook")
-MAX_RAW_BYTES = 3_000_000     # raw files a text artefact lists (Go's games): kept up to this,
+MAX_RAW_BYTES = 3_000_000     # raw files a text artefact lists: kept up to this,
                               # as they are or as one .tar.gz, else left out (record.json says)
 RECORD = "record.json"
-SEARCH = "design.json"        # a search record's design (the Sudoku readings search, say)
+SEARCH = "design.json"        # a search record's design (stated before the search ran)
 READING_PREFIX = "reading-"   # the label of a record run under one of the paper's readings
 PAPER_VS_RUN = "paper_vs_run.csv"
+HOOKS = "record_hooks"         # a domain's record hook: mctslab.<domain>.record_hooks
+
+
+def record_hooks(domains=None) -> list:
+    """The record hook modules (``mctslab.<domain>.record_hooks``, see the module docstring) of
+    ``domains`` (default ``mctslab.DOMAINS``) that have one, in that order."""
+    found = []
+    for domain in DOMAINS if domains is None else domains:
+        name = f"mctslab.{domain}.{HOOKS}"
+        try:
+            found.append(importlib.import_module(name))
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+    return found
+
+
+def hooked_tables() -> dict[str, tuple[Callable, str]]:
+    """Every hook's ``TABLES``: table name -> (build(folder), how the citing line says it)."""
+    tables = {}
+    for hook in record_hooks():
+        tables.update(getattr(hook, "TABLES", {}))
+    return tables
+
+
+def pack(folder) -> str:
+    """Pack a finished record folder of a domain's kind to commit it (the hook whose ``pack``
+    reads it); a ``FileNotFoundError`` when no hook does."""
+    for hook in record_hooks():
+        if hasattr(hook, "pack"):
+            said = hook.pack(Path(folder))
+            if said is not None:
+                return said
+    raise FileNotFoundError(f"{folder}: no domain's record hook packs this folder (a finished "
+                            "folder of a kind a domain's record hook reads)")
 
 
 def _files(folder: Path) -> list[Path]:
@@ -151,8 +199,8 @@ def save(notebook: str, out=None, *, root=None, label: str = "", date: str | Non
 
 
 def _listed_files(figures: Path, texts: list[Path]) -> list[Path]:
-    """The files under ``figures`` that the text artefacts name, one per line (Go's
-    ``games_index.txt``: ``games/<row>-<game>-<colour>.sgf``)."""
+    """The files under ``figures`` that the text artefacts name, one per line (an index of a
+    notebook's game records, say: ``games/<name>``)."""
     found = []
     base = figures.resolve()
     for text in texts:
@@ -194,7 +242,7 @@ class Report:
     """What :func:`check_record` found in one record folder."""
 
     folder: Path
-    kind: str                                   # notebook | match | search | unknown
+    kind: str                        # notebook | search | a record hook's KIND | unknown
     problems: list[str] = field(default_factory=list)  # each names its file: the check fails
     notes: list[str] = field(default_factory=list)     # what is worth knowing, not a failure
     verdicts: dict = field(default_factory=dict)       # today's verdict -> targets
@@ -318,24 +366,19 @@ def _check_notebook(folder: Path, report: Report, today) -> None:
     _check_table(folder / PAPER_VS_RUN, report, today)
 
 
-def _check_matches(folder: Path, report: Report) -> None:
-    found = False
-    for data in sorted(folder.rglob(paths.RESULTS.as_posix())):
-        home = data.parent.parent
-        experiments = [p.name for p in data.iterdir() if p.is_dir()]
-        if any(match_record.is_match(name) for name in experiments):
-            found = True
-            match_record.check_match(home, report)
-        else:
-            for name in experiments:
-                count = len(match_record.stored(data / name))
-                report.notes.append(f"{home}: store {name}, {count} tasks (not checked)")
+def _check_hooked(folder: Path, report: Report) -> None:
+    """A folder neither a notebook nor a search record: the first record hook that reads it
+    checks it (its kind the hook's); with none, the folder is of no known kind."""
+    for hook in record_hooks():
+        if hasattr(hook, "check_folder") and hook.check_folder(folder, report):
+            report.kind = getattr(hook, "KIND", report.kind)
+            break
+    else:
+        report.kind = "unknown"
+        report.problems.append(f"{folder}: neither a notebook record ({RECORD}), a search "
+                               f"record ({SEARCH}) nor a kind a domain's record hook reads")
     if (folder / SUMS).is_file():
         _check_sums(folder, report)
-    if not found and not report.notes:
-        report.kind = "unknown"
-        report.problems.append(f"{folder}: neither a notebook record ({RECORD}) nor match "
-                               "folders (data/results/go_match_*)")
 
 
 def check_record(folder, today: dict | None = None) -> Report:
@@ -353,8 +396,8 @@ def check_record(folder, today: dict | None = None) -> Report:
         else:
             _check_sums(folder, report)
     else:
-        report = Report(folder, "match")
-        _check_matches(folder, report)
+        report = Report(folder, "other")
+        _check_hooked(folder, report)
     return report
 
 
@@ -377,25 +420,17 @@ def markdown_table(record, stem: str = "paper_vs_run", *, columns=(), relative_t
     """One CSV of a notebook record as a Markdown table, under a line citing it (path, scale,
     date, commit): for ``docs/bench/*.md``, so a number there comes from a record
     (:mod:`mctslab.bench_docs` keeps them generated). ``columns`` picks and orders columns;
-    the path is shown relative to ``relative_to`` when given. For a match record, the table of
-    its matches' summaries."""
+    the path is shown relative to ``relative_to`` when given. For a folder of a domain's own
+    kind, the summary table of its record hook."""
     folder = Path(record)
     if not (folder / RECORD).is_file():
-        rows = []
-        for summary in sorted(folder.rglob("summary.json")):
-            s = json.loads(summary.read_text())
-            rows.append({"match": summary.parent.relative_to(folder).as_posix(),
-                         "candidate": s.get("candidate"), "opponent": s.get("opponent"),
-                         "games": s.get("games"), "wins": s.get("wins"),
-                         "rate": s.get("rate"), "95% CI": f"{s.get('ci_low', 0):.3f}-"
-                                                          f"{s.get('ci_high', 0):.3f}",
-                         "p": s.get("pvalue")})
-        if not rows:
-            raise FileNotFoundError(f"{folder}: no {RECORD} and no summary.json")
-        frame = pd.DataFrame(rows)
-        return (f"From `{_shown(folder, relative_to)}` (match summaries, `mctslab records "
-                f"check` recomputes them from the games):\n\n"
-                + md_table(select_columns(frame, columns, folder)))
+        for hook in record_hooks():
+            found = hook.summary_table(folder) if hasattr(hook, "summary_table") else None
+            if found is not None:
+                frame, how = found
+                return (f"From `{_shown(folder, relative_to)}` ({how}):\n\n"
+                        + md_table(select_columns(frame, columns, folder)))
+        raise FileNotFoundError(f"{folder}: no {RECORD}, and no domain's record hook reads it")
     path = folder / f"{stem}.csv"
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such table in the record")
@@ -441,7 +476,7 @@ def recorded_table(notebook: str, stem: str, scale: str = "paper", root=None,
     """Table ``stem`` of the newest committed record of ``notebook`` at ``scale``, to show beside
     a smaller run's (a notebook cell ending in it displays it, captioned with the record's path,
     date, commit and label). Without such a record, a one-row table says so and how to make
-    one. ``label`` picks the records of one label (Go's ``9x9`` beside its 19x19 Table 2)."""
+    one. ``label`` picks the records of one label (a ``9x9`` record beside a 19x19 one, say)."""
     folder = next((f for f, info in notebook_records(notebook, scale, root)
                    if not is_reading(info) and (f / f"{stem}.csv").is_file()
                    and (label is None or info.get("label") == label)), None)

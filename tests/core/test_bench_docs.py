@@ -111,7 +111,7 @@ def test_the_strong_engines_tables_come_from_its_match_record(tmp_path):
     page.write_text("<!-- from-record: records/tsp_mcts_vs_sa/paper-2026-11-27 strong_tabu -->\n"
                     "<!-- /from-record -->\n")
     _saved(tmp_path)
-    assert any("not of records/tsp_mcts_vs_sa" in p for p in bench_docs.stale(tmp_path))
+    assert any("not of tsp_mcts_vs_sa/paper-2026-11-27" in p for p in bench_docs.stale(tmp_path))
 
 
 def test_a_match_records_table2_verdicts_are_judged_from_its_summaries(tmp_path):

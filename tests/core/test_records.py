@@ -5,14 +5,19 @@ their checksums, manifest and verdicts, a scorecard built from them alone; match
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
+import pandas as pd
 import pytest
 
-from mctslab import record_card, records
+import mctslab
+from mctslab import bench_docs, record_card, records
 from mctslab.core import compare
 from mctslab.core.compare import paper_row, paper_table
 from mctslab.core.store import to_jsonable, write_sums
@@ -314,3 +319,82 @@ def test_a_search_record_is_checked_by_its_checksums(tmp_path):
     (folder / "screen_scores.csv").write_text("reading,distance\n0,0.100\n")
     [report] = records.check(tmp_path / "records")
     assert any("screen_scores.csv: its sha256 differs" in p for p in report.problems)
+
+
+# -- the generic record modules and the domains' record hooks ----------------------------------
+def domain_words(source: str) -> list[str]:
+    """The domains' names a module's source spells (a domain, its package or its notebook;
+    Go as ``Go``, ``go_...`` or ``mctslab.go``, so the verb and the English word pass)."""
+    found = []
+    for domain, notebook in mctslab.NOTEBOOKS.items():
+        word = (r"\bGo\b|\bgo_|mctslab[./]go\b" if domain == "go"
+                else rf"(?i:\b{domain}|{re.escape(notebook)})")
+        found += [f"{domain}: {m.group(0)!r}" for m in re.finditer(word, source)]
+    return found
+
+
+def test_records_and_bench_docs_know_no_domain():
+    """A domain's specifics live in its record hook; the generic modules name no domain."""
+    for module in (records, bench_docs):
+        assert domain_words(Path(module.__file__).read_text()) == [], module.__name__
+    assert domain_words("from mctslab.go import match_record") == ["go: 'mctslab.go'"]
+    assert domain_words("Go's tables; records/go_state_tabu/strong9-") != []
+    assert domain_words("records/tsp_mcts_vs_sa/ and the Sudoku finds") != []
+    assert domain_words("go to the folder; the good word") == []
+
+
+def test_the_go_record_hook_is_found_and_keeps_the_signatures():
+    """records finds each domain's record_hooks by name (Go's, the one today), with what the
+    records module's docstring documents."""
+    [hook] = records.record_hooks()
+    assert hook.__name__ == "mctslab.go.record_hooks" and hook.KIND == "match"
+    for name, params in (("check_folder", ["folder", "report"]), ("summary_table", ["folder"]),
+                         ("pack", ["folder"])):
+        assert list(inspect.signature(getattr(hook, name)).parameters) == params
+        assert f"``{name}(" in records.__doc__
+    assert {"table2_verdicts", "paired", "strong_tabu"} <= set(records.hooked_tables())
+    assert records.record_hooks(("othello",)) == []  # a domain without a hook
+
+
+@pytest.fixture
+def toy_hook(monkeypatch):
+    """A record hook of a fake domain, in place of the domains' hooks."""
+    def check_folder(folder, report):
+        if not (folder / "toy.txt").is_file():
+            return False
+        report.notes.append(f"{folder}: a toy record")
+        return True
+
+    hook = SimpleNamespace(
+        KIND="toy", check_folder=check_folder,
+        summary_table=lambda folder: (pd.DataFrame({"n": [1, 2]}), "toy summaries")
+        if (folder / "toy.txt").is_file() else None,
+        TABLES={"toy_table": (lambda folder: pd.DataFrame({"m": [3]}), ": built by the toy")},
+        pack=lambda folder: f"{folder}: packed the toy" if (folder / "toy.txt").is_file()
+        else None)
+    monkeypatch.setattr(records, "record_hooks", lambda domains=None: [hook])
+    return hook
+
+
+def test_records_read_a_domains_own_kind_through_its_hook(tmp_path, toy_hook, monkeypatch):
+    folder = tmp_path / "records" / "toy_notebook" / "toy-2026-11-28"
+    folder.mkdir(parents=True)
+    (folder / "toy.txt").write_text("toy\n")
+    [report] = records.check(tmp_path / "records")
+    assert report.ok and report.kind == "toy" and report.notes == [f"{folder}: a toy record"]
+    assert "(toy summaries):\n\n| n |" in records.markdown_table(folder)
+    assert records.pack(folder) == f"{folder}: packed the toy"
+    page = tmp_path / "docs" / "bench" / "toy.md"
+    page.parent.mkdir(parents=True)
+    page.write_text("<!-- from-record: records/toy_notebook/toy-2026-11-28 toy_table -->\n"
+                    "<!-- /from-record -->\n")
+    assert len(bench_docs.update(tmp_path)) == 1
+    assert "(`toy_table`: built by the toy):\n\n| m |\n|---|\n| 3 |" in page.read_text()
+    monkeypatch.setattr(records, "record_hooks", lambda domains=None: [])  # no hook reads it
+    [report] = records.check(tmp_path / "records")
+    assert report.kind == "unknown" and "a kind a domain's record hook reads" in report.problems[0]
+    with pytest.raises(FileNotFoundError, match="no domain's record hook"):
+        records.pack(folder)
+    with pytest.raises(FileNotFoundError, match="no domain's record hook reads it"):
+        records.markdown_table(folder)
+    assert any("no domain's record hook reads it" in p for p in bench_docs.stale(tmp_path))
