@@ -38,7 +38,6 @@ over it (the strong engine's; the state-tabu paper's host-engine rows and veto r
 from __future__ import annotations
 
 import argparse
-import datetime
 import io
 import json
 import os
@@ -234,63 +233,42 @@ def _play(argv) -> None:
     _match(_match_args(argv))
 
 
-def _run_plan(folder, *, rows=None, games=None, workers=1, protocol=None) -> int:
-    from mctslab.go import plan_run
-
-    plan, calls = plan_run.prepare(folder, rows=rows, games=games, workers=workers,
-                                   protocol=protocol)
-    return 1 if plan_run.run(folder, plan, calls, _play, match_tasks) else 0
-
-
 def _plan(args) -> int:
     from mctslab.go import plan_run, plans
 
     if args.action == "run":
-        return _run_plan(args.folder, rows=args.rows, games=args.games, workers=args.workers,
-                         protocol=args.protocol)
+        failed = plan_run.play_plan(args.folder, _play, match_tasks, rows=args.rows,
+                                    games=args.games, workers=args.workers,
+                                    protocol=args.protocol)
+        return 1 if failed else 0
     if args.rows or args.games is not None:
         raise ValueError("plan show takes a folder only (ROW and --games are for plan run)")
-    plan = plans.load(args.folder, args.protocol)
-    print(plan_run.describe(args.folder, plan, match_tasks))
+    print(plan_run.describe(args.folder, plans.load(args.folder, args.protocol), match_tasks))
     return 0
 
 
-def _strong(args) -> int:
-    from mctslab.go import plans, strong_record
+def _queue(args) -> int:
+    from mctslab.go import plan_run, strong_record
 
-    if args.queue == "report":
+    if args.verb == "strong" and args.queue == "report":
         print(strong_record.markdown(args.record))
         return 0
-    protocol, rows, games = plans.queue_request(args.queue, args.words)
-    record = args.record
-    if args.queue == "pilot19":
-        today = datetime.datetime.now(datetime.UTC).date().isoformat()
-        record = args.record19 or f"records/go_state_tabu/strong19-{today}"
-    return _run_plan(record, rows=rows, games=games, workers=args.workers, protocol=protocol)
-
-
-def _records(args) -> int:
-    from mctslab.go import plan_run, plans
-
-    runs = Path(args.runs).expanduser()
     if args.queue == "report":
-        for size in ("go9", "go19"):
-            folders = sorted(p for p in (runs / size).glob("*") if p.is_dir())
+        runs = Path(args.runs).expanduser()
+        for folders in ([p for p in sorted((runs / size).glob("*")) if p.is_dir()]
+                        for size in ("go9", "go19")):
             if folders:
                 _report(argparse.Namespace(folders=folders, names=None, csv=None,
                                            controls=["gTabu0+gnugo10", "gnugo-uct+gnugo10"]))
         return 0
-    protocol, rows, _ = plans.queue_request(args.queue, [r for r in args.rows if r != "veto"])
-    failed = 0
-    if rows or not args.rows:
-        failed = _run_plan(runs / f"go{args.queue.split('x')[0]}", rows=rows,
-                           protocol=protocol)
-    if args.queue == "19x19" and (not args.rows or "veto" in args.rows):
-        (runs / "veto").mkdir(parents=True, exist_ok=True)
-        with open(runs / "veto" / "veto.log", "a") as log:
-            plan_run.veto_rates(runs / "veto", echo=lambda text: print(text, file=log,
-                                                                        flush=True))
-    return failed
+    if args.verb == "strong":
+        failed = plan_run.strong_queue(args.queue, args.words, _play, match_tasks,
+                                       record=args.record, record19=args.record19,
+                                       workers=args.workers)
+    else:
+        failed = plan_run.records_queue(args.queue, args.rows, _play, match_tasks,
+                                        runs=args.runs)
+    return 1 if failed else 0
 
 
 def _positions(args) -> int:
@@ -503,7 +481,7 @@ def _plan_verbs(verbs) -> None:
                    help="pilot19's record (default records/go_state_tabu/strong19-<today>)")
     p.add_argument("--workers", type=cliargs.positive_int, default=1,
                    help="games played at once (default 1)")
-    p.set_defaults(func=_strong)
+    p.set_defaults(func=_queue)
 
     p = verbs.add_parser("records", help="the state-tabu paper's recorded rows against GNU Go "
                          "(9x9, 19x19 and the veto rates), resumable; report")
@@ -514,7 +492,7 @@ def _plan_verbs(verbs) -> None:
                    "'veto' for the veto rates)")
     p.add_argument("--runs", default="~/mctslab-runs",
                    help="where the rows go: RUNS/go9/ROW, RUNS/go19/ROW, RUNS/veto")
-    p.set_defaults(func=_records)
+    p.set_defaults(func=_queue)
 
     p = verbs.add_parser("positions", help="make the 9x9 veto-rate positions again "
                          "(GNU Go 3.8 self-play after random openings)")

@@ -12,6 +12,7 @@ not the plan's (other settings, another seed) is refused before anything is play
 from __future__ import annotations
 
 import contextlib
+import datetime
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -21,7 +22,7 @@ from mctslab.go import experiments, match_record, plans, tables
 from mctslab.go.experiments import Played
 
 __all__ = ["VETO_STEPS", "Call", "stored_games", "foreign_games", "describe", "prepare", "run",
-           "veto_rates"]
+           "play_plan", "strong_queue", "records_queue", "veto_rates"]
 
 # the veto rates at the notebook's paper scale: 19x19 positions 20 at a time, then 9x9 (keyed
 # tasks: each step reruns nothing of the last)
@@ -129,6 +130,44 @@ def run(folder, plan: plans.Plan, calls: list[Call], play, tasks, echo=print) ->
                 print(f"error: {exc}", file=log)
                 echo(f"{call.row}: failed: {exc}")
                 failed += 1
+    return failed
+
+
+def play_plan(folder, play, tasks, *, rows=None, games: int | None = None, workers: int = 1,
+              protocol: str | None = None, echo=print) -> int:
+    """:func:`prepare` then :func:`run`: the record's plan played; returns the failed
+    matches."""
+    plan, calls = prepare(folder, rows=rows, games=games, workers=workers, protocol=protocol)
+    return run(folder, plan, calls, play, tasks, echo=echo)
+
+
+def strong_queue(queue: str, words, play, tasks, *, record, record19=None, workers: int = 1,
+                 echo=print) -> int:
+    """The strong engine's queue ``queue`` (``validate``, ``ablation``, ``pilot19``, ``tabu``:
+    :func:`mctslab.go.plans.queue_request`) played into the match record ``record`` (pilot19:
+    ``record19``, default ``records/go_state_tabu/strong19-<today>``)."""
+    protocol, rows, games = plans.queue_request(queue, words)
+    if queue == "pilot19":
+        today = datetime.datetime.now(datetime.UTC).date().isoformat()
+        record = record19 or f"records/go_state_tabu/strong19-{today}"
+    return play_plan(record, play, tasks, rows=rows, games=games, workers=workers,
+                     protocol=protocol, echo=echo)
+
+
+def records_queue(queue: str, rows, play, tasks, *, runs, echo=print) -> int:
+    """The state-tabu paper's queue ``9x9`` or ``19x19`` (``rows``: some of its rows; 19x19:
+    ``veto`` for the veto rates, which follow its rows) under ``runs``: ``runs/go9/<row>``,
+    ``runs/go19/<row>``, ``runs/veto`` (its log ``veto.log``)."""
+    runs = Path(runs).expanduser()
+    protocol, named, _ = plans.queue_request(queue, [r for r in rows if r != "veto"])
+    failed = 0
+    if named or not rows:
+        failed = play_plan(runs / f"go{queue.split('x')[0]}", play, tasks, rows=named,
+                           protocol=protocol, echo=echo)
+    if queue == "19x19" and (not rows or "veto" in rows):
+        (runs / "veto").mkdir(parents=True, exist_ok=True)
+        with open(runs / "veto" / "veto.log", "a") as log:
+            veto_rates(runs / "veto", echo=lambda text: print(text, file=log, flush=True))
     return failed
 
 
