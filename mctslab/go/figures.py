@@ -1,7 +1,8 @@
 """Figures of the state-tabu paper (notebook ``go_state_tabu``): Fig. 5, Fig. 6, Table 2 and
 Table 4 as plots, ours beside the paper's (Fig. 5 and Table 4 also by the strong engine beside
 the paper's search); and game records drawn as boards (the final position with move numbers,
-:func:`game_boards_figure`).
+:func:`game_boards_figure`, from the arrays of :func:`mctslab.go.tables.game_boards`). A
+figure draws what it is given: it reads no file and replays no game.
 
 Each figure's title is its suptitle (``Run.figure`` appends the scale to it, so the two never
 overlap); a symlog axis says so in its label."""
@@ -12,7 +13,6 @@ import numpy as np
 from matplotlib.patches import Circle
 
 from mctslab.core.plotting import plt
-from mctslab.go import sgf
 from mctslab.go.api import BLACK, WHITE
 
 __all__ = ["figure5", "figure5_by_engine", "figure6", "win_rate_figure", "table4_figure",
@@ -173,15 +173,12 @@ def _player(name: str | None, width: int = 40) -> str:
     return name if len(name) <= width else name[: width - 3] + "..."
 
 
-def draw_board(ax, source, title: str | None = None) -> dict:
-    """Draw the final position of an SGF game (a path or SGF bytes) on ``ax``: the grid with
-    Go coordinates (column letters without I, row 1 at the bottom), each stone with the number
-    of the move that placed it (:func:`mctslab.go.sgf.numbered_position`; a setup stone has
-    none). Returns the game's ``info`` (players, result, moves) with ``stones`` and
-    ``numbered``, the counts drawn."""
-    board, info, numbers = sgf.numbered_position(source)
-    size = info["size"]
-    stones = board.stones()
+def draw_board(ax, board: dict, title: str | None = None) -> dict:
+    """Draw a game's final position on ``ax`` (``board``: one value of
+    :func:`mctslab.go.tables.game_boards`): the grid with Go coordinates (column letters
+    without I, row 1 at the bottom), each stone with the number of the move that placed it (a
+    setup stone has none). Returns the counts drawn: ``stones`` and ``numbered``."""
+    size, stones, numbers = board["size"], board["stones"], board["numbers"]
     for k in range(size):
         ax.plot([0, size - 1], [k, k], color="black", lw=0.6, zorder=1)
         ax.plot([k, k], [0, size - 1], color="black", lw=0.6, zorder=1)
@@ -210,28 +207,28 @@ def draw_board(ax, source, title: str | None = None) -> dict:
     # the game's caption goes under the board, not above it: Run.figure lengthens the
     # suptitle with the run's scale, which would then run into titles above the boards
     lines = [title] if title else []
-    lines += [f"Black: {_player(info['black'])}", f"White: {_player(info['white'])}",
-              f"{len(info['moves'])} moves, result {info['result'] or '?'} "
+    lines += [f"Black: {_player(board['black'])}", f"White: {_player(board['white'])}",
+              f"{board['moves']} moves, result {board['result'] or '?'} "
               "(captured stones not shown)"]
     ax.set_xlabel("\n".join(lines), fontsize=9)
     ax.set_ylabel("row")
-    return {**info, "stones": drawn, "numbered": numbered}
+    return {"stones": drawn, "numbered": numbered}
 
 
-def game_boards_figure(games: dict, title: str = "Games of the strong engine"):
-    """The final positions of ``games`` (``{title: SGF path or bytes}``) side by side, each
-    with its move numbers (:func:`draw_board`); an empty dict gives a figure saying there is no
-    game to show."""
-    if not games:
+def game_boards_figure(boards: dict, title: str = "Games of the strong engine"):
+    """The final positions ``boards`` (:func:`mctslab.go.tables.game_boards`: ``{title:
+    board}``) side by side, each with its move numbers (:func:`draw_board`); an empty dict
+    gives a figure saying there is no game to show."""
+    if not boards:
         fig, ax = plt.subplots(figsize=(7, 2))
         ax.axis("off")
         ax.text(0.5, 0.5, "no committed game record to show (records/go_state_tabu/strong9-*)",
                 ha="center", va="center")
         fig.suptitle(title)
         return fig
-    fig, axes = plt.subplots(1, len(games), figsize=(5.2 * len(games), 5.6), squeeze=False)
-    for ax, (name, source) in zip(axes[0], games.items()):
-        draw_board(ax, source, name)
+    fig, axes = plt.subplots(1, len(boards), figsize=(5.2 * len(boards), 5.6), squeeze=False)
+    for ax, (name, board) in zip(axes[0], boards.items()):
+        draw_board(ax, board, name)
     fig.suptitle(title)
     fig.tight_layout()
     return fig

@@ -1,6 +1,9 @@
 """Go figures: a game record drawn as a board (final position, move numbers) passes the figure
-checks, draws every stone left and numbers each played one."""
+checks, draws every stone left and numbers each played one; the boards are the arrays of
+``tables.game_boards`` and a figure opens no file and replays no game."""
 
+import ast
+import builtins
 from pathlib import Path
 
 import numpy as np
@@ -8,7 +11,7 @@ import pytest
 
 from mctslab.core.figcheck import figure_problems
 from mctslab.core.plotting import plt
-from mctslab.go import figures, match_record, sgf
+from mctslab.go import figures, match_record, sgf, tables
 from mctslab.go.api import BLACK, WHITE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +29,7 @@ def test_a_board_draws_the_stones_left_with_their_move_numbers(tmp_path):
     path = sgf.save_game(tmp_path / "g.sgf", 9, 6.5, MOVES, result="B+R",
                          root_props={"PB": "mctslab strong 8000, rave silver", "PW": "GNU Go"})
     fig, ax = plt.subplots()
-    info = figures.draw_board(ax, path, "a game")
+    info = figures.draw_board(ax, tables.game_boards({"g": path.read_bytes()})["g"], "a game")
     # W (0, 0) was captured by move 5: 5 stones left, numbered 1, 3, 4, 5, 6
     assert info["stones"] == 5 == len(ax.patches) and info["numbered"] == 5
     assert _texts(ax) == [1, 3, 4, 5, 6]
@@ -39,8 +42,9 @@ def test_a_board_draws_the_stones_left_with_their_move_numbers(tmp_path):
 
 
 def test_two_games_side_by_side_and_an_empty_figure_saying_why(tmp_path):
-    a = sgf.save_game(tmp_path / "a.sgf", 9, 6.5, MOVES[:3], result="B+1.5")
-    fig = figures.game_boards_figure({"won": a, "lost": sgf.game_bytes(9, 6.5, MOVES)})
+    a = sgf.game_bytes(9, 6.5, MOVES[:3], result="B+1.5")
+    fig = figures.game_boards_figure(tables.game_boards({"won": a,
+                                                         "lost": sgf.game_bytes(9, 6.5, MOVES)}))
     # as Run.figure does: the scale appended to the suptitle after the layout
     fig.suptitle(fig._suptitle.get_text() + " (scale: smoke)")
     assert len(fig.axes) == 2 and figure_problems(fig) == []
@@ -57,9 +61,68 @@ def test_a_committed_game_of_the_strong_engine_is_drawn_in_full():
     assert game is not None
     board, info, numbers = sgf.numbered_position(game)
     fig, ax = plt.subplots()
-    drawn = figures.draw_board(ax, game)
+    drawn = figures.draw_board(ax, tables.game_boards({"game": game})["game"])
     assert drawn["stones"] == int(np.count_nonzero(board.stones()))
     assert drawn["numbered"] == int(np.count_nonzero(numbers)) == drawn["stones"]
     assert max(_texts(ax)) <= len(info["moves"])
     assert figure_problems(fig) == []
     plt.close(fig)
+
+
+def test_the_boards_are_the_final_positions_as_arrays_and_a_path_is_refused(tmp_path):
+    text = sgf.game_bytes(9, 6.5, MOVES, result="B+R", root_props={"PB": "a", "PW": "b"})
+    board = tables.game_boards({"g": text})["g"]
+    final, info, numbers = sgf.numbered_position(text)
+    assert np.array_equal(board["stones"], final.stones())
+    assert np.array_equal(board["numbers"], numbers)
+    assert (board["size"], board["moves"], board["result"], board["black"]) == (9, 7, "B+R", "a")
+    path = sgf.save_game(tmp_path / "g.sgf", 9, 6.5, MOVES)
+    with pytest.raises(TypeError, match="SGF bytes"):
+        tables.game_boards({"g": path})
+    assert tables.game_boards({}) == {}
+
+
+def test_a_board_figure_draws_the_arrays_it_is_given_and_opens_no_file(monkeypatch):
+    # a position no game reaches (stones on every point of a row, numbers made up): the figure
+    # draws these arrays as they are, with no file opened and no game replayed
+    stones = np.zeros((5, 5), np.int8)
+    stones[0, :] = BLACK
+    stones[4, 1] = WHITE
+    numbers = np.zeros((5, 5), np.int32)
+    numbers[0, :] = [11, 12, 13, 14, 15]  # the stone at (4, 1) has none: a setup stone
+    board = {"size": 5, "stones": stones, "numbers": numbers, "black": "b", "white": "w",
+             "result": None, "moves": 99}
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a figure opened a file or replayed a game")
+
+    monkeypatch.setattr(builtins, "open", refuse)
+    monkeypatch.setattr(Path, "open", refuse)
+    for name in ("numbered_position", "load", "main_line"):
+        monkeypatch.setattr(sgf, name, refuse)
+    monkeypatch.setattr(tables, "game_boards", refuse)
+    fig = figures.game_boards_figure({"made up": board})
+    ax = fig.axes[0]
+    assert len(ax.patches) == 6 and _texts(ax) == [11, 12, 13, 14, 15]
+    assert "99 moves, result ?" in ax.get_xlabel()
+    plt.close(fig)
+
+
+def test_the_figures_module_imports_only_plotting_and_the_colours():
+    # what a Go figure may use: numpy, matplotlib, core.plotting and the colour constants;
+    # no sgf, tables, experiments, store or path module, and no call that reads a file
+    tree = ast.parse(Path(figures.__file__).read_text())
+    imported = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.update({alias.name: None for alias in node.names})
+        elif isinstance(node, ast.ImportFrom):
+            imported[node.module] = sorted(alias.name for alias in node.names)
+    allowed = {"__future__", "numpy", "matplotlib.patches", "mctslab.core.plotting"}
+    assert {m for m in imported if m not in allowed} == {"mctslab.go.api"}
+    assert imported["mctslab.go.api"] == ["BLACK", "WHITE"]
+    readers = {"open", "read_bytes", "read_text", "Path", "load", "loads", "read_csv",
+               "numbered_position", "ResultStore"}
+    calls = {node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+             for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    assert not calls & readers
