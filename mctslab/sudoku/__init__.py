@@ -9,7 +9,7 @@ Reading guide (each module says which part of the paper it implements):
                     cell-mask counter it replaced (the benchmark's same-run reference)
 - ``_rules.py``     the paper's human rules (solveByRule)      ``_canon.py``, ``_minlex.py``
                     normal forms
-- ``_tables.py``    the board's unit and peer tables every kernel reads
+- ``lookup.py``     the board's unit and peer tables every kernel receives (built in Python)
 - ``_playout.py``   playouts (Fig. 6)  ``_search.py``  MCTS over a DAG (Fig. 5)
 - ``generator.py``  one generation run; ``readings.py`` the readings of what the paper leaves
                     open (terminal nodes, min-of, exhausted subtrees, ...)
@@ -30,7 +30,6 @@ from mctslab.core.warmup import compile_once
 from mctslab.rng import seed_state
 from mctslab.sudoku import _baseline
 from mctslab.sudoku._playout import make_playout_scratch
-from mctslab.sudoku._tables import make_tables
 from mctslab.sudoku.api import (
     PuzzleFormatError,
     Solution,
@@ -46,6 +45,7 @@ from mctslab.sudoku.api import (
     solve_many,
 )
 from mctslab.sudoku.generator import GenerationResult, GeneratorConfig, generate
+from mctslab.sudoku.lookup import make_tables
 
 __all__ = ["PuzzleFormatError", "Solution", "parse_puzzle", "format_puzzle", "read_puzzles",
            "solve", "solve_many", "apply_rules", "paper_normalise", "canonical_form",

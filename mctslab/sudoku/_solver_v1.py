@@ -2,7 +2,7 @@
 ``mctslab bench sudoku`` and a second kernel for the tests, not used by the generator.
 
 - State: ``uint16[108]`` per search depth: 81 candidate masks, then the 27 units' decided
-  digits (see ``_tables.py``).
+  digits (see ``lookup.py``).
 - Propagation: naked and hidden singles (``_solver.propagate``, which the rules use too), then
   locked candidates ("pointing", :func:`locked_candidates`) at every node, alternately, to a
   fixed point.

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from mctslab.sudoku import _canon, _minlex, _rules, _solver
-from mctslab.sudoku._tables import make_tables
+from mctslab.sudoku.lookup import make_tables
 from mctslab.sudoku.sat import SatSudoku
 
 __all__ = ["PuzzleFormatError", "Solution", "STATUS_NAMES", "parse_puzzle", "format_puzzle",

@@ -31,9 +31,9 @@ from mctslab.core.bench import benchmark
 from mctslab.data import find
 from mctslab.sudoku import _minlex, _solver, _solver_v1
 from mctslab.sudoku._canon import make_minlex_scratch
-from mctslab.sudoku._tables import make_tables
 from mctslab.sudoku.api import _line_perms, read_puzzles, solve_many
 from mctslab.sudoku.generator import GeneratorConfig, generate
+from mctslab.sudoku.lookup import make_tables
 
 SAMPLE = "sudoku/sudoku17-sample.txt"
 

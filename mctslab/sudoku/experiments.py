@@ -29,16 +29,24 @@ from __future__ import annotations
 import dataclasses
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
+from mctslab import data
+from mctslab.core.compare import protocol_config
 from mctslab.core.params import config_values, finite_number, non_default, positive_int
 from mctslab.core.tasks import keyed_tasks, make_tasks, task_renamed, task_version
 from mctslab.rng import seed_state
 from mctslab.sudoku import _baseline, warmup
 from mctslab.sudoku._playout import make_playout_scratch
-from mctslab.sudoku._tables import make_tables
-from mctslab.sudoku.api import canonical_forms, format_puzzle, paper_normalise, parse_puzzle
+from mctslab.sudoku.api import (
+    canonical_forms,
+    format_puzzle,
+    paper_normalise,
+    parse_puzzle,
+    read_puzzles,
+)
 from mctslab.sudoku.generator import (
     GeneratorConfig,
     finds_per_part,
@@ -46,11 +54,12 @@ from mctslab.sudoku.generator import (
     variant_name,
     verified_puzzles,
 )
+from mctslab.sudoku.lookup import make_tables
 from mctslab.sudoku.readings import READING_DEFAULTS, check_readings
 
 __all__ = ["Config", "SCALES", "config", "VARIANTS", "table1_tasks", "table2_tasks", "baseline_tasks",
            "run_table1", "run_table2", "run_beyond", "run_removal",
-           "beyond_tasks", "generation_task", "removal_baseline_task"]
+           "beyond_tasks", "generation_task", "removal_baseline_task", "census_forms"]
 
 # Table 1 row order of the paper: (playout, selection, rules)
 VARIANTS = [(p, s, r) for p in ("reducing", "random") for s in ("min", "mean") for r in (True, False)]
@@ -90,6 +99,12 @@ class Config:
     removal_tasks: int = 2
     beyond_playouts: int = 10_000   # best variant with minimal reduction, per seed
     beyond_seeds: int = 2
+
+    def protocol(self) -> Config:
+        """The configuration whose protocol constants the paper's ``config`` targets judge
+        (:func:`mctslab.core.compare.protocol_config`): this one at paper scale, else
+        ``config("paper")``; the tables read it here, so they need not import this module."""
+        return protocol_config(self, config)
 
 
 SCALES = {
@@ -285,6 +300,24 @@ def removal_baseline_task(params: dict, seed) -> dict:
     verified = verified_puzzles(stored, np.zeros(len(stored), np.int64), "sat", info, "failed", 20)
     return {"runs": runs, "histogram": histogram, "cpu_seconds": cpu,
             "raw": _summarise(*_boards(verified), cpu), "stats": info}
+
+
+@lru_cache(maxsize=2)
+def census_forms(relpath: str | None = None) -> tuple[frozenset, str]:
+    """The census the finds are checked against (``tables.finds(..., census=)``): the exact
+    canonical forms of the known 17-clue puzzles and a label saying which list it is.
+
+    ``relpath`` (a list of the data folder) when given and found, else Royle's full list
+    (``sudoku/sudoku17.txt``, 49,151 puzzles) when the data lookup finds it, else the 2,000-puzzle
+    sample (then "not in sample" does not mean new), else none
+    (:data:`mctslab.sudoku.tables.NO_CENSUS`).
+    """
+    for name, label in ((relpath, "given list"), ("sudoku/sudoku17.txt", "Royle 49,151"),
+                        ("sudoku/sudoku17-sample.txt", "Royle sample of 2,000")):
+        if name and data.available(name):
+            boards, _, _ = read_puzzles(data.find(name))
+            return frozenset(bytes(f) for f in canonical_forms(boards)), label
+    return frozenset(), "no census available"
 
 
 # -- running through a notebook's Run (one call per experiment) ------------------------------

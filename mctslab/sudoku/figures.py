@@ -1,6 +1,7 @@
 """Figures of the Sudoku notebook (``sudoku_less_clue``): the clue histogram of the Table 1
-runs and the finds per tenth of a run, drawn from the task results of
-:mod:`mctslab.sudoku.experiments` (the tables they summarise are :mod:`mctslab.sudoku.tables`).
+runs (drawn from their task results), the finds per tenth of a run (drawn from the table
+:func:`mctslab.sudoku.tables.finds_per_tenth` built) and the search over readings (from
+its table). A figure draws what it is given: it reads no file and runs nothing.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from mctslab.core.plotting import plt
-from mctslab.sudoku.tables import _groups, finds_per_tenth
+from mctslab.sudoku.tables import _groups
 
 __all__ = ["histogram_figure", "finds_per_tenth_figure", "readings_figure"]
 
@@ -30,10 +31,15 @@ def histogram_figure(results, title="Clue counts of generated puzzles (Table 1 r
     return fig
 
 
-def finds_per_tenth_figure(results, clues=(19, 20), title="Finds per tenth of the run"):
-    """One panel per clue count: mean re-verified finds per tenth of the run over seeds, one
-    line per reading (its number of runs and playouts per run in the legend)."""
-    table = finds_per_tenth(results, clues)
+def finds_per_tenth_figure(table, clues=(19, 20), title="Finds per tenth of the run"):
+    """One panel per clue count of ``clues``: mean re-verified finds per tenth of the run over
+    seeds, one line per reading (its number of runs and playouts per run in the legend), from
+    the table :func:`~mctslab.sudoku.tables.finds_per_tenth` built (its ``N=<clues>`` columns:
+    one per clue count drawn)."""
+    missing = [f"N={n}" for n in clues if f"N={n}" not in table]
+    if missing:
+        raise ValueError(f"the finds-per-tenth table has no column {', '.join(missing)} "
+                         f"(build it with tables.finds_per_tenth(results, clues))")
     fig, axes = plt.subplots(1, len(clues), figsize=(5 * len(clues), 4), squeeze=False)
     for ax, n in zip(axes[0], clues):
         for (reading, playouts), rows in table.groupby(["reading", "playouts/run"], sort=False):

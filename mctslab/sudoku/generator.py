@@ -24,8 +24,8 @@ from mctslab.core.tree import make_tree
 from mctslab.rng import seed_state
 from mctslab.sudoku import _search
 from mctslab.sudoku._playout import make_playout_scratch
-from mctslab.sudoku._tables import make_tables
 from mctslab.sudoku.api import format_puzzle
+from mctslab.sudoku.lookup import make_tables
 from mctslab.sudoku.readings import (
     BUDGETS,
     CHILD_DRAWS,

@@ -24,6 +24,7 @@ from mctslab.core.scorecard import md_table
 from mctslab.core.store import ResultStore, utc_now, write_json, write_sums
 from mctslab.sudoku import readings_search as search
 from mctslab.sudoku import tables
+from mctslab.sudoku.experiments import census_forms
 from mctslab.sudoku.readings_score import CRITERIA, ranking_kept, table1_distance, table2_claims
 
 __all__ = ["PHASES", "plan", "run", "record", "main"]
@@ -105,8 +106,8 @@ def _write_hunt(out, phase, folder) -> None:
     results = [r for r in _stored(out, phase).values() if "config" in r]
     if results:
         tables.hunt((phase, results)).to_csv(folder / f"{phase}_hunt_17.csv", index=False)
-        tables.finds((phase, results), clues=(17,)).to_csv(folder / f"{phase}_finds_17.csv",
-                                                           index=False)
+        tables.finds((phase, results), clues=(17,), census=census_forms()).to_csv(
+            folder / f"{phase}_finds_17.csv", index=False)
 
 
 def _table2_verdicts(counts: pd.DataFrame, best) -> pd.DataFrame:

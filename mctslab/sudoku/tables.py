@@ -11,23 +11,18 @@ run's in the shape every notebook fills (:mod:`mctslab.core.compare`).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 import pandas as pd
 
-from mctslab import data
 from mctslab.core import targets
-from mctslab.core.compare import config_rows, paper_row, paper_table, protocol_config
+from mctslab.core.compare import config_rows, paper_row, paper_table
 from mctslab.core.rounding import round_table
 from mctslab.core.stats import clopper_pearson, mean_interval
-from mctslab.sudoku.api import canonical_forms, read_puzzles
-from mctslab.sudoku.experiments import Config, config
 from mctslab.sudoku.generator import variant_name
 from mctslab.sudoku.readings import READING_DEFAULTS
 
 __all__ = ["PAPER_TABLE1", "PAPER_TABLE2", "PAPER_HUNT", "table1", "table2", "finds17", "finds",
-           "yield_table", "baseline_table", "heuristic_table", "census_forms", "finds_per_tenth",
+           "yield_table", "baseline_table", "heuristic_table", "NO_CENSUS", "finds_per_tenth",
            "hunt", "puzzle_list", "paper_vs_run"]
 
 NAMES = {"reducing": "candidate-reducing", "random": "fully random"}
@@ -181,32 +176,26 @@ def table2(results) -> pd.DataFrame:
     return _rounded(pd.DataFrame(rows))
 
 
-@lru_cache(maxsize=2)
-def census_forms(relpath: str | None = None) -> tuple[frozenset, str]:
-    """Canonical forms of the known 17-clue census and a label saying which list was used.
-
-    Royle's full list (``sudoku/sudoku17.txt``, 49,151 puzzles) when the data lookup finds it,
-    else the 2,000-puzzle sample (then "not in sample" does not mean new).
-    """
-    for name, label in ((relpath, "given list"), ("sudoku/sudoku17.txt", "Royle 49,151"),
-                        ("sudoku/sudoku17-sample.txt", "Royle sample of 2,000")):
-        if name and data.available(name):
-            boards, _, _ = read_puzzles(data.find(name))
-            return frozenset(bytes(f) for f in canonical_forms(boards)), label
-    return frozenset(), "no census available"
+# A census of known 17-clue puzzles: (their exact canonical forms, which list it is); built by
+# :func:`mctslab.sudoku.experiments.census_forms`, which reads the list and canonicalises it.
+NO_CENSUS = (frozenset(), "no census available")
 
 
-def finds17(*result_lists, census: str | None = None) -> pd.DataFrame:
-    """Every distinct 17-clue puzzle found (raw or after reduction), checked against the census."""
+def finds17(*result_lists, census: tuple[frozenset, str] = NO_CENSUS) -> pd.DataFrame:
+    """Every distinct 17-clue puzzle found (raw or after reduction), checked against ``census``
+    (:func:`finds`)."""
     return finds(*result_lists, clues=(17,), census=census)
 
 
-def finds(*result_lists, clues=(17, 18), census: str | None = None) -> pd.DataFrame:
+def finds(*result_lists, clues=(17, 18), census: tuple[frozenset, str] = NO_CENSUS
+          ) -> pd.DataFrame:
     """Every distinct puzzle found with the given clue counts, with seed and playout number.
 
-    17-clue puzzles are checked against the census (``known`` / ``new`` / ``not in sample``).
+    17-clue puzzles are checked against ``census``, the known ones' canonical forms and the
+    list's label (:func:`mctslab.sudoku.experiments.census_forms`): ``known`` / ``new`` (against
+    Royle's full list) / ``not in <list>``; ``unchecked (no census)`` without one.
     """
-    forms, label = census_forms(census)
+    forms, label = census
     rows, seen = [], set()
     for experiment, results in result_lists:
         for r in results:
@@ -453,7 +442,7 @@ def _task_cpu(run: dict) -> float:
             + run.get("canonical_cpu_seconds", 0.0) + run.get("reduced", {}).get("cpu_seconds", 0.0))
 
 
-def paper_vs_run(table1_results, table2_results, cfg: Config) -> pd.DataFrame:
+def paper_vs_run(table1_results, table2_results, cfg) -> pd.DataFrame:
     """The paper's Tables 1 and 2, its 17-clue find and its protocol next to this run's, one
     row per target (:mod:`mctslab.core.compare` judges each by its margin).
 
@@ -463,7 +452,8 @@ def paper_vs_run(table1_results, table2_results, cfg: Config) -> pd.DataFrame:
     with fewer playouts than the paper's (1,000,000 in Table 1, 3,000,000 in Table 2) is not
     its protocol. The 17-clue row: runs of the best combination at the paper's Table 1 budget
     that found a 17-clue puzzle, with the Clopper-Pearson interval, against the paper's 1 of
-    4. Then the protocol constants at paper scale (:func:`protocol_values`).
+    4. Then the protocol constants at paper scale (:func:`protocol_values` of
+    ``cfg.protocol()``; ``cfg`` is the run's ``experiments.Config``).
     """
     name, scale, rows = "sudoku_less_clue", cfg.scale, []
 
@@ -507,5 +497,5 @@ def paper_vs_run(table1_results, table2_results, cfg: Config) -> pd.DataFrame:
                               n=len(best), scale=scale,
                               departure=f"{best[0]['config']['playouts']:,} playouts per run, "
                                         f"the paper's {playouts:,}"))
-    rows += config_rows(name, protocol_values(protocol_config(cfg, config)), scale)
+    rows += config_rows(name, protocol_values(cfg.protocol()), scale)
     return paper_table(rows)

@@ -100,8 +100,12 @@ def test_smoke_tasks_build_every_table():
     fake = dict(t1[0], raw=dict(t1[0]["raw"], puzzles=[
         dict(puzzle="." * 81, clues=17, playout=7, canonical="." * 81),
         dict(puzzle="." * 81, clues=18, playout=8, canonical="1" + "." * 80)]))
-    table = tables.finds(("fake", [fake]))
+    table = tables.finds(("fake", [fake]), census=experiments.census_forms())
     assert list(table["clues"]) == [17, 18] and table["census"].iloc[0].startswith("not in")
+    # a table reads no census itself: without one given, a 17 is unchecked
+    assert tables.finds(("fake", [fake]))["census"].iloc[0] == "unchecked (no census)"
+    known = (frozenset({bytes(81)}), "Royle 49,151")
+    assert list(tables.finds(("fake", [fake]), census=known)["census"]) == ["known", "-"]
     assert figures.histogram_figure(t1).axes
 
 

@@ -45,8 +45,19 @@ def test_finds_per_tenth_table_and_figure_per_reading():
                                      "reducing/min/rules, min_of=children, exhausted=drop"}
     first = table[(table["reading"] == "reducing/min/rules") & (table["tenth"] == 10)]
     assert list(first["N=20"]) == [9, 5]
-    fig = figures.finds_per_tenth_figure(runs)
+    fig = figures.finds_per_tenth_figure(table)
     assert len(fig.axes) == 2
     line = fig.axes[1].get_lines()[0]  # N=20, default reading: mean of the two seeds
     assert list(line.get_ydata()) == [(t + 5) / 2 for t in range(10)]
-    assert figures.finds_per_tenth_figure([_result(0, None)]).axes  # nothing recorded: a note
+    empty = tables.finds_per_tenth([_result(0, None)])
+    assert figures.finds_per_tenth_figure(empty).axes  # nothing recorded: a note
+
+
+def test_the_finds_figure_draws_the_table_it_is_given():
+    """The figure plots the table's numbers (here ones no run produced), never results."""
+    table = tables.finds_per_tenth([_result(0, range(10)), _result(1, [5] * 10)])
+    table["N=20"] = 100 * table["tenth"]
+    fig = figures.finds_per_tenth_figure(table, clues=(20,))
+    assert list(fig.axes[0].get_lines()[0].get_ydata()) == [100 * t for t in range(1, 11)]
+    with pytest.raises(ValueError, match="N=19"):
+        figures.finds_per_tenth_figure(table.drop(columns="N=19"))

@@ -8,8 +8,8 @@ import pytest
 from mctslab.core.tree import make_tree
 from mctslab.rng import seed_state
 from mctslab.sudoku import _playout, _search, api
-from mctslab.sudoku._tables import make_tables
 from mctslab.sudoku.generator import GeneratorConfig, generate
+from mctslab.sudoku.lookup import make_tables
 
 
 def small(**kw):

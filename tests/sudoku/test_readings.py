@@ -12,8 +12,8 @@ import pytest
 from mctslab.core.tree import make_tree
 from mctslab.rng import seed_state
 from mctslab.sudoku import _playout, _search, api, experiments
-from mctslab.sudoku._tables import make_tables
 from mctslab.sudoku.generator import GeneratorConfig, generate, kernel_settings
+from mctslab.sudoku.lookup import make_tables
 from mctslab.sudoku.readings import READINGS
 
 SEED = 20261122  # an experiment seed (the notebook's default)

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mctslab.sudoku import _bands, _solver, _solver_v1, api, reference
-from mctslab.sudoku._tables import make_tables
+from mctslab.sudoku.lookup import make_tables
 from mctslab.sudoku.reference import PEERS
 
 TABLES = make_tables()

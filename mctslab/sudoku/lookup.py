@@ -1,4 +1,5 @@
-"""Constant lookup tables for the Sudoku kernels, built once in Python and passed in.
+"""The lookup tables every Sudoku kernel receives (units, peers, bit counts), built once in
+Python and passed to the kernels as arguments.
 
 numba freezes module globals into its on-disk cache, so the kernels never read tables from
 module scope: :func:`make_tables` builds them and every kernel receives the :class:`Tables`
