@@ -4,7 +4,7 @@ and a complete manifest, which ``mctslab go record`` then saves as a committed r
 (:func:`mctslab.records.save`), so the records' scorecard judges it beside the 9x9 record.
 
 * :func:`table2_19x19`: the Table 2 games of a 19x19 match record (folders of ``mctslab go
-  match``, ``scripts/go-records 19x19``) read back through the notebook's own runners. Their
+  match``, ``mctslab go records 19x19``) read back through the notebook's own runners. Their
   stored games are copied into the output folder's stores of the notebook's experiments
   (``go_matches``: the paper's engines; ``go_anchors``: GNU Go's own Monte-Carlo mode); the
   notebook's tasks for a paper-scale configuration with the matches' rows, games and seed must
@@ -28,7 +28,7 @@ import pandas as pd
 from mctslab import paths
 from mctslab.core.report import Run
 from mctslab.core.store import ResultStore
-from mctslab.go import experiments, match_record, tables
+from mctslab.go import experiments, match_record, plans, tables
 from mctslab.go.experiments import Played
 from mctslab.go.match import Player, match_tasks
 
@@ -161,8 +161,8 @@ def uniform_redraw(out, workers: int = 1) -> Path:
     the output folder ``out`` (the notebook's seed and tasks, ``tabu_redraw="light"``);
     returns the figures folder it wrote."""
     cfg = experiments.config("paper", tabu_redraw="light")
-    run = Run(NOTEBOOK, config=cfg, scale="paper", seed=20261123, workers=workers, out=out,
-              progress=False)
+    run = Run(NOTEBOOK, config=cfg, scale="paper", seed=plans.NOTEBOOK_SEED, workers=workers,
+              out=out, progress=False)
     dups = experiments.run_duplicates(run, cfg)
     run.table(tables.duplicates_table(dups), "fig5_duplicates",
               "positions after playout moves 1-5 of one search from the fixed 42-move position, "

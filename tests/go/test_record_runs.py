@@ -82,3 +82,17 @@ def test_the_records_card_judges_19x19_rows_on_19x19_games():
     assert by_key[("Table 2", "gTabu18", "win rate")]["verdict"] == NOT_RUN  # 9x9 games
     assert "go_state_tabu/paper-19x19-table2-2026-11-28" in used
     assert {r["reading"] for r in readings} <= {"uniform-redraw"}
+
+
+def test_the_uniform_redraw_reading_runs_at_the_notebooks_seed(tmp_path, monkeypatch):
+    """The reading's searches are the notebook's tasks: its seed (mctslab.go.plans)."""
+    seeds = []
+
+    def stop(run, cfg):
+        seeds.append(run.seed)
+        raise RuntimeError("stop")
+
+    monkeypatch.setattr(experiments, "run_duplicates", stop)
+    with pytest.raises(RuntimeError, match="stop"):
+        record_runs.uniform_redraw(tmp_path / "out")
+    assert seeds == [20261123]
