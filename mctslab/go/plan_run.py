@@ -105,7 +105,7 @@ def prepare(folder, *, rows=None, games: int | None = None, workers: int = 1,
 
 
 def run(folder, plan: plans.Plan, calls: list[Call], play, tasks, echo=print) -> int:
-    """Save ``plan`` in ``folder`` and play ``calls`` in order, each ``play(argv)`` with its
+    """Save ``plan`` in ``folder`` (when there is a call) and play ``calls`` in order, each ``play(argv)`` with its
     output appended to its log. Before anything is played, every call's arguments are read
     (``tasks(argv)``, a ValueError for a bad one) and a row whose stored games are not the
     plan's (:func:`foreign_games`) is refused with a ValueError. A match that fails
@@ -117,7 +117,8 @@ def run(folder, plan: plans.Plan, calls: list[Call], play, tasks, echo=print) ->
         if foreign:
             raise ValueError(f"{call.out}: {foreign} stored games are not the plan's (other "
                              f"settings or seed): the plan does not describe this row")
-    plans.save(plan, folder)
+    if calls:  # a record with nothing to play is left as it is
+        plans.save(plan, folder)
     failed = 0
     for call in calls:
         echo(f"{call.row}: to {call.games} games (log {call.log})")

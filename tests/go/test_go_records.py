@@ -109,6 +109,14 @@ def test_the_scripts_are_one_line_calls_of_the_verbs(tmp_path):
     assert calls == [["go", "positions", "--count", "3"]]
 
 
+def test_the_strong_report_is_the_records_markdown(capsys):
+    record = "records/go_state_tabu/strong9-2026-11-26"
+    assert mctslab_cli.main(["go", "strong", "report", "--record",
+                             str(DATA.parents[2] / record)]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith(f"From `{record}`") and "**Ablation" in text
+
+
 def test_an_unknown_queue_is_refused_with_the_usage(capsys):
     with pytest.raises(SystemExit) as exc:
         mctslab_cli.main(["go", "records", "13x13"])
