@@ -22,6 +22,7 @@ from pathlib import Path
 
 from mctslab import paths
 from mctslab.core.executor import TaskFailed, run_tasks
+from mctslab.core.stats import interval_text
 from mctslab.core.store import ResultStore, write_json
 from mctslab.go import external, gnugo, match, sgf
 from mctslab.go.match_record import plain_note
@@ -104,6 +105,7 @@ def run(args, engine) -> int:
     print(json.dumps(summary, indent=1))
     print(f"{summary['candidate']} against {summary['opponent']}: {summary['wins']} of "
           f"{summary['games']} by the referee's count (GNU Go level {args.referee_level}, dead "
-          f"stones removed; rate {summary['rate']:.3f}, 95% CI {summary['ci_low']:.3f}-"
-          f"{summary['ci_high']:.3f}); {plain_note(summary)}", file=sys.stderr)
+          f"stones removed; rate {summary['rate']:.3f}, 95% CI "
+          f"{interval_text(summary['ci_low'], summary['ci_high'])}); {plain_note(summary)}",
+          file=sys.stderr)
     return 0
