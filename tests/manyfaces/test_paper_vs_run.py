@@ -4,7 +4,9 @@ own, the paper's arithmetic as derived, the joseki bytes above the 1-byte floor,
 enclosed-area claim over the whole area, the claim of knowledge over search, and the same rows
 from the committed record's tables (``claims.record_rows``)."""
 
+import ast
 import math
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -172,3 +174,34 @@ def test_the_committed_records_rows():
                       "a knowledge-intensive approach, not a large search",
                       "knowledge player against a search engine")]
     assert knowledge.our_value.startswith("undecided: 51/100") and knowledge.verdict == NOT_RUN
+
+
+def _quoted_literals(module) -> list[str]:
+    """The texts and the fractional numbers a module writes out: neither docstrings, nor
+    anchors of links into docs/bench, nor integers (counts, percentages, milliseconds)."""
+    tree = ast.parse(Path(module.__file__).read_text())
+    docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+    return [str(node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and id(node) not in docstrings
+            and (isinstance(node.value, float)
+                 or isinstance(node.value, str) and not re.fullmatch(r"[a-z0-9-]+", node.value))]
+
+
+@pytest.mark.parametrize("module", [tables, verdicts], ids=["tables", "verdicts"])
+def test_the_papers_numbers_are_read_from_its_targets_not_written_out(module):
+    """No number of the targets file (but integers under 10, which are the code's own counts
+    and places too) is written in the module's texts or fractions, whole or as the tables
+    print it (over 36,000; ~350,000; ~300M; 7%; 1.2)."""
+    found = []
+    literals = _quoted_literals(module)
+    for row in targets.load(verdicts.NAME).itertuples():
+        if not isinstance(row.value, (int, float)) or isinstance(row.value, bool) \
+                or isinstance(row.value, int) and abs(row.value) < 10:
+            continue
+        forms = {f"{row.value:,}", f"{row.value:g}", str(row.value)}
+        if row.value >= 1e6:
+            forms.add(f"{row.value / 1e6:g}M")
+        for shown in forms:
+            pattern = re.compile(rf"(?<![\d.,]){re.escape(shown)}(?![\d,]|\.\d)")
+            found += [(row.row, row.column, text) for text in literals if pattern.search(text)]
+    assert not found, found
