@@ -40,6 +40,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+import numpy as np
+
 from mctslab import data
 from mctslab.core.compare import protocol_config
 from mctslab.core.params import as_real, config_values, positive_int
@@ -55,6 +57,7 @@ from mctslab.go.tabu import GNUGO_SELF, PAPER_CONFIGS, TABU_POSITION, parse_conf
 __all__ = ["Config", "SCALES", "config", "Played", "GNUGO_SELF", "TABLE2_CONFIGS",
            "tabu_position", "veto_positions", "table2_rows", "anchor_rows", "pure_rows",
            "run_matches", "run_anchors", "run_pure", "veto_task", "veto_tasks", "run_veto",
+           "run_game_boards",
            "duplicates_task", "candidates_task", "duplicate_tasks", "candidate_tasks",
            "run_duplicates", "run_candidates", "strong_duplicates_task",
            "strong_candidates_task", "strong_duplicate_tasks", "strong_candidate_tasks",
@@ -335,6 +338,20 @@ def veto_tasks(cfg: Config, seed: int):
 def run_veto(run, cfg: Config) -> Played:
     """How often each engine's move equals GNU Go's classical move on the stored positions."""
     return _play(run, "go_veto", *veto_tasks(cfg, run.seed))
+
+
+def run_game_boards(run, cfg: Config, games: dict) -> dict[str, dict]:
+    """The final positions of stored games (``{title: SGF bytes}``, as
+    :func:`mctslab.go.strong_record.example_games` reads them from a record), one task each
+    (:func:`mctslab.go.played.final_board_task`): ``{title: board}`` with ``stones`` and
+    ``numbers`` as arrays, for :func:`mctslab.go.figures.game_boards_figure`."""
+    tasks = make_tasks("mctslab.go.played:final_board_task",
+                       [{"title": title, "sgf": text.decode("latin-1")}
+                        for title, text in games.items()], seed=run.seed)
+    boards = run.map("go_game_boards", tasks) if tasks else []
+    return {title: {**b, "stones": np.asarray(b["stones"], np.int8),
+                    "numbers": np.asarray(b["numbers"], np.int32)}
+            for title, b in zip(games, boards)}
 
 
 # -- Fig. 5 and Table 4 ------------------------------------------------------------------------

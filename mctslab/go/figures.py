@@ -1,8 +1,9 @@
 """Figures of the state-tabu paper (notebook ``go_state_tabu``): Fig. 5, Fig. 6, Table 2 and
 Table 4 as plots, ours beside the paper's (Fig. 5 and Table 4 also by the strong engine beside
 the paper's search); and game records drawn as boards (the final position with move numbers,
-:func:`game_boards_figure`, from the arrays of :func:`mctslab.go.tables.game_boards`). A
-figure draws what it is given: it reads no file and replays no game.
+:func:`game_boards_figure`, from the arrays of
+:func:`mctslab.go.experiments.run_game_boards`). A figure draws what it is given: it reads no
+file and replays no game.
 
 Each figure's title is its suptitle (``Run.figure`` appends the scale to it, so the two never
 overlap); a symlog axis says so in its label."""
@@ -175,7 +176,7 @@ def _player(name: str | None, width: int = 40) -> str:
 
 def draw_board(ax, board: dict, title: str | None = None) -> dict:
     """Draw a game's final position on ``ax`` (``board``: one value of
-    :func:`mctslab.go.tables.game_boards`): the grid with Go coordinates (column letters
+    :func:`mctslab.go.experiments.run_game_boards`): the grid with Go coordinates (column letters
     without I, row 1 at the bottom), each stone with the number of the move that placed it (a
     setup stone has none). Returns the counts drawn: ``stones`` and ``numbered``."""
     size, stones, numbers = board["size"], board["stones"], board["numbers"]
@@ -216,8 +217,8 @@ def draw_board(ax, board: dict, title: str | None = None) -> dict:
 
 
 def game_boards_figure(boards: dict, title: str = "Games of the strong engine"):
-    """The final positions ``boards`` (:func:`mctslab.go.tables.game_boards`: ``{title:
-    board}``) side by side, each with its move numbers (:func:`draw_board`); an empty dict
+    """The final positions ``boards`` (:func:`mctslab.go.experiments.run_game_boards`:
+    ``{title: board}``) side by side, each with its move numbers (:func:`draw_board`); an empty dict
     gives a figure saying there is no game to show."""
     if not boards:
         fig, ax = plt.subplots(figsize=(7, 2))

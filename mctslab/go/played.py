@@ -1,7 +1,8 @@
 """The games and searches of a run as the Go tables read them: :class:`Played` (an
-experiment's tasks, results and row names, or why it was skipped), and the games stored in
-match folders read back as one (:func:`played_from_stores`: the folders of
-``mctslab go match --out`` and the match records under ``records/``)."""
+experiment's tasks, results and row names, or why it was skipped), the games stored in match
+folders read back as one (:func:`played_from_stores`: the folders of ``mctslab go match
+--out`` and the match records under ``records/``), and a stored game's final position as
+arrays (:func:`final_board_task`, the task of ``experiments.run_game_boards``)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from typing import NamedTuple
 
 from mctslab import paths
 from mctslab.core.store import ResultStore
+from mctslab.go import sgf, warmup
 from mctslab.go.match import Player
 
-__all__ = ["Played", "played_from_stores"]
+__all__ = ["Played", "played_from_stores", "final_board_task"]
 
 
 class Played(NamedTuple):
@@ -44,3 +46,18 @@ def played_from_stores(folders, names=None) -> Played:
             results.append(record["result"])
             rows.append(label)
     return Played(tasks, results, rows)
+
+
+def final_board_task(params: dict, seed) -> dict:
+    """The final position of one stored game (``params["sgf"]``: its SGF file's bytes as
+    latin-1 text, which gives them back unchanged) replayed
+    (:func:`mctslab.go.sgf.numbered_position`): ``size``, ``stones`` (``int8[size, size]`` of
+    EMPTY/BLACK/WHITE, ``[row, col]``, row 0 at the bottom), ``numbers`` (``int32[size,
+    size]``: the move that placed each stone, 0 for none or a setup stone), ``black``,
+    ``white``, ``result`` and ``moves`` (how many). ``seed`` is unused: a replay draws
+    nothing."""
+    warmup()
+    board, info, numbers = sgf.numbered_position(params["sgf"].encode("latin-1"))
+    return {"size": info["size"], "stones": board.stones(), "numbers": numbers,
+            "black": info["black"], "white": info["white"], "result": info["result"],
+            "moves": len(info["moves"])}

@@ -26,15 +26,14 @@ from mctslab.core.stats import (
     win_rate_row,
     win_rate_table,
 )
-from mctslab.go import claims, gnugo, sgf
+from mctslab.go import claims, gnugo
 from mctslab.go.played import Played, played_from_stores  # the latter kept for its callers
 from mctslab.go.tabu import GNUGO_SELF, TABU_POSITION, candidate_bound, tabu_size
 
 __all__ = ["PAPER_TABLE2", "PAPER_TABLE3", "PAPER_TABLE4", "PAPER_FIG6", "games_frame",
            "ablation_table", "table2", "table3", "host_table", "validation_table", "veto_table",
            "thinking_table", "table4", "duplicates_table", "table4_by_engine",
-           "duplicates_by_engine", "cost_table", "played_from_stores", "game_boards",
-           "paper_vs_run"]
+           "duplicates_by_engine", "cost_table", "played_from_stores", "paper_vs_run"]
 
 # The paper's numbers, read from its targets file (mctslab/go/targets.csv, core.targets)
 _ID = "go_state_tabu"
@@ -372,27 +371,6 @@ def cost_tables(played: Played, **options) -> pd.DataFrame:
         frames.append(cost_table(part, **options).assign(method=name))
     frame = pd.concat(frames, ignore_index=True)
     return frame[["method", *[c for c in frame.columns if c != "method"]]]
-
-
-def game_boards(games: dict) -> dict[str, dict]:
-    """The final positions of stored games (``{title: SGF bytes}``, as
-    :func:`mctslab.go.strong_record.example_games` reads them from a record) for
-    :func:`mctslab.go.figures.game_boards_figure`: per title ``size``, ``stones``
-    (``int8[size, size]`` of EMPTY/BLACK/WHITE, ``[row, col]``, row 0 at the bottom),
-    ``numbers`` (``int32[size, size]``: the move that placed each stone, 0 for none or a setup
-    stone; :func:`mctslab.go.sgf.numbered_position`), ``black``, ``white``, ``result`` and
-    ``moves`` (how many). A game given as anything but its bytes is a ``TypeError``: the
-    record's reader opens the files, not the tables."""
-    boards = {}
-    for title, text in games.items():
-        if not isinstance(text, bytes):
-            raise TypeError(f"{title}: a game is given as its SGF bytes, not "
-                            f"{type(text).__name__}")
-        board, info, numbers = sgf.numbered_position(text)
-        boards[title] = {"size": info["size"], "stones": board.stones(), "numbers": numbers,
-                         "black": info["black"], "white": info["white"],
-                         "result": info["result"], "moves": len(info["moves"])}
-    return boards
 
 
 def protocol_values(paper_cfg) -> dict:

@@ -1,6 +1,7 @@
 """Go figures: a game record drawn as a board (final position, move numbers) passes the figure
 checks, draws every stone left and numbers each played one; the boards are the arrays of
-``tables.game_boards`` and a figure opens no file and replays no game."""
+``experiments.run_game_boards`` (one stored task per game) and a figure opens no file and
+replays no game."""
 
 import ast
 import builtins
@@ -9,9 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from mctslab.core.executor import run_tasks
 from mctslab.core.figcheck import figure_problems
 from mctslab.core.plotting import plt
-from mctslab.go import figures, match_record, sgf, tables
+from mctslab.go import experiments, figures, match_record, played, sgf
 from mctslab.go.api import BLACK, WHITE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,6 +21,23 @@ FULL = ROOT / "records" / "go_state_tabu" / "strong9-2026-11-26" / "full"  # a m
 
 MOVES = [(BLACK, (0, 1)), (WHITE, (0, 0)), (BLACK, (4, 4)), (WHITE, (1, 1)), (BLACK, (1, 0)),
          (WHITE, (5, 5)), (BLACK, None)]
+
+
+class _Run:
+    """What ``run_game_boards`` needs of a notebook's Run: a seed and ``map`` (the executor
+    in-process, its store under ``out``)."""
+
+    seed = 20261123
+
+    def __init__(self, out):
+        self.out = out
+
+    def map(self, experiment, tasks):
+        return run_tasks(experiment, tasks, workers=1, out=self.out, progress=False)
+
+
+def _boards(games: dict, out) -> dict:
+    return experiments.run_game_boards(_Run(out), experiments.config("smoke"), games)
 
 
 def _texts(ax):
@@ -29,7 +48,7 @@ def test_a_board_draws_the_stones_left_with_their_move_numbers(tmp_path):
     path = sgf.save_game(tmp_path / "g.sgf", 9, 6.5, MOVES, result="B+R",
                          root_props={"PB": "mctslab strong 8000, rave silver", "PW": "GNU Go"})
     fig, ax = plt.subplots()
-    info = figures.draw_board(ax, tables.game_boards({"g": path.read_bytes()})["g"], "a game")
+    info = figures.draw_board(ax, _boards({"g": path.read_bytes()}, tmp_path)["g"], "a game")
     # W (0, 0) was captured by move 5: 5 stones left, numbered 1, 3, 4, 5, 6
     assert info["stones"] == 5 == len(ax.patches) and info["numbered"] == 5
     assert _texts(ax) == [1, 3, 4, 5, 6]
@@ -43,8 +62,8 @@ def test_a_board_draws_the_stones_left_with_their_move_numbers(tmp_path):
 
 def test_two_games_side_by_side_and_an_empty_figure_saying_why(tmp_path):
     a = sgf.game_bytes(9, 6.5, MOVES[:3], result="B+1.5")
-    fig = figures.game_boards_figure(tables.game_boards({"won": a,
-                                                         "lost": sgf.game_bytes(9, 6.5, MOVES)}))
+    fig = figures.game_boards_figure(_boards({"won": a, "lost": sgf.game_bytes(9, 6.5, MOVES)},
+                                             tmp_path))
     # as Run.figure does: the scale appended to the suptitle after the layout
     fig.suptitle(fig._suptitle.get_text() + " (scale: smoke)")
     assert len(fig.axes) == 2 and figure_problems(fig) == []
@@ -56,12 +75,12 @@ def test_two_games_side_by_side_and_an_empty_figure_saying_why(tmp_path):
 
 
 @pytest.mark.skipif(not FULL.is_dir(), reason="no committed strong record")
-def test_a_committed_game_of_the_strong_engine_is_drawn_in_full():
+def test_a_committed_game_of_the_strong_engine_is_drawn_in_full(tmp_path):
     game = match_record.game_sgf(FULL, "0000-B.sgf")  # its games packed or not
     assert game is not None
     board, info, numbers = sgf.numbered_position(game)
     fig, ax = plt.subplots()
-    drawn = figures.draw_board(ax, tables.game_boards({"game": game})["game"])
+    drawn = figures.draw_board(ax, _boards({"game": game}, tmp_path)["game"])
     assert drawn["stones"] == int(np.count_nonzero(board.stones()))
     assert drawn["numbered"] == int(np.count_nonzero(numbers)) == drawn["stones"]
     assert max(_texts(ax)) <= len(info["moves"])
@@ -69,17 +88,19 @@ def test_a_committed_game_of_the_strong_engine_is_drawn_in_full():
     plt.close(fig)
 
 
-def test_the_boards_are_the_final_positions_as_arrays_and_a_path_is_refused(tmp_path):
+def test_the_boards_are_stored_tasks_giving_the_final_positions_as_arrays(tmp_path, monkeypatch):
     text = sgf.game_bytes(9, 6.5, MOVES, result="B+R", root_props={"PB": "a", "PW": "b"})
-    board = tables.game_boards({"g": text})["g"]
+    text += "é".encode()  # bytes past ASCII after the game: the task's text gives them back
+    board = _boards({"g": text}, tmp_path)["g"]
     final, info, numbers = sgf.numbered_position(text)
-    assert np.array_equal(board["stones"], final.stones())
-    assert np.array_equal(board["numbers"], numbers)
+    assert board["stones"].dtype == np.int8 and np.array_equal(board["stones"], final.stones())
+    assert board["numbers"].dtype == np.int32 and np.array_equal(board["numbers"], numbers)
     assert (board["size"], board["moves"], board["result"], board["black"]) == (9, 7, "B+R", "a")
-    path = sgf.save_game(tmp_path / "g.sgf", 9, 6.5, MOVES)
-    with pytest.raises(TypeError, match="SGF bytes"):
-        tables.game_boards({"g": path})
-    assert tables.game_boards({}) == {}
+    # stored: a second run reads the board back from the store and computes nothing
+    monkeypatch.setattr(played, "final_board_task", lambda params, seed: pytest.fail("again"))
+    again = _boards({"g": text}, tmp_path)["g"]
+    assert np.array_equal(again["stones"], board["stones"]) and again["moves"] == 7
+    assert _boards({}, tmp_path) == {}
 
 
 def test_a_board_figure_draws_the_arrays_it_is_given_and_opens_no_file(monkeypatch):
@@ -100,7 +121,7 @@ def test_a_board_figure_draws_the_arrays_it_is_given_and_opens_no_file(monkeypat
     monkeypatch.setattr(Path, "open", refuse)
     for name in ("numbered_position", "load", "main_line"):
         monkeypatch.setattr(sgf, name, refuse)
-    monkeypatch.setattr(tables, "game_boards", refuse)
+    monkeypatch.setattr(played, "final_board_task", refuse)
     fig = figures.game_boards_figure({"made up": board})
     ax = fig.axes[0]
     assert len(ax.patches) == 6 and _texts(ax) == [11, 12, 13, 14, 15]
