@@ -36,18 +36,27 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from mctslab.core.compare import protocol_config
 from mctslab.core.params import config_values, finite_number, non_default, positive_int
 from mctslab.core.tasks import Task, task_key, task_version
 from mctslab.data import find
 from mctslab.tsp import api, tsplib, warmup
 from mctslab.tsp.lkh import lkh
+from mctslab.tsp.methods import (
+    CP_RULES,
+    MCTS_METHODS,
+    METHODS,
+    SA_REFERENCE_KEYS,
+    mcts_methods,
+    method_cp,
+    method_label,
+)
 
 __all__ = ["Config", "config", "SCALES", "DEFAULT_INSTANCES", "PAPER_CONSTANTS", "METHODS",
            "METHOD_CHOICES", "CP_RULES", "mcts_methods", "method_label", "method_cp",
            "load_instance", "comparison_task", "sa_reference_task", "speedup_task", "lkh_task",
            "anytime_task", "first_reach", "run_comparison", "run_speedup", "run_anytime"]
 
-CP_RULES = ("mst", "sd")
 # The constants the paper states (Sec. 4), the same at every scale; each is a Config field.
 PAPER_CONSTANTS = {"cp": 2.0, "cp_multipliers": (0.0, 2.0, 4.0), "cp_rules": CP_RULES,
                    "sa_t_start": 10000.0, "sa_t_end": 10.0, "sa_iterations": 1000,
@@ -57,68 +66,15 @@ PAPER_CONSTANTS = {"cp": 2.0, "cp_multipliers": (0.0, 2.0, 4.0), "cp_rules": CP_
 # cp_rules.
 METHOD_CHOICES = ("mct_um", "mct_rm", "mct_rs", "sa_2opt", "lkh")
 SEARCH_MODES = api.SEARCH_MODES
-# SA readings that can run as references next to the paper's SA (the method key of each).
+# SA readings that can run as references next to the paper's SA (the method key of each:
+# methods.SA_REFERENCE_KEYS).
 SA_REFERENCES = tuple(r for r in api.SA_READINGS if r != "metropolis")
-SA_REFERENCE_KEYS = {"accept-all": "sa_accept_all"}
 # The paper's instance range and the metrics of its set (see the module docstring).
 PAPER_SIZES = (48, 15112)
 PAPER_METRICS = ("EUC_2D", "ATT")
 METRIC_CHOICES = ("EUC_2D", "ATT", "CEIL_2D", "GEO", "EXPLICIT")
 _SA_ARGUMENTS = {"sa_t_start": "t_start", "sa_t_end": "t_end", "sa_iterations": "iterations",
                  "sa_cooling": "cooling"}
-
-
-def _method_key(policy: str, rule: str, k: float, cp: float) -> str:
-    if policy == "uniform":
-        return "mct_um"
-    short = "rm" if rule == "mst" else "rs"
-    return f"mct_{short}" if k == cp else f"mct_{short}_{k:g}{rule}"
-
-
-def mcts_methods(cp: float = 2.0, cp_multipliers=(0.0, 2.0, 4.0), cp_rules=CP_RULES) -> dict:
-    """The MCTS methods of one run: key -> (label, default policy, Cp rule, k).
-
-    MCT_UM (uniform, k x MST), MCT_RM (roulette, k x MST) and MCT_RS (roulette, k x SD) with
-    k = ``cp`` (the paper: 2), then Fig. 9's roulette sweep: every k of ``cp_multipliers`` for
-    each rule of ``cp_rules``. With the paper's values the keys are ``mct_um``, ``mct_rm_0mst``,
-    ``mct_rm``, ``mct_rm_4mst``, ``mct_rs_0sd``, ``mct_rs``, ``mct_rs_4sd`` (in this order,
-    which fixes each method's random stream).
-    """
-    methods = {"mct_um": ("MCT_UM", "uniform", "mst", float(cp))}
-    for rule in CP_RULES:
-        sweep = set(map(float, cp_multipliers)) if rule in cp_rules else set()
-        for k in sorted(sweep | {float(cp)}):
-            key = _method_key("roulette", rule, k, cp)
-            label = (key.upper() if k == cp
-                     else f"{'RM' if rule == 'mst' else 'RS'} {k:g}x{rule.upper()}")
-            methods[key] = (label, "roulette", rule, k)
-    return methods
-
-
-# method key -> (label, default policy, Cp rule, k), with the paper's constants
-MCTS_METHODS = mcts_methods()
-METHODS = {"sa": "SA (paper)", **{k: v[0] for k, v in MCTS_METHODS.items()},
-           "sa_2opt": "SA-2opt", "lkh": "LKH-3", "sa_accept_all": "SA accept-all (ineffective)"}
-
-
-def method_label(key: str) -> str:
-    """The label of a method key, also for keys of a Cp sweep other than the paper's."""
-    if key in METHODS:
-        return METHODS[key]
-    _, short, rest = key.split("_", 2)
-    rule = "mst" if rest.endswith("mst") else "sd"
-    return f"{short.upper()} {rest[:-len(rule)]}x{rule.upper()}"
-
-
-def method_cp(key: str, cp: float = 2.0) -> tuple[str, float] | None:
-    """(Cp rule, k) of a roulette method key (``None`` for the others); ``cp`` is MCT_RM's k."""
-    if key in ("mct_rm", "mct_rs"):
-        return ("mst" if key == "mct_rm" else "sd"), float(cp)
-    if key.startswith(("mct_rm_", "mct_rs_")):
-        rest = key.split("_", 2)[2]
-        rule = "mst" if rest.endswith("mst") else "sd"
-        return rule, float(rest[:-len(rule)])
-    return None
 
 
 # A representative subset up to ~2,400 cities: short-edge (eil, st, rat) and large-coordinate
@@ -170,6 +126,18 @@ class Config:
         """The MCTS methods this configuration runs (:func:`mcts_methods`, less the paper's
         three methods not in ``methods``)."""
         return _selected(mcts_methods(self.cp, self.cp_multipliers, self.cp_rules), self.methods)
+
+    def protocol(self) -> Config:
+        """The configuration whose protocol constants the paper's ``config`` targets judge
+        (:func:`mctslab.core.compare.protocol_config`): this one at paper scale, else
+        ``config("paper")``; the tables read it here, so they need not import this module."""
+        return protocol_config(self, config)
+
+    def city_counts(self) -> dict[str, int]:
+        """The cities of each TSPLIB instance of ``instances`` the data's optima table lists
+        (a generated or unlisted instance is left out): the benchmark set's range."""
+        sizes = {name: n for name, n, _, _ in tsplib._optima_table()}
+        return {name: sizes[name] for name in self.instances if name in sizes}
 
     def task_constants(self) -> dict:
         """:meth:`constants`, plus ``methods`` when the comparison runs fewer than all (LKH

@@ -1,9 +1,9 @@
 """Figures of notebook ``tsp_mcts_vs_sa``: Fig. 8, Fig. 9, baselines and anytime profiles.
 
-Each function takes the long tables the notebook's runners return (:mod:`mctslab.tsp.experiments`)
-and returns a matplotlib Figure; the notebook saves it with ``run.figure`` (which adds the scale
-to the title). A figure draws what it is given: this module imports from
-:mod:`mctslab.tsp.tables` (the method labels too), never from the experiments.
+Each function takes the long tables the notebook's runners return and returns a matplotlib
+Figure; the notebook saves it with ``run.figure`` (which adds the scale to the title). A figure
+draws what it is given: the methods' labels come from :mod:`mctslab.tsp.methods`, the best known
+path and the Cp sweep's methods from :mod:`mctslab.tsp.tables`, nothing from the experiments.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from __future__ import annotations
 import pandas as pd
 
 from mctslab.core.plotting import plt
-from mctslab.tsp.tables import best_known_path, method_label, roulette_variants
+from mctslab.tsp.methods import method_label
+from mctslab.tsp.tables import best_known_path, roulette_variants
 
 __all__ = ["figure8", "figure9", "figure_baselines", "figure_anytime"]
 
@@ -85,7 +86,7 @@ def figure9(frame: pd.DataFrame, cp: float = 2.0):
 
 def figure_baselines(frame: pd.DataFrame, budget_factor: float = 1.0):
     """Path length / the best Hamiltonian path known vs n, for the paper's methods and the two
-    baselines (paths against a path: see ``experiments.best_known_path``)."""
+    baselines (paths against a path: see ``tables.best_known_path``)."""
     fig, ax = plt.subplots(figsize=(7.5, 5))
     means = _means(frame, ("sa", "mct_um", "mct_rm", "sa_2opt", "lkh"))
     means["best"] = means["instance"].map(best_known_path(frame))

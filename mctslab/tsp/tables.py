@@ -14,25 +14,17 @@ import numpy as np
 import pandas as pd
 
 from mctslab.core import targets
-from mctslab.core.compare import config_rows, paper_row, paper_table, protocol_config
+from mctslab.core.compare import config_rows, paper_row, paper_table
 from mctslab.core.rounding import round_table
 from mctslab.core.stats import mean_interval
-from mctslab.tsp import claims, tsplib
+from mctslab.tsp import claims
 from mctslab.tsp.claims import record_rows  # noqa: F401 (read by mctslab.record_card)
-from mctslab.tsp.experiments import (
-    CP_RULES,
-    METHODS,
-    SA_REFERENCE_KEYS,
-    Config,
-    config,
-    method_cp,
-    method_label,
-)
+from mctslab.tsp.methods import CP_RULES, METHODS, SA_REFERENCE_KEYS, method_cp
 
-__all__ = ["PAPER", "PAPER_CP", "mean_ratios", "speedup", "cp_ratios", "baselines",
+__all__ = ["PAPER", "PAPER_CP", "PAPER_K", "PAPER_KS", "mean_ratios", "speedup", "cp_ratios", "baselines",
            "per_instance", "ineffective_sa", "ineffective_sa_markdown", "speedup_uncapped",
-           "anytime_table", "summary_markdown", "roulette_variants", "paper_vs_run",
-           "method_label"]
+           "anytime_table", "summary_markdown", "roulette_variants", "best_known_path",
+           "paper_vs_run"]
 
 # The paper's reported numbers (Sec. 4), read from its targets file (mctslab/tsp/targets.csv).
 _ID = "tsp_mcts_vs_sa"
@@ -51,8 +43,12 @@ PAPER = {"mct_um": targets.value(_ID, "Fig. 8", "MCT_UM", _RATIO),
                                   "speed-up over SA at equal or better length"),
          "mct_rm_0mst": _fig9("mst", 0), "mct_rm_4mst": _fig9("mst", 4),
          "mct_rs_0sd": _fig9("sd", 0), "mct_rs": _fig9("sd", 2), "mct_rs_4sd": _fig9("sd", 4)}
+# The paper's k of MCT_UM / MCT_RM / MCT_RS (Cp = k x MST) and Fig. 9's k values (protocol).
+PAPER_K = targets.value(_ID, "Sec. 4", "MCT_UM, MCT_RM, MCT_RS", "Cp multiplier k")
+PAPER_KS = tuple(float(k) for k in str(targets.value(_ID, "Fig. 9", "roulette",
+                                                     "Cp multipliers")).split(","))
 # Fig. 9's mean ratios to SA by (Cp rule, k); MCT_RM is ("mst", 2), MCT_RS ("sd", 2).
-PAPER_CP = {(rule, k): _fig9(rule, k) for rule in CP_RULES for k in (0.0, 2.0, 4.0)}
+PAPER_CP = {(rule, k): _fig9(rule, k) for rule in CP_RULES for k in PAPER_KS}
 
 # Methods run once per instance (replicate 0), not once per seed.
 ONCE_PER_INSTANCE = ("lkh",)
@@ -79,13 +75,13 @@ def _per_instance_mean(paired: pd.DataFrame) -> pd.DataFrame:
     return paired.groupby(["method", "instance"], sort=False)["ratio"].mean().reset_index()
 
 
-def _mean_ratios(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
+def _mean_ratios(frame: pd.DataFrame, cp: float = PAPER_K) -> pd.DataFrame:
     """Fig. 8's summary: mean over instances of length / SA length, vs the paper.
 
     Every method is paired with SA seed by seed, except LKH-3, which runs once per instance and
     is divided by SA's mean length over the instance's seeds (column "SA length used").
     ``cp`` is the k of MCT_UM / MCT_RM / MCT_RS in ``frame``: the paper's numbers are shown
-    only for its k = 2.
+    only for its k (:data:`PAPER_K`).
     """
     rows = []
     for reference, column in (("sa", "length"), ("sa", "final_length")):
@@ -99,16 +95,16 @@ def _mean_ratios(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
                          "instances": len(values), "mean ratio": values.mean(),
                          "median ratio": values.median(),
                          "instances better than SA": int((values < 1).sum()),
-                         "paper mean ratio": PAPER.get(method) if cp == 2 else None})
+                         "paper mean ratio": PAPER.get(method) if cp == PAPER_K else None})
     return pd.DataFrame(rows)
 
 
-def _ineffective_sa(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
+def _ineffective_sa(frame: pd.DataFrame, cp: float = PAPER_K) -> pd.DataFrame:
     """Every method against the "ineffective SA" (accept-all) and against the paper's SA.
 
     Mean over instances of length / reference length, seed by seed (LKH-3: the reference's mean
-    over the instance's seeds), next to the paper's ratios to *its* SA (MCT_UM 1.08, MCT_RM
-    0.632; only for its k = 2). Empty when the run had no accept-all reference.
+    over the instance's seeds), next to the paper's ratios to *its* SA (Fig. 8's MCT_UM and
+    MCT_RM, :data:`PAPER`; only for its k, :data:`PAPER_K`). Empty when the run had no accept-all reference.
     """
     reference = SA_REFERENCE_KEYS["accept-all"]
     columns = ["method", "instances", "mean ratio to SA accept-all", "paper (ratio to its SA)",
@@ -126,14 +122,19 @@ def _ineffective_sa(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
         runs = to_ref[to_ref["method"] == method]["ratio"]
         rows.append({"method": METHODS[method], "instances": len(values),
                      "mean ratio to SA accept-all": values.mean(),
-                     "paper (ratio to its SA)": PAPER.get(method) if cp == 2 else None,
+                     "paper (ratio to its SA)": PAPER.get(method) if cp == PAPER_K else None,
                      "mean ratio to SA (paper, Metropolis)":
                          per_sa[per_sa["method"] == method]["ratio"].mean(),
                      "runs better than SA accept-all": f"{int((runs < 1).sum())} of {len(runs)}"})
     return pd.DataFrame(rows, columns=columns)
 
 
-def ineffective_sa_markdown(frame: pd.DataFrame, cp: float = 2.0) -> str:
+# How near the accept-all reference's ratios must be to the paper's (relative) for the text to
+# read the paper's SA as near-random: our criterion, not a paper number.
+_CLOSE = 0.15
+
+
+def ineffective_sa_markdown(frame: pd.DataFrame, cp: float = PAPER_K) -> str:
     """What the accept-all reference means for the paper's claim, with this run's numbers."""
     table = _ineffective_sa(frame, cp)
     if table.empty:
@@ -154,8 +155,8 @@ def ineffective_sa_markdown(frame: pd.DataFrame, cp: float = 2.0) -> str:
             f"MCT_UM = {rm[key] / um[key]:.3f} (the paper's ratios imply "
             f"{PAPER['mct_rm'] / PAPER['mct_um']:.3f}). Against the paper's SA as we run it "
             f"(Metropolis) the same methods give {um[metro]:.3f} and {rm[metro]:.3f}.")
-        close = (abs(um[key] / PAPER["mct_um"] - 1) < 0.15
-                 and abs(rm[key] / PAPER["mct_rm"] - 1) < 0.15)
+        close = (abs(um[key] / PAPER["mct_um"] - 1) < _CLOSE
+                 and abs(rm[key] / PAPER["mct_rm"] - 1) < _CLOSE)
         if close and rm[metro] > 1:
             text.append(
                 "**What this means for the paper's claim:** its ratios are what our MCTS gives "
@@ -165,8 +166,8 @@ def ineffective_sa_markdown(frame: pd.DataFrame, cp: float = 2.0) -> str:
         else:
             text.append(
                 "**What this means for the paper's claim:** in this run the accept-all reference "
-                "does not reproduce both of the paper's ratios within 15%, so this run alone does "
-                "not show that the paper's SA was near-random; compare the recorded runs in "
+                f"does not reproduce both of the paper's ratios within {_CLOSE:.0%}, so this run "
+                "alone does not show that the paper's SA was near-random; compare the recorded runs in "
                 "`docs/bench/tsp.md`.")
     return " ".join(t for t in text if t)
 
@@ -182,7 +183,8 @@ def _with_mcts_columns(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _speedup(frame: pd.DataFrame) -> pd.DataFrame:
-    """Time MCT_RM needed to reach SA's length, as a share of SA's time (paper: 0.15%, ~685x)."""
+    """Time MCT_RM needed to reach SA's length, as a share of SA's time, beside the paper's
+    share and speed-up (:data:`PAPER`)."""
     frame = _with_mcts_columns(frame)
     rm = frame[frame["method"] == "mct_rm"]
     sa_seconds = frame[frame["method"] == "sa"].set_index(["instance", "replicate"])["seconds"]
@@ -200,14 +202,14 @@ def _speedup(frame: pd.DataFrame) -> pd.DataFrame:
         "paper: time share (%)": PAPER["time_to_beat_percent"], "paper: speed-up": PAPER["speedup"]}])
 
 
-def roulette_variants(frame: pd.DataFrame, cp: float = 2.0) -> list[tuple[str, str, float]]:
+def roulette_variants(frame: pd.DataFrame, cp: float = PAPER_K) -> list[tuple[str, str, float]]:
     """(method key, Cp rule, k) of every roulette method in ``frame``, by rule then k."""
     found = [(key, *method_cp(key, cp)) for key in frame["method"].unique()
              if method_cp(key, cp) is not None]
     return sorted(found, key=lambda v: (CP_RULES.index(v[1]), v[2]))
 
 
-def _cp_ratios(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
+def _cp_ratios(frame: pd.DataFrame, cp: float = PAPER_K) -> pd.DataFrame:
     """Fig. 9's summary: mean ratio to SA for each Cp = k x MST and k x SD (roulette); the
     paper's k are 0, 2, 4 (``cp``: the k of MCT_RM / MCT_RS in ``frame``)."""
     per = _per_instance_mean(_ratio_to(frame, "sa"))
@@ -307,7 +309,7 @@ def _rounded(table: pd.DataFrame) -> pd.DataFrame:
     return round_table(table, decimals, {c: 3 for c in _SIGNIFICANT_COLUMNS})
 
 
-def mean_ratios(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
+def mean_ratios(frame: pd.DataFrame, cp: float = PAPER_K) -> pd.DataFrame:
     """:func:`_mean_ratios`, rounded for citing (ratios to 3 decimals)."""
     return _rounded(_mean_ratios(frame, cp))
 
@@ -317,7 +319,7 @@ def speedup(frame: pd.DataFrame) -> pd.DataFrame:
     return _rounded(_speedup(frame))
 
 
-def cp_ratios(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
+def cp_ratios(frame: pd.DataFrame, cp: float = PAPER_K) -> pd.DataFrame:
     """:func:`_cp_ratios`, rounded for citing (ratios to 3 decimals)."""
     return _rounded(_cp_ratios(frame, cp))
 
@@ -333,7 +335,7 @@ def per_instance(frame: pd.DataFrame) -> pd.DataFrame:
     return _rounded(_per_instance(frame))
 
 
-def ineffective_sa(frame: pd.DataFrame, cp: float = 2.0) -> pd.DataFrame:
+def ineffective_sa(frame: pd.DataFrame, cp: float = PAPER_K) -> pd.DataFrame:
     """:func:`_ineffective_sa`, rounded for citing (ratios to 3 decimals)."""
     return _rounded(_ineffective_sa(frame, cp))
 
@@ -383,12 +385,12 @@ def anytime_table(profiles: pd.DataFrame) -> pd.DataFrame:
     return round_table(profiles, {"length": 1, "optimum": 1, "mst": 1}, {"seconds": 3})
 
 
-def summary_markdown(frame: pd.DataFrame, scale: str, cfg: Config | None = None) -> str:
+def summary_markdown(frame: pd.DataFrame, scale: str, cfg=None) -> str:
     """Our headline numbers next to the paper's, as a short markdown text (all computed here).
 
     ``cfg`` (the run's configuration) names the paper constants the run changed, if any.
     """
-    k = cfg.cp if cfg is not None else 2.0
+    k = cfg.cp if cfg is not None else PAPER_K
     ratios = _mean_ratios(frame, k).set_index(["method", "compared with"])["mean ratio"]
     cp = _cp_ratios(frame, k)
     fast = _speedup(frame).iloc[0]
@@ -411,10 +413,12 @@ def summary_markdown(frame: pd.DataFrame, scale: str, cfg: Config | None = None)
         f"(vs SA's final state: {ratios[('MCT_UM', 'SA final state')]:.3f}) |",
         f"| MCT_RM / SA | {PAPER['mct_rm']} | {ratios[('MCT_RM', 'SA best')]:.3f} "
         f"(vs SA's final state: {ratios[('MCT_RM', 'SA final state')]:.3f}) |",
-        f"| MCT_RM reaches SA's length within SA's time | on average after 0.15% of it | in "
+        f"| MCT_RM reaches SA's length within SA's time | on average after "
+        f"{PAPER['time_to_beat_percent']:g}% of it | in "
         f"{int(fast.iloc[1])} of {int(fast['runs'])} runs"
         + (f", after {share:.2f}% of it on average |" if pd.notna(share) else " |"),
-        f"| Fig. 9: Cp = 0/2/4 x MST, 0/2/4 x SD | 0.628 ... 0.634 | "
+        f"| Fig. 9: Cp = 0/2/4 x MST, 0/2/4 x SD | {min(PAPER_CP.values()):.3f} ... "
+        f"{max(PAPER_CP.values()):.3f} | "
         f"{cp['mean ratio to SA'].min():.3f} ... {cp['mean ratio to SA'].max():.3f} |",
         *([f"| MCT_UM, MCT_RM / SA that accepts every move | {PAPER['mct_um']}, "
            f"{PAPER['mct_rm']} (to the paper's SA) | "
@@ -434,12 +438,11 @@ def summary_markdown(frame: pd.DataFrame, scale: str, cfg: Config | None = None)
     return "\n".join(lines)
 
 
-def protocol_values(paper_cfg: Config) -> dict:
+def protocol_values(paper_cfg) -> dict:
     """Our value of every protocol constant the paper states (its ``config`` targets), from
-    the configuration at paper scale (``experiments.config("paper")``): SA's schedule, Cp, the
-    budget and the instance set (its size and city range from the shipped TSPLIB table)."""
-    sizes = {name: n for name, n, _, _ in tsplib._optima_table()}
-    cities = [sizes[name] for name in paper_cfg.instances if name in sizes]
+    the configuration at paper scale (``cfg.protocol()``): SA's schedule, Cp, the budget and
+    the instance set (its size, and its city range from ``paper_cfg.city_counts()``)."""
+    cities = list(paper_cfg.city_counts().values())
     return {
         ("Sec. 4", "SA", "initial temperature"): paper_cfg.sa_t_start,
         ("Sec. 4", "SA", "final temperature"): paper_cfg.sa_t_end,
@@ -454,7 +457,7 @@ def protocol_values(paper_cfg: Config) -> dict:
         ("Sec. 4", "benchmark set", "most cities"): max(cities) if cities else None}
 
 
-def paper_vs_run(frame: pd.DataFrame, cfg: Config) -> pd.DataFrame:
+def paper_vs_run(frame: pd.DataFrame, cfg) -> pd.DataFrame:
     """The paper's numbers next to this run's, one row per target (:mod:`mctslab.core.compare`
     judges each by its margin): Fig. 8's mean ratios to SA (MCT_UM, MCT_RM), Fig. 9's for
     each Cp, the time MCT_RM needs to reach SA's length (Sec. 4), and the protocol constants
@@ -465,7 +468,8 @@ def paper_vs_run(frame: pd.DataFrame, cfg: Config) -> pd.DataFrame:
     over instances; the CPU seconds of one instance (every method, every replicate) size what
     would settle an open row. The time share: the mean over runs, a run that never reached
     SA's length counted as 100% (a lower bound: the interval is then open above). A run with
-    paper constants changed (``cfg.constants()``) departs from the paper's protocol.
+    paper constants changed (``cfg.constants()``) departs from the paper's protocol. ``cfg``:
+    the run's ``experiments.Config`` (its ``protocol()`` gives the paper scale's).
     """
     name, changed = "tsp_mcts_vs_sa", cfg.constants()
     departure = ("paper constants changed: " + ", ".join(f"{k} = {v}" for k, v in changed.items())
@@ -504,7 +508,7 @@ def paper_vs_run(frame: pd.DataFrame, cfg: Config) -> pd.DataFrame:
                               departure=departure, unit_cpu_s=float(per_run_s.mean()),
                               note=f"{int(reached.sum())} of {len(share)} runs reached SA's "
                                    "length within SA's time"))
-    rows += config_rows(name, protocol_values(protocol_config(cfg, config)), cfg.scale)
+    rows += config_rows(name, protocol_values(cfg.protocol()), cfg.scale)
     found = claims.claim_rows(per_instance(frame), paper_table(rows), cp_ratios(frame, cfg.cp),
                               speedup(frame), scale=cfg.scale)  # the claims, as from a record
     return paper_table(rows + [row for reading, row in found if not reading])

@@ -12,7 +12,7 @@ import pytest
 from mctslab.core.compare import DIFFERS, NOT_RUN, REPRODUCED, paper_row, paper_table
 from mctslab.core.targets import readings, target
 from mctslab.record_card import record_rows as card_rows
-from mctslab.tsp import claims, tables
+from mctslab.tsp import claims, experiments, tables
 
 RECORD = Path(__file__).resolve().parents[2] / "records" / "tsp_mcts_vs_sa" / "paper-2026-11-27"
 PAPER = "tsp_mcts_vs_sa"
@@ -124,7 +124,7 @@ def test_the_notebooks_paper_vs_run_holds_the_same_claim_rows():
                           "length": [10.0, 11, 12, 13, 20, 21, 22, 23],
                           "seconds": [0.1] * 8, "final_length": [10.0, 11, 12, 13] + [np.nan] * 4,
                           "n": [5] * 8, "mst": [4.0] * 8, "optimum": [9.0] * 8})
-    table = tables.paper_vs_run(frame, tables.config("smoke", methods=["mct_um"], cp_rules=[]))
+    table = tables.paper_vs_run(frame, experiments.config("smoke", methods=["mct_um"], cp_rules=[]))
     stated = table[table.column == "holds"]
     assert list(stated.row) == [claims.UNIFORM_WORSE]  # the only claim this frame can judge
     assert stated.iloc[0].our_value.startswith("undecided: MCT_UM / SA (Fig. 8) 1.878 [")
