@@ -10,6 +10,8 @@ by the MST. Reading guide:
 - ``_playout``, ``_mcts``: default policies and the tree search (on ``mctslab.core.tree``);
 - ``_exact``: Held-Karp ground truth; ``reference``: plain-Python twins for the tests;
 - ``api``: the solvers' Python API;
+- ``methods``: the methods' keys and labels (SA, MCT_UM / RM / RS and the Cp sweep, SA-2opt,
+  LKH-3, the SA references), which the experiments write and the tables and figures read;
 - ``experiments`` (scales, ``Config``, tasks, runs), ``tables``, ``figures``: notebook
   ``tsp_mcts_vs_sa``; ``claims``: the paper's headline claims and its ratios under the reading
   ``accept-all-sa``, judged from the notebook's tables or a record's (``record_rows``);
