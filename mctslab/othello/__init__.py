@@ -19,11 +19,11 @@ import numpy as np
 from mctslab.core.warmup import compile_once
 from mctslab.othello import _de
 from mctslab.othello.api import MatchResult, Player, match, perft, player
-from mctslab.othello.learning import LearningConfig, population_tables, run_learning
+from mctslab.othello.learning import LearningConfig, learn, population_tables
 from mctslab.othello.wpc import STANDARD_WPC, load_wpc
 from mctslab.rng import seed_state
 
-__all__ = ["MatchResult", "Player", "match", "perft", "player", "LearningConfig", "run_learning",
+__all__ = ["MatchResult", "Player", "match", "perft", "player", "LearningConfig", "learn",
            "STANDARD_WPC", "load_wpc", "warmup"]
 
 

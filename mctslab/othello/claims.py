@@ -28,7 +28,7 @@ from scipy import stats as st
 from mctslab.core.compare import PaperRow, paper_row
 from mctslab.core.stats import mean_interval
 
-__all__ = ["CHANGES", "MEMBERS", "IN_GROUP", "changes_table", "final_members", "run_means",
+__all__ = ["CHANGES", "MEMBERS", "IN_GROUP", "changes_table", "final_members", "means_per_run",
            "higher_claim", "steadier_claim", "rating_claim", "claim_rows", "record_rows"]
 
 _ID = "othello_wpc_de"
@@ -125,7 +125,7 @@ def final_members(learned, evaluated) -> pd.DataFrame:
 
 # -- the claims ------------------------------------------------------------------------------
 
-def run_means(changes: pd.DataFrame, second_half: bool = False) -> pd.DataFrame:
+def means_per_run(changes: pd.DataFrame, second_half: bool = False) -> pd.DataFrame:
     """Per (mode, repetition): the mean and the SD (ddof 0) of the scores against the standard
     WPC at its changes (all of them, or those of the second half) and how many."""
     part = changes[changes["second_half"].astype(bool)] if second_half else changes
@@ -161,7 +161,7 @@ def higher_claim(changes: pd.DataFrame) -> tuple[str, int]:
     over all its changes; holds when the group runs' mean exceeds the individual runs' by a
     one-sided Welch t test over runs at p < 0.05, fails when it is not higher, undecided
     otherwise. ``(our_value, runs per mode)``."""
-    per_run = run_means(changes)
+    per_run = means_per_run(changes)
     group, individual, p = _welch_over_runs(per_run, "mean", "group")
     if not len(group) or not len(individual):
         return None, 0
@@ -177,7 +177,7 @@ def steadier_claim(changes: pd.DataFrame) -> tuple[str, int]:
     standard WPC at the changes of its second half; holds when the group runs' SDs are lower
     by a one-sided Welch t test over runs at p < 0.05, fails when not lower, undecided
     otherwise. ``(our_value, runs per mode)``."""
-    per_run = run_means(changes, second_half=True)
+    per_run = means_per_run(changes, second_half=True)
     individual, group, p = _welch_over_runs(per_run, "sd", "individual")
     if not len(group) or not len(individual):
         return None, 0

@@ -49,6 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from mctslab.core.compare import protocol_config
 from mctslab.core.params import config_values, non_default, positive_int
 from mctslab.core.stats import score_interval
 from mctslab.core.tasks import keyed_tasks, make_tasks, task_key, task_version
@@ -140,6 +141,12 @@ class Config:
     weights: int = _LEARNING_DEFAULTS["weights"]                 # genes: 10 (paper) | 20 | 64
     reference_reevaluate: bool = _LEARNING_DEFAULTS["reevaluate"]  # reference learning: fresh parents
 
+    def protocol(self) -> Config:
+        """The configuration whose protocol constants the paper's ``config`` targets judge
+        (:func:`mctslab.core.compare.protocol_config`): this one at paper scale, else
+        ``config("paper")``; the tables read it here, so they need not import this module."""
+        return protocol_config(self, config)
+
     def learning_params(self, mode: str) -> dict:
         """The :class:`LearningConfig` fields of ``mode`` (a task's parameters).
 
@@ -219,7 +226,7 @@ def learning_task(params: dict, seed: np.random.SeedSequence) -> dict:
     """One learning run; ``params`` = LearningConfig fields + ``repetition``."""
     params = dict(params)
     repetition = params.pop("repetition", 0)
-    return dict(learning.run_learning(LearningConfig.from_params(params), seed),
+    return dict(learning.learn(LearningConfig.from_params(params), seed),
                 repetition=repetition)
 
 
@@ -283,7 +290,7 @@ def _learning_tasks(cfg: Config, seed: int) -> list:
 
 def run_learning(run, cfg: Config) -> Learned:
     """Every (mode, repetition) learning run as one task through ``run.map`` (one run of
-    :func:`mctslab.othello.learning.run_learning` each)."""
+    :func:`mctslab.othello.learning.learn` each)."""
     results = run.map("othello_learning", _learning_tasks(cfg, run.seed))
     runs = {mode: [r for r in results if r["mode"] == mode] for mode in MODES}
     return Learned(runs)

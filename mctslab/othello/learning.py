@@ -69,7 +69,7 @@ from mctslab.othello._players import play_match
 from mctslab.rng import seed_state
 
 __all__ = ["LearningConfig", "de_rand_1_bin", "random_population", "population_tables",
-           "fitness_from_scores", "run_learning", "games_per_generation", "MODES",
+           "fitness_from_scores", "learn", "games_per_generation", "MODES",
            "LEARNING_MODES", "REFERENCES"]
 
 MODES = ("individual", "group")  # the paper's two kinds of learning
@@ -459,7 +459,7 @@ def _join(cfg, rec, members, variables, fitness_rating, next_id, iteration, gene
     return next_id + 1
 
 
-def run_learning(cfg: LearningConfig, seed) -> dict:
+def learn(cfg: LearningConfig, seed) -> dict:
     """One learning experiment; a JSON-ready history (see the module docstring)."""
     if not isinstance(seed, np.random.SeedSequence):
         seed = np.random.SeedSequence(seed)

@@ -15,17 +15,15 @@ import numpy as np
 import pandas as pd
 
 from mctslab.core import targets
-from mctslab.core.compare import config_rows, paper_row, paper_table, protocol_config
+from mctslab.core.compare import config_rows, paper_row, paper_table
 from mctslab.core.rounding import round_table
 from mctslab.core.stats import mean_interval
 from mctslab.othello import claims as claims_module
 from mctslab.othello import wpc as wpc_module
-from mctslab.othello.beyond import elo_reading_record  # noqa: F401 (re-exported)
 from mctslab.othello.claims import record_rows  # noqa: F401 (read by mctslab.record_card)
-from mctslab.othello.experiments import Config, config  # noqa: F401 (re-exported)
 
 __all__ = ["change_series", "table3", "table4", "top_rated_vs_paper", "repetitions_table", "claims",
-           "run_summary", "learner_sizes_summary", "learner_sizes_runs", "elo_reading_record",
+           "run_summary", "learner_sizes_summary", "learner_sizes_runs",
            "elo_readings_runs", "elo_readings_summary", "paper_vs_run"]
 
 # Table 3's figure for the paper's top-rated member (No. 6): "mean win rate 0.483, SD 0.0697".
@@ -356,7 +354,7 @@ def _pooled(values, seconds_per_unit=None) -> dict:
 
 def protocol_values(paper_cfg) -> dict:
     """Our value of every protocol constant the paper states (its ``config`` targets), from
-    the configuration at paper scale (``experiments.config("paper")``)."""
+    the configuration at paper scale (``cfg.protocol()``)."""
     individual = paper_cfg.learning_params("individual")
     return {
         ("Sec. 4.3", "individual learning", "population NP"): individual["population_size"],
@@ -380,7 +378,7 @@ def protocol_values(paper_cfg) -> dict:
         ("Table 4", "evaluation", "games per WPC"): paper_cfg.final_games}
 
 
-def paper_vs_run(learned, evaluated, cfg: Config) -> pd.DataFrame:
+def paper_vs_run(learned, evaluated, cfg) -> pd.DataFrame:
     """The paper's statements, numbers and protocol next to this run's, one row per target
     (:mod:`mctslab.core.compare` judges each by its margin or criterion).
 
@@ -391,7 +389,8 @@ def paper_vs_run(learned, evaluated, cfg: Config) -> pd.DataFrame:
     - Table 3: the top-rated group member's score against the standard WPC (Table 4's games),
       the mean over repetitions (learning runs) with its t interval: one run's top-rated member
       is one draw of it.
-    - The protocol constants at paper scale (:func:`protocol_values`).
+    - The protocol constants at paper scale (:func:`protocol_values` of ``cfg.protocol()``;
+      ``cfg`` is the run's ``experiments.Config``).
     CPU seconds per unit: a learning run's seconds over its replacements, or per repetition.
     """
     name, scale, rows = "othello_wpc_de", cfg.scale, []
@@ -419,5 +418,5 @@ def paper_vs_run(learned, evaluated, cfg: Config) -> pd.DataFrame:
                           scale=scale, note=f"{len(top)} repetitions of "
                           f"{int(top.games.iloc[0]) if len(top) else 0} games each",
                           **_pooled(top.score.astype(float), per_run)))
-    rows += config_rows(name, protocol_values(protocol_config(cfg, config)), scale)
+    rows += config_rows(name, protocol_values(cfg.protocol()), scale)
     return paper_table(rows)

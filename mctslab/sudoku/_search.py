@@ -350,7 +350,7 @@ def leaf_value(dag, rec, leaf, index, settings, rng, tables, s, clues):
 
 
 @njit(cache=True)
-def run_generator(tree, dag, rec, settings, rng, tables, s, work, path, children, moves, stats):
+def search(tree, dag, rec, settings, rng, tables, s, work, path, children, moves, stats):
     """Fig. 5 for ``settings.playouts`` playouts from the empty board (module docstring)."""
     clues = work[5]
     clues[:] = 0

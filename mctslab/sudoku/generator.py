@@ -1,7 +1,7 @@
 """Running the MCTS generator (paper Sec. 4-5): configuration, one run, its verified result.
 
 :func:`generate` validates a :class:`GeneratorConfig`, allocates the tree/DAG and record
-buffers once, runs ``_search.run_generator`` and returns a :class:`GenerationResult`:
+buffers once, runs ``_search.search`` and returns a :class:`GenerationResult`:
 
 - ``histogram[k]``: puzzles generated with ``k`` clues (one per playout, plus terminal children
   the first time they are selected; every time with ``terminal="revisit"`` or ``"expand"``);
@@ -204,7 +204,7 @@ def verified_puzzles(boards, playout_of, backend, stats, key, max_clues=81):
 
 
 def kernel_settings(config: GeneratorConfig) -> _search.Settings:
-    """The :class:`~mctslab.sudoku._search.Settings` of ``_search.run_generator``."""
+    """The :class:`~mctslab.sudoku._search.Settings` of ``_search.search``."""
     return _search.Settings(
         playouts=int(config.playouts), threshold=int(config.threshold),
         max_children=int(config.max_children), use_min=config.selection == "min",
@@ -236,7 +236,7 @@ def generate(config: GeneratorConfig, seed=None) -> GenerationResult:
     work = np.zeros((6, 81), np.uint8)
     stats = np.zeros(6, np.int64)
     wall, cpu = time.perf_counter(), time.process_time()
-    _search.run_generator(tree, dag, rec, settings, seed_state(seed), make_tables(),
+    _search.search(tree, dag, rec, settings, seed_state(seed), make_tables(),
                           make_playout_scratch(), work, np.zeros(84, np.int64),
                           np.zeros(config.max_children, np.int32),
                           np.zeros(config.max_children, np.int32), stats)

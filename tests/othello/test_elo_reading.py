@@ -50,8 +50,8 @@ def test_default_is_keep_and_a_record_without_the_option_is_unchanged():
     assert LearningConfig().elo_reading == "keep"
     tiny = dict(mode="group", population_size=4, max_generations=2, iterations=1,
                 games_per_member=4, eval_games=0)
-    assert "elo_reading" not in learning.run_learning(LearningConfig(**tiny), 1)["config"]
-    changed = learning.run_learning(LearningConfig(**tiny, elo_reading="rederive"), 1)
+    assert "elo_reading" not in learning.learn(LearningConfig(**tiny), 1)["config"]
+    changed = learning.learn(LearningConfig(**tiny, elo_reading="rederive"), 1)
     assert changed["config"]["elo_reading"] == "rederive"
 
 

@@ -11,9 +11,9 @@ from mctslab.othello._board import START_BLACK, START_WHITE
 from mctslab.othello._players import play_match
 from mctslab.othello.learning import (
     LearningConfig,
+    learn,
     population_tables,
     random_population,
-    run_learning,
 )
 from mctslab.rng import seed_state
 
@@ -86,8 +86,8 @@ def test_learner_size_is_validated_and_enters_task_params_only_when_changed():
     assert experiments.config("default", weights=64).learning_params("group")["weights"] == 64
     tiny = dict(mode="individual", population_size=4, max_generations=2, iterations=1,
                 n_matches=2, games_per_match=4, eval_games=10)
-    assert "weights" not in run_learning(LearningConfig(**tiny), 1)["config"]
-    sized = run_learning(LearningConfig(**tiny, weights=20), 1)
+    assert "weights" not in learn(LearningConfig(**tiny), 1)["config"]
+    sized = learn(LearningConfig(**tiny, weights=20), 1)
     assert sized["config"]["weights"] == 20
     replaced = [e for e in sized["events"] if e["kind"] == "replace"]
     assert all(len(e["variables"]) == 20 for e in replaced)
@@ -109,7 +109,7 @@ def test_the_64_weight_learner_improves_over_its_random_start():
 
     learned, start = [], []
     for seed in range(4):
-        result = run_learning(cfg, seed)
+        result = learn(cfg, seed)
         assert len(result["final_variables"]) == 64
         learned.append(score(population_tables(np.array(result["final_variables"])[None])[0],
                              2000, seed_state(100 + seed)))

@@ -12,8 +12,8 @@ from mctslab.othello.learning import (
     LearningConfig,
     de_rand_1_bin,
     fitness_from_scores,
+    learn,
     population_tables,
-    run_learning,
 )
 from mctslab.rng import seed_state
 
@@ -104,7 +104,7 @@ def _small(mode, **overrides):
 @pytest.mark.parametrize("mode", ["individual", "group"])
 def test_learning_is_reproducible_and_counts_every_game(mode):
     cfg = _small(mode)
-    first, second = run_learning(cfg, 5), run_learning(cfg, 5)
+    first, second = learn(cfg, 5), learn(cfg, 5)
     first.pop("seconds"), second.pop("seconds")
     assert first == second
     rows = first["generations"]
@@ -129,8 +129,8 @@ def test_a_new_best_plays_fresh_games_against_the_opponent_it_replaced():
     """Issue 27: the fitness games that selected a new best cannot fail "it beats the opponent
     it replaced" (fitness > 0.5 needs score - 1.3 sigma > 0.5); fresh games from their own
     stream can, and they leave the learning itself unchanged."""
-    with_fresh = run_learning(_small("individual", iterations=4), 7)
-    without = run_learning(_small("individual", iterations=4, eval_games=0), 7)
+    with_fresh = learn(_small("individual", iterations=4), 7)
+    without = learn(_small("individual", iterations=4, eval_games=0), 7)
     assert with_fresh["generations"] == without["generations"]
     replaced = [e for e in with_fresh["events"] if e["kind"] == "replace"]
     assert replaced, "no replacement to check: pick another seed"
@@ -146,11 +146,11 @@ def test_a_new_best_plays_fresh_games_against_the_opponent_it_replaced():
 
 def test_different_seeds_learn_differently():
     cfg = _small("individual")
-    assert run_learning(cfg, 1)["generations"] != run_learning(cfg, 2)["generations"]
+    assert learn(cfg, 1)["generations"] != learn(cfg, 2)["generations"]
 
 
 def test_group_never_exceeds_its_capacity():
-    result = run_learning(_small("group", max_group=2, iterations=4), 3)
+    result = learn(_small("group", max_group=2, iterations=4), 3)
     for event in result["events"]:
         if event["kind"] == "join":
             assert len(event["group"]) <= 2
@@ -172,7 +172,7 @@ def test_small_scale_learning_beats_the_random_player():
                          n_matches=10, games_per_match=20, eval_games=0)
     scores = []
     for seed in range(6):
-        result = run_learning(cfg, seed)
+        result = learn(cfg, seed)
         assert 150_000 <= result["games"] <= 410_000
         learned = wpc.expand(result["final_variables"])
         # The learned WPC plays greedily (epsilon 0); the random player is random anyway.

@@ -5,7 +5,7 @@ Each learning test wraps the fitness kernels (``individual_scores``, ``group_rat
 given and returned. The test then replays the paper's algorithm on those results in
 plain Python (``t = 1`` after initialisation, ``t += 1`` after each generation, the
 replacement / join test once ``t > Tmax / 2``, failure once ``t > Tmax``) and demands
-that ``run_learning`` produced the same generation rows, events, opponents, group and
+that ``learning.learn`` produced the same generation rows, events, opponents, group and
 game counts. Small configurations (a handful of games per fitness) keep each run well
 under a second; each test also asserts that its run exercised the branch it checks.
 """
@@ -20,7 +20,7 @@ from mctslab.core.stats import elo_update
 from mctslab.othello import learning, wpc
 from mctslab.othello._board import START_BLACK, START_WHITE, legal_moves
 from mctslab.othello._players import choose_move
-from mctslab.othello.learning import LearningConfig, population_tables, run_learning
+from mctslab.othello.learning import LearningConfig, learn, population_tables
 from mctslab.rng import seed_state
 
 
@@ -82,7 +82,7 @@ def test_individual_learning_follows_steps_1_to_9(monkeypatch):
     spy = _Spy(learning.individual_scores, ["population", "opponent", "opponent_random",
                                             "n_matches", "games_per_match", "epsilon", "rng"])
     monkeypatch.setattr(learning, "individual_scores", spy)
-    result = run_learning(cfg, 0)
+    result = learn(cfg, 0)
 
     calls = iter(spy.calls)
     games = 0
@@ -184,7 +184,7 @@ def test_group_learning_follows_steps_1_to_8(monkeypatch):
                                         "k_factor", "epsilon", "rng"])
     monkeypatch.setattr(learning, "group_ratings", rating_spy)
     monkeypatch.setattr(learning, "league", league_spy)
-    result = run_learning(cfg, 2)
+    result = learn(cfg, 2)
 
     rating_calls, league_calls = iter(rating_spy.calls), iter(league_spy.calls)
     # Step 1: G = {random player rated start_rating}.

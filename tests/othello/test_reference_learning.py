@@ -16,7 +16,7 @@ import pytest
 
 from mctslab.core.report import Run
 from mctslab.othello import beyond, experiments, learning, tables, wpc
-from mctslab.othello.learning import LearningConfig, population_tables, run_learning
+from mctslab.othello.learning import LearningConfig, learn, population_tables
 from tests.othello.test_learning_rules import (
     _assert_rows_equal,
     _fitness,
@@ -36,7 +36,7 @@ def test_reference_learning_replays_one_population_against_fixed_opponents(
     spy = _Spy(learning.individual_scores, ["population", "opponent", "opponent_random",
                                             "n_matches", "games_per_match", "epsilon", "rng"])
     monkeypatch.setattr(learning, "individual_scores", spy)
-    result = run_learning(cfg, 4)
+    result = learn(cfg, 4)
 
     standard = wpc.row_tables(wpc.STANDARD_WPC)
     calls = iter(spy.calls)
@@ -88,7 +88,7 @@ def test_reference_learning_replays_one_population_against_fixed_opponents(
 def test_checkpoints_are_every_tenth_and_the_last_generation():
     cfg = LearningConfig(mode="reference", population_size=4, max_generations=23, iterations=1,
                          n_matches=1, games_per_match=2, eval_games=0, references=["random"])
-    result = run_learning(cfg, 0)
+    result = learn(cfg, 0)
     assert [e["generation"] for e in result["events"]] == [2 * k for k in range(1, 12)] + [23]
     assert all(e["vs_standard"] is None for e in result["events"])  # eval_games = 0
 
@@ -96,7 +96,7 @@ def test_checkpoints_are_every_tenth_and_the_last_generation():
 def test_the_paper_modes_records_have_no_references():
     cfg = LearningConfig(mode="individual", population_size=4, max_generations=2, iterations=1,
                          n_matches=1, games_per_match=2, eval_games=0)
-    assert "references" not in run_learning(cfg, 0)["config"]
+    assert "references" not in learn(cfg, 0)["config"]
 
 
 @pytest.mark.parametrize("fields, named", [

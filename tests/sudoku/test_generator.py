@@ -54,7 +54,7 @@ def test_dag_invariants():
                                 terminal=0, hint_count=0, min_of=0, child_draws=0, exhausted=0,
                                 c=1.0)
     stats = np.zeros(6, np.int64)
-    _search.run_generator(tree, dag, rec, settings, seed_state(1), make_tables(),
+    _search.search(tree, dag, rec, settings, seed_state(1), make_tables(),
                           _playout.make_playout_scratch(), np.zeros((6, 81), np.uint8),
                           np.zeros(84, np.int64), np.zeros(30, np.int32), np.zeros(30, np.int32),
                           stats)

@@ -20,13 +20,13 @@ SEED = 20261122  # an experiment seed (the notebook's default)
 
 
 def run_kernel(config: GeneratorConfig, seed: int):
-    """``run_generator`` on fresh arrays; returns (tree, dag, records, stats)."""
+    """``search`` on fresh arrays; returns (tree, dag, records, stats)."""
     nodes = config.node_budget()
     tree = make_tree(nodes, 2 * nodes)
     dag = _search.make_dag(nodes)
     rec = _search.make_records(config.playouts + 64)
     stats = np.zeros(6, np.int64)
-    _search.run_generator(tree, dag, rec, kernel_settings(config),
+    _search.search(tree, dag, rec, kernel_settings(config),
                           seed_state(seed), make_tables(), _playout.make_playout_scratch(),
                           np.zeros((6, 81), np.uint8), np.zeros(84, np.int64),
                           np.zeros(config.max_children, np.int32),

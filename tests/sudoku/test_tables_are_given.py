@@ -1,9 +1,11 @@
-"""The sudoku tables and figures build from what they are given: they import no experiments
+"""The Sudoku tables and figures build from what they are given: they import no experiments
 module, by any path (a name re-exported through another module counts), and the paper scale's
-configuration comes with the run's (``cfg.protocol()``)."""
+configuration comes with the run's (``cfg.protocol()``); a ``run_*`` name is defined once."""
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -30,3 +32,14 @@ def test_the_protocol_is_the_paper_scales_or_the_runs_own_at_paper_scale():
 def test_the_census_is_read_by_the_experiments():
     forms, label = experiments.census_forms()
     assert label.startswith("Royle") and len(forms) >= 2000
+
+
+def test_a_run_name_is_a_runner_and_is_defined_once():
+    """One name, one meaning: no two modules of the domain define the same ``run_*``
+    function (the runners' names, ``run_<experiment>(run, cfg, ...)``, name nothing else)."""
+    defined = {}
+    for path in sorted(Path(experiments.__file__).parent.glob("*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("run_"):
+                defined.setdefault(node.name, []).append(path.stem)
+    assert {name: where for name, where in defined.items() if len(where) > 1} == {}
