@@ -41,7 +41,11 @@ Reading guide, from the board up:
   ``record_runs`` - one part of the protocol run as the notebook runs it, for a record (the
   19x19 Table 2 games of a match record, the uniform-redraw reading); ``strong_record`` - the
   strong engine's committed matches (validation, ablation, the tabu head-to-head) as tables,
-  with their power;
+  with their power; ``plans`` - the recorded runs' protocols as data (a record's
+  ``plan.json``: rows, flags, seed, games, the interleaved order); ``plan_run`` - playing a
+  plan's rows (and the paper scale's veto-rate steps); ``record_hooks`` - what
+  ``mctslab records`` and ``docs/bench`` know of Go's records; ``positions`` - the shipped 9x9
+  veto-rate positions and how they are made;
 * ``cli`` - the ``mctslab go`` verbs; ``bench`` - ``mctslab bench go``.
 """
 
