@@ -287,7 +287,7 @@ def _cases():
             yield pytest.param(domain, rule, marks=marks, id=f"{domain}-{rule}")
 
 
-@pytest.mark.parametrize("domain, rule", _cases())
+@pytest.mark.parametrize("domain, rule", list(_cases()))
 def test_every_domain_keeps_the_contract(domain, rule):
     if rule != "files":
         assert missing_files(PACKAGE, domain) == []
