@@ -37,6 +37,9 @@ LOCAL_IMPORTS_ALLOWED = {
     ("mctslab.*.cli", "mctslab"):
         "the domain's verbs are added to every `mctslab` command line: each imports its "
         "modules when it runs, so `mctslab --help` stays fast",
+    ("mctslab.*.cli_*", "mctslab"):
+        "a part of the domain's verbs (cli_engine: the engine options and the search verb), "
+        "added to every `mctslab` command line like cli.py",
     ("mctslab.*.bench", "mctslab"):
         "`mctslab bench` imports every domain's bench module to list the benchmarks; a "
         "benchmark imports what it times when it runs",

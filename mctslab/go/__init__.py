@@ -46,7 +46,7 @@ Reading guide, from the board up:
   plan's rows (and the paper scale's veto-rate steps); ``record_hooks`` - what
   ``mctslab records`` and ``docs/bench`` know of Go's records; ``positions`` - the shipped 9x9
   veto-rate positions and how they are made;
-* ``cli`` - the ``mctslab go`` verbs; ``bench`` - ``mctslab bench go``.
+* ``cli`` - the ``mctslab go`` verbs (``cli_engine``: the engine options and the ``search`` verb); ``bench`` - ``mctslab bench go``.
 """
 
 from mctslab.core.warmup import compile_once

@@ -176,9 +176,11 @@ COMMAND_LAYER = ("mctslab.records", "mctslab.record_card", "mctslab.cli", "mctsl
 
 def command_modules() -> set[str]:
     """ARCHITECTURE.md's top line: ``mctslab <command>``'s modules, and each domain's verbs and
-    benchmarks (``<domain>/cli.py``, ``bench.py``), drawn beside them above the domain box."""
+    benchmarks (``<domain>/cli.py``, its parts ``cli_*.py``, ``bench.py``), drawn beside them
+    above the domain box."""
     verbs = {f"mctslab.{d}.{name}" for d in DOMAINS for name in ("cli", "bench")}
-    return set(COMMAND_LAYER) | (verbs & set(MODULES))
+    parts = {m for m in MODULES for d in DOMAINS if m.startswith(f"mctslab.{d}.cli_")}
+    return set(COMMAND_LAYER) | (verbs & set(MODULES)) | parts
 
 
 def command_layer_imports() -> list[str]:

@@ -13,7 +13,6 @@ from mctslab import records
 from mctslab.core.stats import detectable_difference, games_for_power
 from mctslab.core.store import ResultStore
 from mctslab.go import match_record, sgf, strong_record
-from tests.go.fake_mctslab import option, run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORD = ROOT / "records" / "go_state_tabu" / "strong9-2026-11-26"
@@ -202,49 +201,6 @@ def test_the_markdown_report_cites_the_record_and_has_three_tables():
     statuses = set(strong_record.ablation(RECORD).status)  # "complete", "partial: ..."
     assert all(f"| {row} |" in text for row in strong_record.ROWS)
     assert all(f"| {status} |" in text for status in statuses)
-
-
-def _script(tmp_path, *args):
-    """scripts/go-strong with a stand-in for mctslab that logs its arguments."""
-    return run_script(tmp_path, "go-strong", *args, env={"RECORD": str(tmp_path / "strong9-x")})
-
-
-def _rows(calls):
-    """(games, row) of each logged match."""
-    return [(option(c, "--games"), Path(option(c, "--out")).name) for c in calls]
-
-
-def test_the_script_plays_rows_into_the_record_and_sizes_the_head_to_head(tmp_path):
-    done, calls = _script(tmp_path, "ablation", "20", "no-rave", "no-capture")
-    assert done.returncode == 0, done.stderr
-    assert _rows(calls) == [
-        ("10", "no-rave"), ("10", "no-capture"), ("20", "no-rave"), ("20", "no-capture")]
-    assert option(calls[0], "--rave") == "none"
-    assert option(calls[1], "--priors") == "even,self-atari,pattern,distance,edge"
-    # the committed rows' engine (their task ids): the pass rule before the plain count's
-    assert {option(c, "--pass-rule") for c in calls} == {"estimate"}
-    assert Path(option(calls[0], "--out")).parent == tmp_path / "strong9-x"
-    done, calls = _script(tmp_path, "tabu")
-    tabu = calls[-1]
-    assert option(tabu, "--games") == str(strong_record.head_to_head_games())
-    assert Path(option(tabu, "--out")).name.startswith(strong_record.HEAD_TO_HEAD)
-    assert option(tabu, "--config") == strong_record.TABU_CONFIG
-
-
-def test_a_resumed_ablation_starts_above_the_fewest_games_a_row_has_stored(tmp_path):
-    """Steps every row has played are skipped; a GAMES every row has reached only rewrites
-    each row's summary at GAMES (one call per row)."""
-    for name, stored in (("no-rave", 23), ("no-capture", 20)):
-        store = tmp_path / "strong9-x" / name / "data" / "results" / "go_match_x"
-        store.mkdir(parents=True)
-        (store / "results.jsonl").write_text('{"key": 1}\n' * stored + '{"key": 2, "resu')
-    done, calls = _script(tmp_path, "ablation", "40", "no-rave", "no-capture")
-    assert done.returncode == 0, done.stderr
-    assert _rows(calls) == [("30", "no-rave"), ("30", "no-capture"), ("40", "no-rave"),
-                            ("40", "no-capture")]
-    (tmp_path / "calls.txt").unlink()
-    done, calls = _script(tmp_path, "ablation", "15", "no-rave", "no-capture")
-    assert _rows(calls) == [("15", "no-rave"), ("15", "no-capture")]
 
 
 @needs_record
