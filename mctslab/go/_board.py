@@ -300,7 +300,7 @@ def _merge(group, next_stone, stones, libs, lib_sum, lib_sumsq, a, b):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _capture(col, group, next_stone, libs, lib_sum, lib_sumsq, empty, empty_index, captured,
+def _capture(col, group, next_stone, libs, lib_sum, lib_sumsq, empty, empty_index, captured,  # noqa: PLR0913 - numba kernel: the unpacked board arrays, not a BoardState (a NamedTuple per call costs ~130 ns in the hot loop)
              info, key_row, g):
     """Remove string ``g``; neighbours gain the freed pseudo-liberties. ``key_row`` is the
     victim's Zobrist row; returns the hash change."""
@@ -341,7 +341,7 @@ def play_unchecked(st, color, p):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def play_arrays(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, empty_index,
+def play_arrays(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, empty_index,  # noqa: PLR0913 - numba kernel: the unpacked board arrays, not a BoardState (a NamedTuple per call costs ~130 ns in the hot loop)
                 captured, info, hash_, zobrist, color, p):
     """:func:`play_unchecked` on the unpacked arrays (for hot loops, see the note above)."""
     info[I_NUM_CAPTURED] = 0
@@ -374,7 +374,7 @@ def play_arrays(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty,
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _place(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, empty_index, info,
+def _place(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, empty_index, info,  # noqa: PLR0913 - numba kernel: the unpacked board arrays, not a BoardState (a NamedTuple per call costs ~130 ns in the hot loop)
            color, p):
     """Put a stone on ``p`` as a new string, update neighbours' pseudo-liberties and merge with
     friendly strings; returns the id of the string holding ``p``."""
@@ -429,7 +429,7 @@ def full_hash(st):
 
 
 @njit(cache=True, _nrt=False)
-def area_score(st, komi):
+def area_score(st, komi):  # noqa: C901 - numba kernel: the region flood fill inline in the scan over points
     """Tromp-Taylor area: Black's stones and empty regions reaching only Black, minus White's,
     minus ``komi`` (positive: Black ahead)."""
     col = st.color
@@ -497,7 +497,7 @@ def _xor_string(next_stone, zobrist_color, g):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def hash_after(col, group, next_stone, libs, lib_sum, lib_sumsq, info, hash_, zobrist, color, p):
+def hash_after(col, group, next_stone, libs, lib_sum, lib_sumsq, info, hash_, zobrist, color, p):  # noqa: PLR0913 - numba kernel: the unpacked board arrays, not a BoardState (a NamedTuple per call costs ~130 ns in the hot loop)
     """The Zobrist hash of the position after ``color`` plays the legal move ``p`` (PASS
     allowed), without playing it: the stone's key, the keys of the enemy strings it captures
     (neighbours in atari, each once) and the side-to-move key. The state-tabu paper's Eq. 3

@@ -90,7 +90,7 @@ def _bad_self_atari(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, w,
 # inline="always": a call passing the policy bundle (the pattern tables' tuple) cost ~10% of
 # the 19x19 playout speed (measured); choose_pattern_move stays a call (see _patterns)
 @njit(cache=True, _nrt=False, inline="always")
-def heavy_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, info, rng,
+def heavy_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, info, rng,  # noqa: PLR0913 - numba kernel: the unpacked board arrays, not a BoardState (a NamedTuple per call costs ~130 ns in the hot loop)
                color, policy):
     """The move of ``policy`` (a :class:`PlayoutPolicy`) for ``color``: a point or PASS."""
     code = policy.policy

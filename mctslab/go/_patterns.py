@@ -119,7 +119,7 @@ def _add_liberty(l1, l2, q):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def liberties_after(col, group, next_stone, libs, lib_sum, lib_sumsq, w, color, p):
+def liberties_after(col, group, next_stone, libs, lib_sum, lib_sumsq, w, color, p):  # noqa: C901 - numba kernel: each neighbour case of the move inline (no call per point in the hot loop)
     """Liberties (0, 1, or 2 meaning "2 or more") of ``color``'s string through empty ``p`` if
     ``color`` played there, captures included; exact. 0 means suicide, 1 self-atari."""
     free = 0
@@ -208,7 +208,7 @@ def atari_stones(col, group, stones, libs, lib_sum, lib_sumsq, w, color, p):
 
 
 @njit(cache=True, _nrt=False)
-def point_state(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, w, color, p, need,
+def point_state(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, w, color, p, need,  # noqa: PLR0913 - numba kernel: the unpacked board arrays, not a BoardState (a NamedTuple per call costs ~130 ns in the hot loop)
                 near):
     """The property state of ``color`` playing empty ``p`` (only the bits in ``need``)."""
     state = NEAR if near else 0
@@ -231,7 +231,7 @@ def point_state(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, w, col
 
 
 @njit(cache=True, _nrt=False)
-def pattern_weight(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, w, color, p,
+def pattern_weight(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, w, color, p,  # noqa: PLR0913 - numba kernel: the unpacked board arrays, not a BoardState (a NamedTuple per call costs ~130 ns in the hot loop)
                    near, pattern_class, class_weight, class_need):
     """The table's value of ``color`` playing empty ``p`` (legality not checked)."""
     cls = pattern_class[color - BLACK, neighbourhood_code(col, w, p)]
@@ -255,7 +255,7 @@ def _push(out, n, q):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def tactical_moves(col, group, next_stone, libs, lib_sum, lib_sumsq, info, color, last, out):
+def tactical_moves(col, group, next_stone, libs, lib_sum, lib_sumsq, info, color, last, out):  # noqa: C901 - numba kernel: captures and escapes around the last move, each case inline
     """Step 1: captures near ``last`` and escapes of the mover's strings it put in atari
     (see the module docstring); writes distinct points to ``out``, returns how many."""
     w = info[I_WIDTH]
@@ -296,7 +296,7 @@ def tactical_moves(col, group, next_stone, libs, lib_sum, lib_sumsq, info, color
 
 
 @njit(cache=True, _nrt=False)
-def near_pattern_moves(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info, color,
+def near_pattern_moves(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info, color,  # noqa: PLR0913 - numba kernel: the unpacked board arrays, not a BoardState (a NamedTuple per call costs ~130 ns in the hot loop)
                        last, pattern_class, class_weight, class_need, points, weights):
     """Step 2's candidates: the legal, non-ko, non-own-eye neighbours of ``last`` with a
     positive weight, written to ``points``/``weights``; returns ``(count, total weight)``."""
@@ -339,7 +339,7 @@ def _quiet_state(col, group, libs, lib_sum, lib_sumsq, w, q):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def sample_near_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info, rng,
+def sample_near_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info, rng,  # noqa: C901, PLR0913, PLR0915 - numba kernel: the unpacked board arrays; the candidate scan and the rejection-sampling loop inline
                      color, last, policy):
     """Step 2 drawn without weighing every neighbour: a neighbour of ``last`` with probability
     ``w / (S + F)``, or -1 (probability ``F / (S + F)``), as in the module docstring; the
@@ -419,7 +419,7 @@ def sample_near_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, i
 # playout made the first compile of the pattern playout take 150 s of CPU instead of 30 s
 # (measured), for about 9% more playouts per second.
 @njit(cache=True, _nrt=False)
-def choose_pattern_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info, rng,
+def choose_pattern_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info, rng,  # noqa: PLR0913 - numba kernel: the unpacked board arrays, not a BoardState (a NamedTuple per call costs ~130 ns in the hot loop)
                         color, policy_data):
     """Steps 1 and 2 of the policy: a point, or -1 for "let the light policy choose".
     ``policy_data``: a :class:`PatternPolicy`."""
@@ -437,22 +437,22 @@ def choose_pattern_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq
                             rng, color, last, policy_data)
 
 
-def pattern_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info, rng, color,
+def pattern_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info, rng, color,  # noqa: PLR0913 - the Python stub of a numba overload: the kernel's unpacked board arrays
                  policy_data):
     """What ``_playout.playout`` calls (compiled through the overload below)."""
     raise NotImplementedError("call from numba-compiled code only")
 
 
 @overload(pattern_move, inline="always", jit_options={"_nrt": False})
-def _pattern_move_overload(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info, rng,
+def _pattern_move_overload(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info, rng,  # noqa: PLR0913 - numba overload: the kernel's unpacked board arrays
                            color, policy_data):
     if isinstance(policy_data, types.BaseTuple):
-        def impl(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info, rng, color,
+        def impl(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info, rng, color,  # noqa: PLR0913 - the overload's implementation: the kernel's unpacked board arrays
                  policy_data):
             return choose_pattern_move(col, group, next_stone, stones, libs, lib_sum,
                                        lib_sumsq, info, rng, color, policy_data)
     else:  # the light policy's policy_data: no pattern move
-        def impl(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info, rng, color,
+        def impl(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info, rng, color,  # noqa: PLR0913 - the overload's implementation: the kernel's unpacked board arrays
                  policy_data):
             return np.int64(-1)
     return impl

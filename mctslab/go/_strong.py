@@ -247,7 +247,7 @@ def leaf_tabu_slot(stats, tabu, leaf):
 
 
 @njit(cache=True, _nrt=False)
-def strong_run(tree, stats, root, scratch, rng, n_playouts, params, weights, prior_data,
+def strong_run(tree, stats, root, scratch, rng, n_playouts, params, weights, prior_data,  # noqa: PLR0913 - numba kernel: the search's bundles (tree, stats, params, tabu ...) are its arguments
                policy, buffers, tabu, first):
     """Up to ``n_playouts`` iterations from ``root`` (node 0 of ``tree``, created by the
     caller); returns the number done (fewer when the tree budget runs out). ``tabu``: the

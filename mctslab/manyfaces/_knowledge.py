@@ -184,7 +184,7 @@ def cut_records(color, group, w, rec):
 
 
 @njit(cache=True)
-def id_liberties(color, w, ids, ray, libs, esc_open, esc_friend, esc_enemy):
+def id_liberties(color, w, ids, ray, libs, esc_open, esc_friend, esc_enemy):  # noqa: C901 - numba kernel: one pass over the board, each neighbour and ray case inline
     """Per id (``ids[p]`` of each stone: a string or group id): distinct liberties, and
     escape points: liberties with two or more empty neighbours and no enemy neighbour,
     split by where their rays lead (a friendly stone of another id within 3 points:
@@ -477,7 +477,7 @@ def safe_for(color, group, w, dlibs, p, player):
 
 
 @njit(cache=True)
-def check_strings(color, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty,
+def check_strings(color, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty,  # noqa: C901, PLR0913 - numba kernel: the Go board's unpacked arrays, checked in one flood-fill pass with every case inline
                   empty_index, num_empty, w, mark, stack):
     """The Go board's incremental strings against a flood fill from scratch: 0 when every
     string's ids, stone ring, stone count, pseudo-liberties (count, sum, sum of squares)

@@ -185,7 +185,7 @@ def words_to_fail(hit, word_bits):
 
 
 @numba.njit(cache=True, _nrt=False, inline="always")
-def match_anchor(o, colour, ar, ac, n, pats, cands, row, j_lo, q_row, q_col, q_old, in_place,
+def match_anchor(o, colour, ar, ac, n, pats, cands, row, j_lo, q_row, q_col, q_old, in_place,  # noqa: C901, PLR0913, PLR0915 - numba kernel: one candidate list's scan at a window, every case inline in the loop (a call per candidate costs the matcher's speed)
                  state, switches):
     """Try one candidate list at one (orientation, colour, anchor) and set match bits.
 
@@ -277,7 +277,7 @@ def match_anchor(o, colour, ar, ac, n, pats, cands, row, j_lo, q_row, q_col, q_o
 
 
 @numba.njit(cache=True, _nrt=False, inline="always")
-def later_blocks_hit(o, colour, ar, ac, n, win, pats, p, ok, early_exit, word_bits):
+def later_blocks_hit(o, colour, ar, ac, n, win, pats, p, ok, early_exit, word_bits):  # noqa: PLR0913 - numba kernel: the window's coordinates and the matcher's switches as scalars (inlined into match_anchor)
     """The other 8x8 blocks of pattern ``p`` (bigger than 8x8) at one window, after its first
     block gave ``ok``: returns ``(ok, words compared)``; with ``early_exit`` the blocks after
     a failing one are not compared."""
@@ -396,7 +396,7 @@ def forget_matches_through(q_row, q_col, ar, ac, t, a, meta, match_bits, match_c
 
 
 @numba.njit(cache=True, _nrt=False)
-def rematch_near(geometry, q, q_old, o, colour, pats, lists, state, changed, n_changed,
+def rematch_near(geometry, q, q_old, o, colour, pats, lists, state, changed, n_changed,  # noqa: PLR0913 - numba kernel: the window geometry, the changed point and the matcher's bundles
                  switches):
     """Re-match, for one orientation and colour, every (pattern, anchor) whose box
     contains transformed point q: anchors up to 7 rows/columns up-left with the usual
