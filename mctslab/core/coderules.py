@@ -86,8 +86,8 @@ MODULES_OVER_400 = {
                         "restart), each failure mode next to the call it guards",
     "mctslab.go._patterns": "the pattern playout's kernels: tactics near the last move and the "
                             "3x3 table, called from one sampling loop",
-    "mctslab.go.match": "the one game loop, the game task and the match summary (issue 22 "
-                        "merged three loops into this one on purpose)",
+    "mctslab.go.match": "the one game loop, the game task and the match summary (every "
+                        "match of the three papers plays through this one loop on purpose)",
     "mctslab.go.api": "Board, search and GTP vertices: the public Go API in one place",
     "mctslab.manyfaces._knowledge": "the knowledge kernels (strings, liberties, connections, "
                                     "eyes) share one pass over the board per update level",
@@ -124,7 +124,6 @@ FUNCTIONS_OVER_60 = {
     "mctslab.go.cli add_parser": "every go verb's arguments, one by one",
     "mctslab.records save": "a record's steps in order: tables, texts, raw files, sums",
     "mctslab.manyfaces.patterns compile_patterns": "each pattern's masks in one pass",
-    "mctslab.core.compare judge": "the one verdict function, every kind and rule",
     "mctslab.tsp._sa sa_swap": "a kernel's annealing loop, inline",
     "mctslab.tsp.tsplib parse": "one branch per TSPLIB keyword",
     "mctslab.go._patterns liberties_after": "a kernel: each neighbour case of a move inline",

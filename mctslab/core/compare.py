@@ -29,8 +29,8 @@ column            meaning
 ``note``          the domain's note (what was measured, a link to ``docs/bench/...``)
 ================  =========================================================================
 
-The verdict is :func:`judge`'s, by equivalence rather than overlap (issue 27), from the
-target's kind and margin (:mod:`mctslab.core.targets`):
+The verdict is :func:`judge`'s, by equivalence rather than overlap (a wide interval that
+merely contains the paper's value proves nothing), from the target's kind and margin (:mod:`mctslab.core.targets`):
 
 - ``reproduced``: our 95% interval lies inside the paper's value +- margin; ``differs``: it
   lies wholly outside; ``inconclusive``: anything else, with the sample that would settle it
@@ -49,7 +49,7 @@ fields (:func:`rejudge`, ``mctslab records check``), or with today's targets.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 
 import pandas as pd
@@ -58,7 +58,7 @@ from mctslab.core import targets as targets_module
 from mctslab.core.stats import sample_to_settle, sd_from_interval
 
 __all__ = ["REPRODUCED", "DIFFERS", "INCONCLUSIVE", "NOT_RUN", "DERIVED", "NOT_COMPARED",
-           "VERDICTS", "CLAIM_STATES", "COLUMNS", "PaperRow", "Judgement", "judge",
+           "VERDICTS", "CLAIM_STATES", "COLUMNS", "PaperRow", "Judgement", "Measured", "judge",
            "paper_row", "paper_table", "rejudge", "read_table", "config_rows"]
 
 REPRODUCED = "reproduced"
@@ -142,44 +142,79 @@ def _equal(paper_value, our_value, margin: str) -> tuple[bool, str]:
                     f"{_g(lower)}..{_g(upper)} (the paper's {_g(paper_value)} +- {margin})")
 
 
-def judge(kind: str, paper_value, our_value, *, margin: str = "", low=None, high=None,
-          n=None, min_n=None, scale: str = "paper", departure: str = "", unit_cpu_s=None,
-          sample: str = "units") -> Judgement:
+@dataclass(frozen=True)
+class Measured:
+    """This run's side of one comparison: its value (``None``/NaN: not measured), 95% interval
+    ``low``..``high``, the units ``n`` it is over, the run's scale, where it departs from the
+    paper's protocol (empty: it does not) and its CPU seconds per unit."""
+
+    value: float | str | None
+    low: float | None = None
+    high: float | None = None
+    n: int | None = None
+    scale: str = "paper"
+    departure: str = ""
+    unit_cpu_s: float | None = None
+
+
+def judge(target: Mapping, ours: Measured) -> Judgement:
     """The verdict of one comparison (the rules of the module docstring).
 
-    ``kind``, ``paper_value``, ``margin``, ``min_n`` and ``sample`` are the target's
-    (:mod:`mctslab.core.targets`); the rest this run's. ``ValueError`` for a sampled target
-    whose value is not a number, or a claim whose value is not ``holds``/``fails``/
-    ``undecided`` followed by ``:`` or nothing.
+    ``target`` is the target's row (:mod:`mctslab.core.targets`: its ``kind``, ``value``,
+    ``margin``, ``min_n`` and, optionally, ``sample``); ``ours`` this run's. ``ValueError``
+    for a sampled target whose value is not a number, or a claim whose value is not
+    ``holds``/``fails``/``undecided`` followed by ``:`` or nothing.
     """
+    kind, paper_value = target["kind"], target["value"]
+    margin, sample = target.get("margin") or "", target.get("sample") or "units"
     if kind == "derived":
         return Judgement(DERIVED, "derived: the target it follows from is the one judged")
     if kind == "uncompared":
         return Judgement(NOT_COMPARED, "not compared (the target says why)")
-    if _missing(our_value):
+    if _missing(ours.value):
         return Judgement(NOT_RUN, "not measured in this run")
     if kind in ("exact", "config"):
-        same, why = _equal(paper_value, our_value, margin)
+        same, why = _equal(paper_value, ours.value, margin)
         if kind == "config":
             why += " (our configuration at paper scale)"
         return Judgement(REPRODUCED if same else DIFFERS, why)
     if kind not in ("sampled", "claim"):
         raise ValueError(f"unknown kind {kind!r}")
-    if departure:
-        return Judgement(NOT_RUN, f"not the paper's protocol: {departure}")
-    if scale != "paper":
-        return Judgement(NOT_RUN, f"scale {scale}: not the paper's protocol")
-    if min_n is not None and (n is None or n < min_n):
-        return Judgement(NOT_RUN, f"{n or 0} {sample}, below the {min_n} this target needs")
+    outside = _outside_protocol(ours, target.get("min_n"), sample)
+    if outside is not None:
+        return outside
     if kind == "claim":
-        state = str(our_value).split(":", 1)[0].strip()
-        if state not in CLAIM_STATES:
-            raise ValueError(f"a claim's value is holds, fails or undecided (then ': ...'), "
-                             f"got {our_value!r}")
-        return Judgement(CLAIM_STATES[state], f"the claim {state} by its criterion")
-    if isinstance(our_value, str) or isinstance(paper_value, str):
+        return _judge_claim(ours.value)
+    return _judge_sampled(paper_value, ours, margin, sample)
+
+
+def _outside_protocol(ours: Measured, min_n, sample: str) -> Judgement | None:
+    """``not run at this scale`` when the run departs from the paper's protocol, is not at
+    its scale or has fewer units than the target's minimum; ``None`` when it may be judged."""
+    if ours.departure:
+        return Judgement(NOT_RUN, f"not the paper's protocol: {ours.departure}")
+    if ours.scale != "paper":
+        return Judgement(NOT_RUN, f"scale {ours.scale}: not the paper's protocol")
+    if min_n is not None and (ours.n is None or ours.n < min_n):
+        return Judgement(NOT_RUN, f"{ours.n or 0} {sample}, below the {min_n} this target needs")
+    return None
+
+
+def _judge_claim(our_value) -> Judgement:
+    state = str(our_value).split(":", 1)[0].strip()
+    if state not in CLAIM_STATES:
+        raise ValueError(f"a claim's value is holds, fails or undecided (then ': ...'), "
+                         f"got {our_value!r}")
+    return Judgement(CLAIM_STATES[state], f"the claim {state} by its criterion")
+
+
+def _judge_sampled(paper_value, ours: Measured, margin: str, sample: str) -> Judgement:
+    """A sampled quantity by equivalence: our interval inside the band, wholly outside it, or
+    straddling an edge (:func:`_unsettled`)."""
+    if isinstance(ours.value, str) or isinstance(paper_value, str):
         raise ValueError(f"a sampled target compares numbers, got {paper_value!r} and "
-                         f"{our_value!r}")
+                         f"{ours.value!r}")
+    n, low, high = ours.n, ours.low, ours.high
     if n is None or n < 2 or _missing(low) or _missing(high):
         return Judgement(INCONCLUSIVE, f"measured once ({n or 1} {sample}): no interval; a "
                          "spread needs two or more")
@@ -190,29 +225,36 @@ def judge(kind: str, paper_value, our_value, *, margin: str = "", low=None, high
         return Judgement(REPRODUCED, f"{interval} lies inside {band}")
     if high < lower or low > upper:
         return Judgement(DIFFERS, f"{interval} lies wholly outside {band}")
+    return _unsettled(ours, lower, upper, f"{interval} straddles an edge of {band}", sample)
+
+
+def _unsettled(ours: Measured, lower: float, upper: float, straddles: str,
+               sample: str) -> Judgement:
+    """``inconclusive``, with the sample that would settle it and what the missing units
+    cost (or why no sample can be sized)."""
+    n, low, high = ours.n, ours.low, ours.high
     sd = sd_from_interval(low, high, n)
-    settle = sample_to_settle(float(our_value), sd, lower, upper, n=n, power=POWER)
+    settle = sample_to_settle(float(ours.value), sd, lower, upper, n=n, power=POWER)
     on_edge = settle is None and math.isfinite(low) and math.isfinite(high)
     if on_edge:  # no size settles it for sure: the least that lets the interval fit the band
         settle = sample_to_settle((lower + upper) / 2, sd, lower, upper, n=n, power=POWER)
     if settle is None:
         reason = ("the interval is open, so no sample can be sized from it"
                   if not on_edge else "ours sits on the edge: no sample settles it")
-        return Judgement(INCONCLUSIVE, f"{interval} straddles an edge of {band}; {reason}")
+        return Judgement(INCONCLUSIVE, f"{straddles}; {reason}")
     more = settle - n
     # the cost is a column of its own (settle_cpu_h): a measured time varies from run to run,
     # and the reason stays the same text for the same numbers (core.varying)
-    cost = None if _missing(unit_cpu_s) else more * float(unit_cpu_s) / 3600
+    cost = None if _missing(ours.unit_cpu_s) else more * float(ours.unit_cpu_s) / 3600
     size = (f"ours sits on the edge, so no sample settles it for sure: at least {settle:,} "
             f"{sample} in all before the interval can fit inside the band ({POWER:.0%} power "
             "for a value at its centre)" if on_edge else
             f"about {settle:,} {sample} in all settle it ({POWER:.0%} power)")
-    return Judgement(INCONCLUSIVE, f"{interval} straddles an edge of {band}; {size}: {more:,} "
-                                   "more (settle_cpu_h: their CPU hours at this run's CPU time "
-                                   "per unit)", settle, cost)
+    return Judgement(INCONCLUSIVE, f"{straddles}; {size}: {more:,} more (settle_cpu_h: their "
+                                   "CPU hours at this run's CPU time per unit)", settle, cost)
 
 
-def paper_row(paper: str, artefact: str, row: str, column: str, our_value, *, scale: str,
+def paper_row(paper: str, artefact: str, row: str, column: str, our_value, *, scale: str,  # noqa: PLR0913 - a target's 4 keys and our measure, by keyword at ~70 call sites
               low=None, high=None, n=None, departure: str = "", unit_cpu_s=None,
               note: str = "") -> PaperRow:
     """A :class:`PaperRow` for the target ``(paper, artefact, row, column)``: its value, kind
@@ -225,9 +267,7 @@ def paper_row(paper: str, artefact: str, row: str, column: str, our_value, *, sc
     unit_cpu_s = None if _missing(_number(unit_cpu_s)) else float(unit_cpu_s)
     low = None if _missing(low) else float(low)
     high = None if _missing(high) else float(high)
-    judged = judge(target["kind"], target["value"], our_value, margin=target["margin"],
-                   low=low, high=high, n=n, min_n=target["min_n"], scale=scale,
-                   departure=departure, unit_cpu_s=unit_cpu_s, sample=target["sample"] or "units")
+    judged = judge(target, Measured(our_value, low, high, n, scale, departure, unit_cpu_s))
     return PaperRow(paper, artefact, row, column, target["kind"], target["value"], our_value,
                     low, high, n, target["min_n"], target["margin"], scale, departure,
                     unit_cpu_s, judged.verdict, judged.why, judged.settle_n, judged.settle_cpu_h,
@@ -303,13 +343,11 @@ def read_table(path) -> list[dict]:
     return records
 
 
-def rejudge(record: dict, target: dict | None = None) -> Judgement:
+def rejudge(record: dict, target: Mapping | None = None) -> Judgement:
     """:func:`judge` applied to a row's own fields, or with ``target``'s value, kind, margin
     and minimum (today's targets file) in place of the row's."""
     source = target or {"kind": record["kind"], "value": record["paper_value"],
                         "margin": record["margin"], "min_n": record["min_n"], "sample": ""}
-    return judge(source["kind"], source["value"], record["our_value"],
-                 margin=source["margin"] or "", low=record["low"], high=record["high"],
-                 n=record["n"], min_n=source["min_n"], scale=record["scale"],
-                 departure=record["departure"] or "", unit_cpu_s=record["unit_cpu_s"],
-                 sample=source.get("sample") or "units")
+    return judge(source, Measured(record["our_value"], record["low"], record["high"],
+                                  record["n"], record["scale"], record["departure"] or "",
+                                  record["unit_cpu_s"]))

@@ -1,5 +1,5 @@
-"""The "paper vs this run" shape and the one verdict function (issue 22, issue 27: verdicts by
-equivalence, not overlap), with property tests of the rules a wide interval cannot pass."""
+"""The "paper vs this run" shape and the one verdict function (verdicts by equivalence, not
+overlap), with property tests of the rules a wide interval cannot pass."""
 
 import math
 
@@ -17,6 +17,7 @@ from mctslab.core.compare import (
     NOT_COMPARED,
     NOT_RUN,
     REPRODUCED,
+    Measured,
     PaperRow,
     config_rows,
     judge,
@@ -37,7 +38,12 @@ def test_columns_are_the_documented_ones():
                        "unit_cpu_s", "verdict", "why", "settle_n", "settle_cpu_h", "note")
 
 
-SAMPLED = dict(margin="0.05", n=1000, min_n=100, scale="paper")
+def _target(kind, value, margin="", min_n=None, sample=""):
+    """A target row's fields that :func:`judge` reads."""
+    return {"kind": kind, "value": value, "margin": margin, "min_n": min_n, "sample": sample}
+
+
+SAMPLED = _target("sampled", 0.519, "0.05", min_n=100)  # Go's Table 2 cell, margin +-0.05
 
 
 @pytest.mark.parametrize("paper, ours, low, high, expected", [
@@ -47,13 +53,14 @@ SAMPLED = dict(margin="0.05", n=1000, min_n=100, scale="paper")
     (0.519, 0.0, 0.0, 0.52, INCONCLUSIVE),     # 0 of 5 games: contains the paper, not inside
 ])
 def test_sampled_quantities_are_judged_by_equivalence(paper, ours, low, high, expected):
-    assert judge("sampled", paper, ours, low=low, high=high, **SAMPLED).verdict == expected
+    target = dict(SAMPLED, value=paper)
+    assert judge(target, Measured(ours, low, high, n=1000)).verdict == expected
 
 
 def test_the_recorded_sudoku_row_that_passed_by_overlap_is_open_now():
     # Table 2 (c = 1, threshold 40), N = 20: ours 389,231 [0, 1,230,937] against 78,794
-    judged = judge("sampled", 78794.0, 389231.0, low=0.0, high=1230937.0, margin="x2", n=4,
-                   min_n=4, scale="paper", unit_cpu_s=3600.0, sample="seeds")
+    judged = judge(_target("sampled", 78794.0, "x2", min_n=4, sample="seeds"),
+                   Measured(389231.0, 0.0, 1230937.0, n=4, unit_cpu_s=3600.0))
     assert judged.verdict == INCONCLUSIVE
     assert judged.settle_n > 4 and "seeds in all settle it" in judged.why
     assert judged.settle_cpu_h == pytest.approx(judged.settle_n - 4)  # an hour per seed
@@ -64,11 +71,11 @@ def test_a_zero_of_the_paper_no_longer_passes_by_a_clipped_interval():
     target = targets.target("sudoku_less_clue", "Table 1", "fully random, mean, rules no",
                             "N=20")
     assert (target["value"], target["margin"]) == (0.0, "1")
-    args = dict(margin="1", n=4, min_n=4, scale="paper")
-    assert judge("sampled", 0.0, 1.5, low=0.0, high=3.2, **args).verdict == INCONCLUSIVE
-    assert judge("sampled", 0.0, 0.25, low=0.0, high=0.8, **args).verdict == REPRODUCED
-    assert judge("sampled", 0.0, 4109.0, low=0.0, high=10327.0, **args).verdict == INCONCLUSIVE
-    assert judge("sampled", 0.0, 4109.0, low=3000.0, high=5200.0, **args).verdict == DIFFERS
+    zero = _target("sampled", 0.0, "1", min_n=4)
+    assert judge(zero, Measured(1.5, 0.0, 3.2, n=4)).verdict == INCONCLUSIVE
+    assert judge(zero, Measured(0.25, 0.0, 0.8, n=4)).verdict == REPRODUCED
+    assert judge(zero, Measured(4109.0, 0.0, 10327.0, n=4)).verdict == INCONCLUSIVE
+    assert judge(zero, Measured(4109.0, 3000.0, 5200.0, n=4)).verdict == DIFFERS
 
 
 @pytest.mark.parametrize("kwargs, expected, words", [
@@ -78,9 +85,9 @@ def test_a_zero_of_the_paper_no_longer_passes_by_a_clipped_interval():
     (dict(low=None, high=None), INCONCLUSIVE, "no interval"),
 ])
 def test_scale_protocol_and_sample_come_first(kwargs, expected, words):
-    args = dict(SAMPLED, low=0.49, high=0.55)
+    args = dict(low=0.49, high=0.55, n=1000)
     args.update(kwargs)
-    judged = judge("sampled", 0.519, 0.52, **args)
+    judged = judge(SAMPLED, Measured(0.52, **args))
     assert judged.verdict == expected and words in judged.why
 
 
@@ -96,21 +103,24 @@ def test_scale_protocol_and_sample_come_first(kwargs, expected, words):
 ])
 def test_deterministic_quantities_by_equality_or_margin_at_any_scale(kind, paper, ours, margin,
                                                                      expected):
-    assert judge(kind, paper, ours, margin=margin, scale="smoke").verdict == expected
+    assert judge(_target(kind, paper, margin), Measured(ours, scale="smoke")).verdict == expected
 
 
 def test_claims_derived_and_uncompared():
-    assert judge("claim", "yes", "holds: 3 of 3", scale="paper").verdict == REPRODUCED
-    assert judge("claim", "yes", "fails: 1 of 3", scale="paper").verdict == DIFFERS
-    assert judge("claim", "yes", "undecided: p = 0.2", scale="paper").verdict == INCONCLUSIVE
-    assert judge("claim", "yes", "holds", scale="smoke").verdict == NOT_RUN
-    assert judge("claim", "yes", "holds", scale="paper", min_n=20, n=5).verdict == NOT_RUN
+    claim = _target("claim", "yes")
+    assert judge(claim, Measured("holds: 3 of 3")).verdict == REPRODUCED
+    assert judge(claim, Measured("fails: 1 of 3")).verdict == DIFFERS
+    assert judge(claim, Measured("undecided: p = 0.2")).verdict == INCONCLUSIVE
+    assert judge(claim, Measured("holds", scale="smoke")).verdict == NOT_RUN
+    assert judge(dict(claim, min_n=20), Measured("holds", n=5)).verdict == NOT_RUN
     with pytest.raises(ValueError, match="holds, fails or undecided"):
-        judge("claim", "yes", "true", scale="paper")
-    assert judge("derived", 685, 700).verdict == DERIVED
-    assert judge("uncompared", 7.0, 16.8).verdict == NOT_COMPARED
-    assert judge("sampled", 0.5, None, **SAMPLED).verdict == NOT_RUN
-    assert judge("sampled", 0.5, math.nan, **SAMPLED).verdict == NOT_RUN
+        judge(claim, Measured("true"))
+    assert judge(_target("derived", 685), Measured(700)).verdict == DERIVED
+    assert judge(_target("uncompared", 7.0), Measured(16.8)).verdict == NOT_COMPARED
+    assert judge(SAMPLED, Measured(None, n=1000)).verdict == NOT_RUN
+    assert judge(SAMPLED, Measured(math.nan, n=1000)).verdict == NOT_RUN
+    with pytest.raises(ValueError, match="compares numbers"):
+        judge(SAMPLED, Measured("0.52", 0.49, 0.55, n=1000))
 
 
 def test_paper_row_takes_value_kind_and_margin_from_the_targets_file():
@@ -184,8 +194,8 @@ def test_settling_sample_known_answers():
 
 def test_an_estimate_on_the_bands_edge_still_states_a_sample_and_its_cost():
     # the recorded Sudoku row: the paper's 0 +- 1, ours 1.0 [0, 2.837] over 4 seeds
-    judged = judge("sampled", 0.0, 1.0, margin="1", low=0.0, high=2.837386, n=4,
-                   scale="paper", unit_cpu_s=70.0, sample="seeds")
+    judged = judge(_target("sampled", 0.0, "1", sample="seeds"),
+                   Measured(1.0, 0.0, 2.837386, n=4, unit_cpu_s=70.0))
     sd = sd_from_interval(0.0, 2.837386, 4)
     assert judged.verdict == INCONCLUSIVE and "sits on the edge" in judged.why
     assert judged.settle_n == sample_to_settle(0.0, sd, -1.0, 1.0, n=4) > 4
@@ -193,7 +203,7 @@ def test_an_estimate_on_the_bands_edge_still_states_a_sample_and_its_cost():
 
 
 # -- properties of the verdict ------------------------------------------------------------
-_SAMPLED = [r for r in targets.all_targets().to_dict("records")
+_SAMPLED = [dict(r, min_n=int(r["min_n"])) for r in targets.all_targets().to_dict("records")
             if r["kind"] == "sampled" and r["value"] != 0]
 
 
@@ -202,9 +212,7 @@ _SAMPLED = [r for r in targets.all_targets().to_dict("records")
        n=st.integers(2, 100_000))
 def test_a_5x_difference_is_never_reproduced_however_wide_the_interval(target, below, above, n):
     ours = 5 * target["value"]
-    judged = judge("sampled", target["value"], ours, margin=target["margin"],
-                   low=ours - below, high=ours + above, n=n, min_n=int(target["min_n"]),
-                   scale="paper")
+    judged = judge(target, Measured(ours, ours - below, ours + above, n=n))
     assert judged.verdict != REPRODUCED
 
 
@@ -213,8 +221,7 @@ def test_a_5x_difference_is_never_reproduced_however_wide_the_interval(target, b
        scale=st.sampled_from(["smoke", "default", "paper"]))
 def test_a_single_seed_never_reproduces_a_sampled_quantity(target, ours, half, scale):
     for low, high in ((ours - half, ours + half), (None, None)):
-        judged = judge("sampled", target["value"], ours, margin=target["margin"], low=low,
-                       high=high, n=1, min_n=None, scale=scale)
+        judged = judge(dict(target, min_n=None), Measured(ours, low, high, n=1, scale=scale))
         assert judged.verdict != REPRODUCED
 
 
@@ -224,9 +231,8 @@ def test_a_single_seed_never_reproduces_a_sampled_quantity(target, ours, half, s
 def test_an_interval_inside_the_margin_always_reproduces(target, a, b, extra):
     lower, upper = targets.margin_bounds(target["value"], target["margin"])
     low, high = sorted((lower + a * (upper - lower), lower + b * (upper - lower)))
-    judged = judge("sampled", target["value"], (low + high) / 2, margin=target["margin"],
-                   low=low, high=high, n=max(2, int(target["min_n"])) + extra,
-                   min_n=int(target["min_n"]), scale="paper")
+    judged = judge(target, Measured((low + high) / 2, low, high,
+                                    n=max(2, int(target["min_n"])) + extra))
     assert judged.verdict == REPRODUCED
 
 
@@ -237,9 +243,8 @@ def test_an_interval_wholly_outside_the_margin_differs(target, gap, width, side)
     lower, upper = targets.margin_bounds(target["value"], target["margin"])
     low = upper + gap if side > 0 else lower - gap - width
     assume(low + width != (upper if side > 0 else lower))  # rounding onto the edge
-    judged = judge("sampled", target["value"], low + width / 2, margin=target["margin"],
-                   low=low, high=low + width, n=max(2, int(target["min_n"])),
-                   min_n=int(target["min_n"]), scale="paper")
+    judged = judge(target, Measured(low + width / 2, low, low + width,
+                                    n=max(2, int(target["min_n"]))))
     assert judged.verdict == DIFFERS
 
 
@@ -247,8 +252,7 @@ def test_an_interval_wholly_outside_the_margin_differs(target, gap, width, side)
 @given(target=st.sampled_from(_SAMPLED), ours=st.floats(-1e6, 1e6), half=st.floats(0, 1e6),
        n=st.integers(2, 10_000), scale=st.sampled_from(["smoke", "default"]))
 def test_a_sampled_quantity_is_never_judged_below_the_papers_scale(target, ours, half, n, scale):
-    judged = judge("sampled", target["value"], ours, margin=target["margin"], low=ours - half,
-                   high=ours + half, n=n, min_n=int(target["min_n"]), scale=scale)
+    judged = judge(target, Measured(ours, ours - half, ours + half, n=n, scale=scale))
     assert judged.verdict == NOT_RUN
 
 
