@@ -122,29 +122,13 @@ def margin_bounds(value, margin: str) -> tuple[float, float]:
 def check_target(record: dict) -> None:
     """``ValueError`` naming what a target row lacks for its kind (see the module docstring)."""
     where = f"{record['paper']} {record['artefact']} / {record['row']} / {record['column']}"
-    kind, margin, criterion = record["kind"], record["margin"], record["criterion"]
+    kind = record["kind"]
     if kind not in KINDS:
         raise ValueError(f"{where}: kind must be one of {', '.join(KINDS)}, got {kind!r}")
-    if not criterion:
+    if not record["criterion"]:
         raise ValueError(f"{where}: a criterion (one line of why) is needed")
-    numeric = isinstance(record["value"], int | float)
-    if kind in NUMERIC_KINDS and numeric:
-        if not margin:
-            raise ValueError(f"{where}: a {kind} number needs a margin")
-        margin_bounds(record["value"], margin)
-    if kind == "sampled":
-        if not numeric:
-            raise ValueError(f"{where}: a sampled target is a number")
-        if not (isinstance(record["min_n"], int) and record["min_n"] >= 1) or not record["sample"]:
-            raise ValueError(f"{where}: a sampled target needs min_n >= 1 and what n counts "
-                             "(sample)")
-    if kind == "derived" and not criterion.startswith(DERIVED_PREFIX):
-        raise ValueError(f"{where}: a derived target's criterion starts {DERIVED_PREFIX!r}")
-    if kind == "uncompared" and not criterion.startswith(NOT_COMPARED_PREFIX):
-        raise ValueError(f"{where}: an uncompared target's criterion starts "
-                         f"{NOT_COMPARED_PREFIX!r}")
-    if kind != "uncompared" and criterion.startswith(NOT_COMPARED_PREFIX):
-        raise ValueError(f"{where}: 'not compared' is the kind uncompared")
+    _check_value(record, where)
+    _check_criterion(kind, record["criterion"], where)
     uninformative = record.get("uninformative") or ""
     if uninformative and kind in ("config", "derived", "uncompared"):
         raise ValueError(f"{where}: only an outcome (sampled, exact, claim) is uninformative")
@@ -154,6 +138,35 @@ def check_target(record: dict) -> None:
     if cause and not _CAUSE.match(cause):
         raise ValueError(f"{where}: a cause is 'docs/<file>.md#<anchor>: <one line>', "
                          f"got {cause!r}")
+
+
+def _check_value(record: dict, where: str) -> None:
+    """A number of a numeric kind has a margin of a known form; a sampled target is a number
+    with its minimum sample and what ``n`` counts."""
+    kind = record["kind"]
+    numeric = isinstance(record["value"], int | float)
+    if kind in NUMERIC_KINDS and numeric:
+        if not record["margin"]:
+            raise ValueError(f"{where}: a {kind} number needs a margin")
+        margin_bounds(record["value"], record["margin"])
+    if kind == "sampled":
+        if not numeric:
+            raise ValueError(f"{where}: a sampled target is a number")
+        if not (isinstance(record["min_n"], int) and record["min_n"] >= 1) or not record["sample"]:
+            raise ValueError(f"{where}: a sampled target needs min_n >= 1 and what n counts "
+                             "(sample)")
+
+
+def _check_criterion(kind: str, criterion: str, where: str) -> None:
+    """A derived target's criterion names what it follows from; only an uncompared target's
+    says ``not compared``, and it must."""
+    if kind == "derived" and not criterion.startswith(DERIVED_PREFIX):
+        raise ValueError(f"{where}: a derived target's criterion starts {DERIVED_PREFIX!r}")
+    if kind == "uncompared" and not criterion.startswith(NOT_COMPARED_PREFIX):
+        raise ValueError(f"{where}: an uncompared target's criterion starts "
+                         f"{NOT_COMPARED_PREFIX!r}")
+    if kind != "uncompared" and criterion.startswith(NOT_COMPARED_PREFIX):
+        raise ValueError(f"{where}: 'not compared' is the kind uncompared")
 
 
 def floor_of(record: dict) -> tuple[str, str, str] | None:

@@ -1,4 +1,4 @@
-"""The targets files hold every target table of ``docs/papers/*.md`` (issue 23's scorecard).
+"""The targets files hold every target table of ``docs/papers/*.md`` (the scorecard's targets).
 
 Each markdown table under a ``**Table N**`` / ``## ... (Table N)`` heading of a paper brief is
 parsed; every row's numbers must be among the targets of that paper and artefact whose row or
@@ -44,7 +44,7 @@ def briefs(notebooks=None, root: Path = ROOT) -> dict[str, str]:
 
 BRIEFS = briefs()
 # Tables of the briefs that are not results to reproduce, each with its reason (none: Go's
-# Table 1, the configurations, is a set of config targets since issue 27).
+# Table 1, the configurations, is a set of config targets).
 NOT_TARGETS: dict = {}
 _TABLE_NAME = re.compile(r"\b(Table \d+)\b")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
@@ -140,7 +140,7 @@ def test_each_targets_file_is_well_formed(paper):
 
 @pytest.mark.parametrize("paper", list(targets.DOMAINS))
 def test_every_numeric_target_has_a_kind_and_a_margin(paper):
-    """Issue 27: a number is judged by a margin stated in advance (sampled ones from a minimum
+    """A number is judged by a margin stated in advance (sampled ones from a minimum
     sample); what is not judged says why (uncompared) or from what (derived)."""
     for record in targets.load(paper).to_dict("records"):
         where = (record["artefact"], record["row"], record["column"])
@@ -168,7 +168,11 @@ def test_a_bad_target_row_is_refused_naming_it():
                           (dict(margin="about 5"), "a margin is"), (dict(min_n=None), "min_n"),
                           (dict(kind="derived"), "derived from"),
                           (dict(kind="uncompared"), "not compared"),
-                          (dict(criterion="not compared: x"), "kind uncompared")):
+                          (dict(criterion="not compared: x"), "kind uncompared"),
+                          (dict(criterion=""), "a criterion"),
+                          (dict(value="many"), "a sampled target is a number"),
+                          (dict(kind="config", uninformative="echoed back"), "only an outcome"),
+                          (dict(cause="see the docs"), "a cause is")):
         with pytest.raises(ValueError, match=words):
             targets.check_target(dict(good, **change))
     assert targets.margin_bounds(0.632, "0.05") == pytest.approx((0.582, 0.682))
