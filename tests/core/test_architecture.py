@@ -59,7 +59,7 @@ def layout_files(text: str) -> dict[str, set[str]]:
     files = {}
     lines = _block_after(text, "## Domain package layout")
     for i, line in enumerate(lines):
-        match = re.match(r"  (\w+\.py)\s", line)
+        match = re.match(r"  (\w+\.(?:py|csv))\s", line)
         if not match:
             continue
         entry = " ".join([line, *[ln for ln in lines[i + 1:i + 4] if ln.startswith("    ")]])
