@@ -164,21 +164,7 @@ def _run_locked(experiment, tasks, store, address, n_workers, progress) -> Exper
 
     try:
         note_progress()
-        if not pending:
-            outcome.backend = "store"
-        elif address:
-            outcome.backend = f"dask:{address}"
-            _run_dask(address, experiment, pending, finish, failures)
-        elif n_workers == 1 or len(pending) == 1:
-            outcome.backend = "in-process"
-            for task in pending:
-                try:
-                    finish(task, *_timed(task))
-                except Exception:  # noqa: BLE001 - reported together below
-                    failures.append((task, traceback.format_exc()))
-        else:
-            outcome.backend = f"processes:{min(n_workers, len(pending))}"
-            _run_pool(n_workers, pending, finish, failures)
+        outcome.backend = _dispatch(experiment, pending, address, n_workers, finish, failures)
     except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM, SIGHUP (mctslab.core.stopping)
         raise Interrupted(signal_number(exc), experiment, outcome.cached + outcome.ran,
                           len(unique)) from None
@@ -191,6 +177,26 @@ def _run_locked(experiment, tasks, store, address, n_workers, progress) -> Exper
         outcome.records.append(stored[tid])
         outcome.append(stored[tid]["result"])
     return outcome
+
+
+def _dispatch(experiment, pending, address, n_workers, finish, failures) -> str:
+    """Run the ``pending`` tasks where the settings say (a Dask scheduler, this process or the
+    local pool), each result through ``finish``, each failure into ``failures``; return the
+    backend's name (``store`` when nothing was pending)."""
+    if not pending:
+        return "store"
+    if address:
+        _run_dask(address, experiment, pending, finish, failures)
+        return f"dask:{address}"
+    if n_workers == 1 or len(pending) == 1:
+        for task in pending:
+            try:
+                finish(task, *_timed(task))
+            except Exception:  # noqa: BLE001 - reported together below
+                failures.append((task, traceback.format_exc()))
+        return "in-process"
+    _run_pool(n_workers, pending, finish, failures)
+    return f"processes:{min(n_workers, len(pending))}"
 
 
 # The local pool is kept between experiments (a notebook runs up to seven): a spawned worker

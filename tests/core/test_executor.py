@@ -63,6 +63,8 @@ def test_rerun_skips_stored_tasks(tmp_path):
     assert list(second)[:4] == list(first)
     lines = (tmp_path / "data/results/exp/results.jsonl").read_text().splitlines()
     assert len(lines) == 5
+    third = run_tasks("exp", more, workers=2, out=tmp_path, progress=False)
+    assert (third.backend, third.cached, third.ran) == ("store", 5, 0)
 
 
 def test_failures_are_reported_after_the_others_are_stored(tmp_path):
