@@ -1,4 +1,4 @@
-"""Committed records of runs: ``records/<notebook>/<scale>[-<label>]-<date>/`` (issue 27).
+"""Committed records of runs: ``records/<notebook>/<scale>[-<label>]-<date>/``.
 
 A **notebook record** is what a reader needs to cite, check and re-judge one run of a notebook
 without running it, small enough to commit (:data:`MAX_RECORD_BYTES`):
@@ -135,43 +135,18 @@ def save(notebook: str, out=None, *, root=None, label: str = "", date: str | Non
     ``FileExistsError`` when the record exists, ``ValueError`` when the run did not complete
     or the record would exceed :data:`MAX_RECORD_BYTES` (nothing is left behind then).
     """
-    if notebook not in targets_module.DOMAINS:
-        raise KeyError(f"unknown notebook {notebook!r}; known: "
-                       f"{', '.join(targets_module.DOMAINS)}")
-    figures = paths.figures_dir(notebook, out)
-    manifest_path = figures / "manifest.json"
-    if not manifest_path.is_file():
-        raise FileNotFoundError(f"no {manifest_path}: run `mctslab reproduce {notebook}"
-                                + (f" --out {out}` first" if out is not None else "` first"))
-    manifest = json.loads(manifest_path.read_text())
-    if manifest.get("status") != "complete":
-        raise ValueError(f"{manifest_path}: status {manifest.get('status')!r}, not complete: "
-                         "only a finished run is recorded")
-    if not (figures / PAPER_VS_RUN).is_file():
-        raise FileNotFoundError(f"no {figures / PAPER_VS_RUN}: the run has no paper_vs_run table")
+    figures, manifest = _finished_run(notebook, out)
     scale = manifest.get("scale") or "unknown"
     date = date or str(manifest.get("finished") or "")[:10] or datetime.date.today().isoformat()
     name = "-".join(part for part in (scale, label, date) if part)
     folder = paths.records_root(root) / notebook / name
     if folder.exists():
         raise FileExistsError(f"{folder} exists: give another --label, or remove it first")
-    kept, skipped = [], []
-    for artefact in (manifest.get("artefacts") or {}).values():
-        if artefact.get("kind") == "figure":
-            continue
-        for file in artefact.get("files", []):
-            source = figures / file
-            if not source.is_file():
-                skipped.append({"file": file, "why": "missing in the output folder"})
-            elif artefact.get("kind") != "table" and source.stat().st_size > MAX_FILE_BYTES:
-                skipped.append({"file": file, "why": f"{source.stat().st_size:,} bytes, over "
-                                                   f"{MAX_FILE_BYTES:,}"})
-            else:
-                kept.append(source)
+    kept, skipped = _kept_artefacts(figures, manifest)
     raw = _listed_files(figures, [p for p in kept if p.suffix != ".csv"])
     folder.mkdir(parents=True)
     try:
-        shutil.copyfile(manifest_path, folder / "manifest.json")
+        shutil.copyfile(figures / "manifest.json", folder / "manifest.json")
         for source in kept:
             shutil.copyfile(source, folder / source.name)
         raw_kept = _keep_raw(figures, raw, folder, skipped)
@@ -196,6 +171,45 @@ def save(notebook: str, out=None, *, root=None, label: str = "", date: str | Non
         shutil.rmtree(folder, ignore_errors=True)
         raise
     return folder
+
+
+def _finished_run(notebook: str, out) -> tuple[Path, dict]:
+    """The figures folder of ``notebook``'s run in ``out`` and its manifest, refused (see
+    :func:`save`) unless the run completed and wrote its ``paper_vs_run`` table."""
+    if notebook not in targets_module.DOMAINS:
+        raise KeyError(f"unknown notebook {notebook!r}; known: "
+                       f"{', '.join(targets_module.DOMAINS)}")
+    figures = paths.figures_dir(notebook, out)
+    manifest_path = figures / "manifest.json"
+    if not manifest_path.is_file():
+        raise FileNotFoundError(f"no {manifest_path}: run `mctslab reproduce {notebook}"
+                                + (f" --out {out}` first" if out is not None else "` first"))
+    manifest = json.loads(manifest_path.read_text())
+    if manifest.get("status") != "complete":
+        raise ValueError(f"{manifest_path}: status {manifest.get('status')!r}, not complete: "
+                         "only a finished run is recorded")
+    if not (figures / PAPER_VS_RUN).is_file():
+        raise FileNotFoundError(f"no {figures / PAPER_VS_RUN}: the run has no paper_vs_run table")
+    return figures, manifest
+
+
+def _kept_artefacts(figures: Path, manifest: dict) -> tuple[list[Path], list[dict]]:
+    """The manifest's tables and text artefacts the record keeps (figures are rebuilt from the
+    tables), and those it leaves out, each with why."""
+    kept, skipped = [], []
+    for artefact in (manifest.get("artefacts") or {}).values():
+        if artefact.get("kind") == "figure":
+            continue
+        for file in artefact.get("files", []):
+            source = figures / file
+            if not source.is_file():
+                skipped.append({"file": file, "why": "missing in the output folder"})
+            elif artefact.get("kind") != "table" and source.stat().st_size > MAX_FILE_BYTES:
+                skipped.append({"file": file, "why": f"{source.stat().st_size:,} bytes, over "
+                                                   f"{MAX_FILE_BYTES:,}"})
+            else:
+                kept.append(source)
+    return kept, skipped
 
 
 def _listed_files(figures: Path, texts: list[Path]) -> list[Path]:
@@ -334,6 +348,17 @@ def _check_notebook(folder: Path, report: Report, today) -> None:
     except json.JSONDecodeError as exc:
         report.problems.append(f"{folder}: {exc}")
         return
+    _check_record_json(folder, record, manifest, report)
+    _check_kept(folder, record, manifest, report)
+    size = sum(p.stat().st_size for p in _files(folder))
+    if size > MAX_RECORD_BYTES:
+        report.problems.append(f"{folder}: {size:,} bytes, over {MAX_RECORD_BYTES:,}")
+    _check_table(folder / PAPER_VS_RUN, report, today)
+
+
+def _check_record_json(folder: Path, record: dict, manifest: dict, report: Report) -> None:
+    """record.json names its folder's notebook and the manifest's notebook, scale, commit
+    and seed."""
     if record.get("notebook") != folder.parent.name:
         report.problems.append(f"{folder / RECORD}: notebook {record.get('notebook')!r} in the "
                                f"folder of {folder.parent.name}")
@@ -343,6 +368,11 @@ def _check_notebook(folder: Path, report: Report, today) -> None:
         if record.get(key) != value:
             report.problems.append(f"{folder / RECORD}: {key} {record.get(key)!r}, the "
                                    f"manifest's {value!r}")
+
+
+def _check_kept(folder: Path, record: dict, manifest: dict, report: Report) -> None:
+    """Every table and text artefact of the manifest is kept (present, with the manifest's
+    sha256) or said to be left out."""
     kept = set(record.get("files") or [])
     left_out = {s.get("file") for s in record.get("skipped") or []}
     for artefact in (manifest.get("artefacts") or {}).values():
@@ -360,10 +390,6 @@ def _check_notebook(folder: Path, report: Report, today) -> None:
                 report.problems.append(f"{path}: missing (record.json keeps it)")
             elif expected and sha256(path) != expected:
                 report.problems.append(f"{path}: its sha256 differs from the manifest's")
-    size = sum(p.stat().st_size for p in _files(folder))
-    if size > MAX_RECORD_BYTES:
-        report.problems.append(f"{folder}: {size:,} bytes, over {MAX_RECORD_BYTES:,}")
-    _check_table(folder / PAPER_VS_RUN, report, today)
 
 
 def _check_hooked(folder: Path, report: Report) -> None:

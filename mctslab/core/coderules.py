@@ -122,7 +122,6 @@ FUNCTIONS_OVER_60 = {
     "mctslab.go.tables paper_vs_run": "one row per target of the paper, in the paper's order",
     "mctslab.go._patterns sample_near_move": "a kernel's hot loop: each tactic inline",
     "mctslab.go.cli add_parser": "every go verb's arguments, one by one",
-    "mctslab.records save": "a record's steps in order: tables, texts, raw files, sums",
     "mctslab.manyfaces.patterns compile_patterns": "each pattern's masks in one pass",
     "mctslab.tsp._sa sa_swap": "a kernel's annealing loop, inline",
     "mctslab.tsp.tsplib parse": "one branch per TSPLIB keyword",

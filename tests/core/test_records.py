@@ -146,6 +146,37 @@ def test_tables_manifest_and_record_must_agree(tmp_path):
     assert any("paper_vs_run.csv: missing" in p for p in report.problems)
 
 
+def test_a_kept_file_and_a_file_left_unsaid_are_named(tmp_path):
+    folder = _saved(tmp_path)
+    (folder / "summary.md").unlink()
+    info = json.loads((folder / "record.json").read_text())
+    files = [f for f in info["files"] if f != "fig8_mean_ratio_to_sa.csv"]
+    (folder / "record.json").write_text(json.dumps(dict(info, files=files, notebook="other")))
+    _rewrite_sums(folder)
+    [report] = records.check(tmp_path / "records")
+    text = "\n".join(report.problems)
+    assert "summary.md: missing (record.json keeps it)" in text
+    assert "the manifest's fig8_mean_ratio_to_sa.csv is neither kept nor said to be left out" in text
+    assert f"notebook 'other' in the folder of {NOTEBOOK}" in text
+
+
+def test_only_a_finished_run_with_its_paper_vs_run_is_saved(tmp_path):
+    out = tmp_path / "run"
+    with pytest.raises(KeyError, match="unknown notebook"):
+        records.save("no_such_notebook", out, root=tmp_path / "records")
+    with pytest.raises(FileNotFoundError, match="run `mctslab reproduce"):
+        records.save(NOTEBOOK, out, root=tmp_path / "records")
+    manifest = _run_output(out) / "manifest.json"
+    manifest.write_text(json.dumps(dict(json.loads(manifest.read_text()), status="running")))
+    with pytest.raises(ValueError, match="'running', not complete"):
+        records.save(NOTEBOOK, out, root=tmp_path / "records")
+    manifest.write_text(json.dumps(dict(json.loads(manifest.read_text()), status="complete")))
+    (manifest.parent / "paper_vs_run.csv").unlink()
+    with pytest.raises(FileNotFoundError, match="has no paper_vs_run table"):
+        records.save(NOTEBOOK, out, root=tmp_path / "records")
+    assert not (tmp_path / "records").exists()
+
+
 def test_a_record_is_judged_again_with_todays_targets(tmp_path, monkeypatch):
     folder = _saved(tmp_path)
     today = records._today_targets()
