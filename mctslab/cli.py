@@ -130,28 +130,40 @@ def _cmd_records(args) -> int:
             print(f"{block.where()}: regenerated from {block.record} {block.table}")
         print(f"{len(changed)} generated tables changed in docs/bench/*.md and BENCHMARKS.md")
         return 0
+    return _records_check(args)
+
+
+def _records_check(args) -> int:
+    """``mctslab records check``: each record's report, then (over all of records/) whether
+    the docs/bench tables generated from records are up to date; 1 when anything failed."""
+    from mctslab import bench_docs, records
+
     reports = ([records.check_record(folder) for folder in args.records] if args.records
                else records.check(args.root))
     if not reports:
         print(f"no records under {paths.records_root(args.root)}")
     for report in reports:
-        judged = ", ".join(f"{len(keys)} {verdict}" for verdict, keys in
-                           sorted(report.verdicts.items(), key=lambda kv: -len(kv[1])))
-        print(f"{report.folder}: {'ok' if report.ok else 'FAILED'} ({report.kind} record"
-              + (f"; today's verdicts: {judged}" if judged else "") + ")")
-        for problem in report.problems:
-            print(f"  error: {problem}")
-        if args.verbose:
-            for note in report.notes:
-                print(f"  {note}")
-        elif report.notes:
-            print(f"  {len(report.notes)} notes (--verbose shows them)")
+        _print_report(report, args.verbose)
     docs = [] if args.records or args.root else bench_docs.stale()
     for problem in docs:
         print(f"error: {problem}")
     if not (args.records or args.root):
         print(f"docs/bench tables generated from records: {'ok' if not docs else 'FAILED'}")
     return 0 if all(r.ok for r in reports) and not docs else 1
+
+
+def _print_report(report, verbose: bool) -> None:
+    judged = ", ".join(f"{len(keys)} {verdict}" for verdict, keys in
+                       sorted(report.verdicts.items(), key=lambda kv: -len(kv[1])))
+    print(f"{report.folder}: {'ok' if report.ok else 'FAILED'} ({report.kind} record"
+          + (f"; today's verdicts: {judged}" if judged else "") + ")")
+    for problem in report.problems:
+        print(f"  error: {problem}")
+    if verbose:
+        for note in report.notes:
+            print(f"  {note}")
+    elif report.notes:
+        print(f"  {len(report.notes)} notes (--verbose shows them)")
 
 
 def _cmd_bench(args) -> int:
@@ -259,6 +271,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"mctslab {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
+    _add_run_parsers(sub)
+    _add_records_parser(sub)
+    _add_data_parsers(sub)
+    _add_domain_parsers(sub)
+    return parser
+
+
+def _add_run_parsers(sub) -> None:
+    """list, reproduce, bench and scorecard: running the notebooks and reading their outputs."""
     p = sub.add_parser("list", help="the notebooks and their parameters")
     p.set_defaults(func=_cmd_list)
 
@@ -290,6 +311,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --records: the records of this scale (default: paper)")
     p.set_defaults(func=_cmd_scorecard)
 
+
+def _add_records_parser(sub) -> None:
+    """records and its verbs: save, check, docs, pack, table."""
     p = sub.add_parser("records", help="committed records of runs: save, check, table")
     verbs = p.add_subparsers(dest="records_verb", metavar="VERB", required=True)
     v = verbs.add_parser("save", help="record a run of mctslab reproduce --out DIR under "
@@ -321,6 +345,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the table's stem (default: paper_vs_run)")
     v.set_defaults(func=_cmd_records)
 
+
+def _add_data_parsers(sub) -> None:
+    """results (the stored tasks) and data (the data sets) with its verbs."""
     p = sub.add_parser("results", help="list (or remove) stored experiment results")
     p.add_argument("--clean", nargs="+", metavar="EXPERIMENT",
                    help="remove these experiments' stored results, so they are recomputed")
@@ -343,6 +370,10 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("name", metavar="NAME", help="a shipped data set (mctslab data lists them)")
     v.set_defaults(func=_cmd_data)
 
+
+def _add_domain_parsers(sub) -> None:
+    """Each domain's ``mctslab <domain>`` verbs, from its ``cli`` module (a domain without one
+    has none)."""
     for domain in DOMAINS:
         try:
             module = importlib.import_module(f"mctslab.{domain}.cli")
@@ -351,7 +382,6 @@ def build_parser() -> argparse.ArgumentParser:
                 continue
             raise
         module.add_parser(sub)
-    return parser
 
 
 def main(argv=None) -> int:

@@ -1,4 +1,4 @@
-"""Records of runs (issue 27, mctslab.records): saved from an output folder, checked against
+"""Records of runs (mctslab.records): saved from an output folder, checked against
 their checksums, manifest and verdicts, a scorecard built from them alone; match folders of
 ``mctslab go match`` checked by recomputing their summaries. On small fabricated outputs."""
 
@@ -158,6 +158,23 @@ def test_a_kept_file_and_a_file_left_unsaid_are_named(tmp_path):
     assert "summary.md: missing (record.json keeps it)" in text
     assert "the manifest's fig8_mean_ratio_to_sa.csv is neither kept nor said to be left out" in text
     assert f"notebook 'other' in the folder of {NOTEBOOK}" in text
+
+
+def test_records_check_prints_each_report_and_fails_on_a_bad_one(tmp_path, capsys):
+    from mctslab import cli
+
+    folder = _saved(tmp_path)
+    assert cli.main(["records", "check", "--root", str(tmp_path / "records")]) == 0
+    out = capsys.readouterr().out
+    assert f"{folder}: ok (notebook record; today's verdicts: 2 reproduced, 1 inconclusive)" in out
+    assert "docs/bench tables" not in out  # only a check of all of records/ reads the docs
+    (folder / "summary.md").write_text("# edited\n")
+    assert cli.main(["records", "check", str(folder), "--verbose"]) == 1
+    out = capsys.readouterr().out
+    assert f"{folder}: FAILED (notebook record" in out
+    assert f"  error: {folder / 'summary.md'}: its sha256 differs from {folder / 'SHA256SUMS'}" in out
+    assert cli.main(["records", "check", "--root", str(tmp_path / "none")]) == 0
+    assert "no records under" in capsys.readouterr().out
 
 
 def test_only_a_finished_run_with_its_paper_vs_run_is_saved(tmp_path):
