@@ -18,33 +18,28 @@ The card itself (ledgers, verdicts, the page) is :mod:`mctslab.core.scorecard`'s
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
 import pandas as pd
 
-from mctslab import paths
+from mctslab import DOMAINS, paths
 from mctslab.core import compare, scorecard_page
 from mctslab.core import targets as targets_module
 from mctslab.core.compare import NOT_RUN
 from mctslab.core.scorecard import READING_COLUMNS, informative
-from mctslab.go import claims as go_claims
-from mctslab.manyfaces import claims as manyfaces_claims
-from mctslab.othello import claims as othello_claims
 from mctslab.records import (
     PAPER_VS_RUN,
     READING_PREFIX,
     is_reading,
     notebook_records,
 )
-from mctslab.sudoku import claims as sudoku_claims
-from mctslab.tsp import claims as tsp_claims
 
 __all__ = ["record_rows", "scorecard"]
 
-# each domain's claims module: its record_rows(read)
-_CLAIMS = {"othello": othello_claims, "sudoku": sudoku_claims, "tsp": tsp_claims,
-           "go": go_claims, "manyfaces": manyfaces_claims}
+# each domain's claims module (the domain contract's claims.py): its record_rows(read)
+_CLAIMS = {domain: importlib.import_module(f"mctslab.{domain}.claims") for domain in DOMAINS}
 
 
 def _blank(value) -> bool:

@@ -108,3 +108,22 @@ def test_a_readings_reproduction_whose_criterion_cannot_fail_is_uninformative(mo
                                          scale="paper")]).iloc[0].to_dict()
     [judged] = record_card._judged_readings([dict(row, reading="r", record="x")])
     assert judged["verdict"] == "uninformative" and judged["why"].startswith("echoed; ")
+
+
+def test_every_domain_of_the_one_list_has_its_claims_read(monkeypatch):
+    """record_card reads each domain's claims.record_rows, the domains taken from
+    mctslab.DOMAINS (a sixth domain is read without an edit here)."""
+    import importlib
+
+    import mctslab
+
+    assert list(record_card._CLAIMS) == list(mctslab.DOMAINS)
+    for domain, module in record_card._CLAIMS.items():
+        assert module.__name__ == f"mctslab.{domain}.claims" and callable(module.record_rows)
+    try:
+        monkeypatch.setattr(mctslab, "DOMAINS", ("tsp", "go"))
+        assert list(importlib.reload(record_card)._CLAIMS) == ["tsp", "go"]
+    finally:
+        monkeypatch.undo()
+        importlib.reload(record_card)
+    assert list(record_card._CLAIMS) == list(mctslab.DOMAINS)
