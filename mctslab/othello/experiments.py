@@ -186,6 +186,18 @@ def config(scale: str = "default", **overrides) -> Config:
                          f"got {cfg.compared_weights!r}")
     for size in cfg.compared_weights:
         LearningConfig(weights=size)  # names a size that is not 10, 20 or 64
+    _check_reference_learning(cfg)
+    readings = cfg.compared_elo_readings
+    if (not isinstance(readings, tuple) or not all(r in ELO_READINGS for r in readings)
+            or len(set(readings)) != len(readings)):
+        raise ValueError(f"compared_elo_readings must be a tuple of distinct readings from "
+                         f"{', '.join(ELO_READINGS)}, got {readings!r}")
+    return cfg
+
+
+def _check_reference_learning(cfg: Config) -> None:
+    """Raise ``ValueError`` unless the reference-learning parameters of ``cfg`` (a flag, the
+    reference sets and the learner sizes) make a valid :class:`LearningConfig` for every pair."""
     if not isinstance(cfg.reference_reevaluate, bool):
         raise ValueError(f"reference_reevaluate must be true or false, "
                          f"got {cfg.reference_reevaluate!r}")
@@ -203,12 +215,6 @@ def config(scale: str = "default", **overrides) -> Config:
             except ValueError as error:
                 raise ValueError(f"reference learning (population_size is reference_population, "
                                  f"max_generations is reference_generations): {error}") from error
-    readings = cfg.compared_elo_readings
-    if (not isinstance(readings, tuple) or not all(r in ELO_READINGS for r in readings)
-            or len(set(readings)) != len(readings)):
-        raise ValueError(f"compared_elo_readings must be a tuple of distinct readings from "
-                         f"{', '.join(ELO_READINGS)}, got {readings!r}")
-    return cfg
 
 
 def _as_tuple(value):

@@ -135,6 +135,21 @@ class LearningConfig:
         if self.mode not in LEARNING_MODES:
             raise ValueError(f"unknown learning mode {self.mode!r}; "
                              f"choose one of {', '.join(LEARNING_MODES)}")
+        self._check_reference_fields()
+        self._check_counts()
+        self._check_reals()
+        if self.elo_reading not in ELO_READINGS:
+            raise ValueError(f"elo_reading must be one of {', '.join(ELO_READINGS)}, "
+                             f"got {self.elo_reading!r}")
+        if isinstance(self.weights, bool) or self.weights not in LEARNER_SIZES:
+            raise ValueError(f"weights must be one of {', '.join(map(str, LEARNER_SIZES))}, "
+                             f"got {self.weights!r}")
+        if not self.lower < self.upper:
+            raise ValueError(f"lower ({self.lower}) must be below upper ({self.upper})")
+
+    def _check_reference_fields(self):
+        """``references`` a list of distinct names (stored as a tuple), ``reevaluate`` a bool
+        for reference learning only, and reference learning's single population."""
         references = self.references
         if isinstance(references, str) or not isinstance(references, (tuple, list)):
             raise ValueError(f"references must be a list of {' and/or '.join(REFERENCES)}, "
@@ -152,6 +167,9 @@ class LearningConfig:
         if self.mode == "reference" and self.iterations != 1:
             raise ValueError(f"reference learning runs one population for max_generations "
                              f"generations: iterations must be 1, got {self.iterations!r}")
+
+    def _check_counts(self):
+        """The integer sizes and counts: positive, a population DE/rand/1 can draw from."""
         positive = ("population_size", "max_generations", "iterations", "n_matches",
                     "games_per_match", "games_per_member", "max_group")
         for name in positive:
@@ -160,19 +178,14 @@ class LearningConfig:
             raise ValueError(f"population_size must be at least 4 for DE/rand/1 "
                              f"(parent + 3 distinct others), got {self.population_size}")
         positive_int("eval_games", self.eval_games, minimum=0)
+
+    def _check_reals(self):
+        """The real constants: finite, and each in the range where it means something."""
         for name in _REAL_FIELDS:
             finite_number(name, getattr(self, name))
         for name, (ok, allowed) in _REAL_RANGES.items():
             if not ok(getattr(self, name)):
                 raise ValueError(f"{name} must be {allowed}, got {getattr(self, name)!r}")
-        if self.elo_reading not in ELO_READINGS:
-            raise ValueError(f"elo_reading must be one of {', '.join(ELO_READINGS)}, "
-                             f"got {self.elo_reading!r}")
-        if isinstance(self.weights, bool) or self.weights not in LEARNER_SIZES:
-            raise ValueError(f"weights must be one of {', '.join(map(str, LEARNER_SIZES))}, "
-                             f"got {self.weights!r}")
-        if not self.lower < self.upper:
-            raise ValueError(f"lower ({self.lower}) must be below upper ({self.upper})")
 
     @classmethod
     def from_params(cls, params: dict) -> LearningConfig:

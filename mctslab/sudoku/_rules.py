@@ -58,7 +58,7 @@ def _effective(naked, chosen, union, unit_masks, free_cells):
 
 
 @njit(cache=True)
-def _subsets(naked, sets, items, n_items, unit_masks, free_cells, popcount):
+def _subsets(naked, sets, items, n_items, unit_masks, free_cells, popcount):  # noqa: C901 - numba kernel: the k = 2, 3, 4 loops nested inline, each level testing its union (no call per combination)
     """First effective k-subset (k = 2..4) of ``items`` whose ``sets`` union has k members.
 
     naked: items are positions and ``sets`` their candidates; hidden: items are digits and
@@ -99,7 +99,7 @@ def _subsets(naked, sets, items, n_items, unit_masks, free_cells, popcount):
 
 
 @njit(cache=True)
-def _unit_subsets(masks, u, tables, sets, items, positions, unit_masks, queue, queue_length,
+def _unit_subsets(masks, u, tables, sets, items, positions, unit_masks, queue, queue_length,  # noqa: C901 - numba kernel: one unit's naked and hidden passes inline (run per unit in the rules' fixed point)
                   counts):
     """k-Naked then k-Hidden subsets (k = 2..4) in unit ``u`` (Figs. 3-4).
 

@@ -350,7 +350,7 @@ def leaf_value(dag, rec, leaf, index, settings, rng, tables, s, clues):
 
 
 @njit(cache=True)
-def search(tree, dag, rec, settings, rng, tables, s, work, path, children, moves, stats):
+def search(tree, dag, rec, settings, rng, tables, s, work, path, children, moves, stats):  # noqa: PLR0913 - numba kernel: each argument is a bundle or a scratch array allocated once by the caller
     """Fig. 5 for ``settings.playouts`` playouts from the empty board (module docstring)."""
     clues = work[5]
     clues[:] = 0

@@ -150,7 +150,7 @@ def record_decided(cell, m, state, cell_units):
 
 
 @njit(cache=True)
-def propagate(state, queue, queue_length, dirty, tables):
+def propagate(state, queue, queue_length, dirty, tables):  # noqa: C901 - numba kernel: the solver's hot loop, eliminations and unit scans inline in one fixed point
     """Naked and hidden singles to a fixed point, in place. Returns False on a contradiction.
 
     ``state`` is ``uint16[108]``: 81 candidate masks, then per unit u the digits already

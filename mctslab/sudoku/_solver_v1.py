@@ -120,7 +120,7 @@ def _write_solution(masks, digit_of, solution):
 
 
 @njit(cache=True)
-def count_solutions_v1(masks_in, limit, tables, stack, queue, branch_cell, todo, solution):
+def count_solutions_v1(masks_in, limit, tables, stack, queue, branch_cell, todo, solution):  # noqa: C901 - numba kernel: backtracking over an explicit stack in one loop (no recursion)
     """Number of solutions of the candidate state ``masks_in``, counting at most ``limit``.
 
     The first solution found is written to ``solution`` (``uint8[81]``). ``masks_in`` is not

@@ -68,63 +68,105 @@ def count_solutions(board, limit: int = 2):
 
 # -- human rules ----------------------------------------------------------------------------
 
+class _Contradiction(Exception):
+    """An empty cell, a digit with no place in a unit, or k cells sharing fewer than k digits."""
+
+
 def apply_rules(cands: list[set[int]]) -> bool:
     """Apply naked/hidden singles and k-naked/k-hidden subsets (k = 2..4) in place.
 
     Returns False when a contradiction shows up (an empty cell or a digit with no place).
+    The subset rules run only once no single applies, as in the kernel.
     """
-    changed = True
-    while changed:
-        changed = False
-        for cell in range(81):  # Cell-Unique: a decided cell's digit leaves its peers
-            if len(cands[cell]) == 1:
-                d = next(iter(cands[cell]))
-                for p in PEERS[cell]:
-                    if d in cands[p]:
-                        cands[p].discard(d)
-                        changed = True
-                        if not cands[p]:
-                            return False
-        for unit in UNITS:  # Line-/Block-Unique
-            for d in range(1, 10):
-                places = [c for c in unit if d in cands[c]]
-                if not places:
-                    return False
-                if len(places) == 1 and len(cands[places[0]]) > 1:
-                    cands[places[0]] = {d}
-                    changed = True
-        if changed:
-            continue
-        for unit in UNITS:
-            free = [c for c in unit if len(cands[c]) > 1]
-            free_digits = set(range(1, 10)) - {next(iter(cands[c])) for c in unit
-                                               if len(cands[c]) == 1}
-            for k in (2, 3, 4):
-                for cells in itertools.combinations(free, k):  # k-Naked
-                    if k >= len(free):
-                        break
-                    union = set().union(*(cands[c] for c in cells))
-                    if len(union) < k:
-                        return False
-                    if len(union) == k:
-                        for c in free:
-                            if c not in cells and cands[c] & union:
-                                cands[c] -= union
-                                changed = True
-                                if not cands[c]:
-                                    return False
-                for digits in itertools.combinations(sorted(free_digits), k):  # k-Hidden
-                    if k >= len(free_digits):
-                        break
-                    places = {c for c in unit for d in digits if d in cands[c]}
-                    if len(places) < k:
-                        return False
-                    if len(places) == k:
-                        for c in places:
-                            if cands[c] - set(digits):
-                                cands[c] &= set(digits)
-                                changed = True
+    try:
+        changed = True
+        while changed:
+            changed = _cell_unique(cands)
+            changed |= _unit_unique(cands)
+            if changed:
+                continue
+            for unit in UNITS:
+                changed |= _subsets(cands, unit)
+    except _Contradiction:
+        return False
     return True
+
+
+def _cell_unique(cands) -> bool:
+    """Cell-Unique: a decided cell's digit leaves its peers. True when a candidate went."""
+    changed = False
+    for cell in range(81):
+        if len(cands[cell]) == 1:
+            d = next(iter(cands[cell]))
+            for p in PEERS[cell]:
+                if d in cands[p]:
+                    cands[p].discard(d)
+                    changed = True
+                    if not cands[p]:
+                        raise _Contradiction
+    return changed
+
+
+def _unit_unique(cands) -> bool:
+    """Line-/Block-Unique: a digit with one place in a unit goes there. True when one did."""
+    changed = False
+    for unit in UNITS:
+        for d in range(1, 10):
+            places = [c for c in unit if d in cands[c]]
+            if not places:
+                raise _Contradiction
+            if len(places) == 1 and len(cands[places[0]]) > 1:
+                cands[places[0]] = {d}
+                changed = True
+    return changed
+
+
+def _subsets(cands, unit) -> bool:
+    """k-Naked and k-Hidden subsets (k = 2, 3, 4) in one unit, over the cells and digits still
+    open when the unit is entered. True when a candidate went."""
+    free = [c for c in unit if len(cands[c]) > 1]
+    free_digits = set(range(1, 10)) - {next(iter(cands[c])) for c in unit if len(cands[c]) == 1}
+    changed = False
+    for k in (2, 3, 4):
+        changed |= _naked_subsets(cands, free, k)
+        changed |= _hidden_subsets(cands, unit, free_digits, k)
+    return changed
+
+
+def _naked_subsets(cands, free, k) -> bool:
+    """k cells of ``free`` whose candidates are k digits: those digits leave the other cells."""
+    changed = False
+    for cells in itertools.combinations(free, k):
+        if k >= len(free):
+            break
+        union = set().union(*(cands[c] for c in cells))
+        if len(union) < k:
+            raise _Contradiction
+        if len(union) == k:
+            for c in free:
+                if c not in cells and cands[c] & union:
+                    cands[c] -= union
+                    changed = True
+                    if not cands[c]:
+                        raise _Contradiction
+    return changed
+
+
+def _hidden_subsets(cands, unit, free_digits, k) -> bool:
+    """k digits of ``free_digits`` with k places in ``unit``: those cells keep only them."""
+    changed = False
+    for digits in itertools.combinations(sorted(free_digits), k):
+        if k >= len(free_digits):
+            break
+        places = {c for c in unit for d in digits if d in cands[c]}
+        if len(places) < k:
+            raise _Contradiction
+        if len(places) == k:
+            for c in places:
+                if cands[c] - set(digits):
+                    cands[c] &= set(digits)
+                    changed = True
+    return changed
 
 
 # -- symmetries and normal forms ------------------------------------------------------------

@@ -135,7 +135,7 @@ def _root_children_sd(tree):
 
 
 @njit(cache=True)
-def mcts_search(tree, cities, policy, cp, rng_state, num_playouts, nodes_can_grow,
+def mcts_search(tree, cities, policy, cp, rng_state, num_playouts, nodes_can_grow,  # noqa: PLR0913 - numba kernel: arrays in bundles already; the rest are scalars and outputs (module docstring: a bundle costs per call)
                 edges_can_grow, best_path, best_length, trace, stats, scratch, playout_scratch,
                 prefix_len=0):
     """Run up to ``num_playouts`` iterations on ``tree`` (created with its root, node 0).

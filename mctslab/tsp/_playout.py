@@ -101,7 +101,7 @@ def _fill_remaining(path, depth, n, visited, xs32, ys32, remaining, rem_x, rem_y
 
 
 @njit(cache=True, error_model="numpy")
-def _inverse_weights(metric, xs, ys, matrix, xs32, ys32, last, remaining, rem_x, rem_y, m, w):
+def _inverse_weights(metric, xs, ys, matrix, xs32, ys32, last, remaining, rem_x, rem_y, m, w):  # noqa: PLR0913 - numba kernel: the roulette step's leaf, every metric's arrays as plain arguments
     """``w[k] = 1 / w(last, remaining[k])`` for k < m (float32; ``inf`` for a zero weight)."""
     one = np.float32(1.0)
     half = np.float32(0.5)

@@ -52,7 +52,7 @@ def _pos_weight(metric, pos_x, pos_y, matrix, path, i, j):
 
 
 @njit(cache=True, inline="always")
-def _apply_swap(metric, pos_x, pos_y, path, edge, a, b, w0, w1, w2, w3):
+def _apply_swap(metric, pos_x, pos_y, path, edge, a, b, w0, w1, w2, w3):  # noqa: PLR0913 - numba kernel inlined in the SA loop: the proposal's four edge weights as scalars
     """Exchange positions a < b and store the new edge weights (from the proposal)."""
     n = path.shape[0]
     tmp = path[a]
@@ -121,7 +121,7 @@ def _prepare(metric, xs, ys, matrix, path, best_path, pos_x, pos_y, edge):
 
 
 @njit(cache=True)
-def sa_swap(metric, xs, ys, matrix, path, rng_state, t_start, t_end, iterations, cooling,
+def sa_swap(metric, xs, ys, matrix, path, rng_state, t_start, t_end, iterations, cooling,  # noqa: PLR0913 - numba kernel: the instance's arrays, the paper's schedule (Sec. 4) and the outputs as plain arguments
             best_path, trace, accept_all=False):
     """Anneal ``path`` in place; ``best_path`` gets the best path seen.
 
@@ -191,7 +191,7 @@ def sa_swap(metric, xs, ys, matrix, path, rng_state, t_start, t_end, iterations,
 
 
 @njit(cache=True)
-def sa_swap_naive(metric, xs, ys, matrix, path, rng_state, t_start, t_end, iterations, cooling,
+def sa_swap_naive(metric, xs, ys, matrix, path, rng_state, t_start, t_end, iterations, cooling,  # noqa: PLR0913 - numba kernel: the same arguments as sa_swap
                   best_path):
     """The same SA as :func:`sa_swap`, written as a naive implementation would: each proposal
     swaps in place and recomputes the whole path length (O(n) per move), and undoes a rejected

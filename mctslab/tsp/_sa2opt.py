@@ -76,7 +76,7 @@ def _pick_pair(neighbors, n, rng_state):
 
 
 @njit(cache=True)
-def sa_2opt(metric, xs, ys, matrix, neighbors, tour, pos, lengths, rng_state, t_from, t_to,
+def sa_2opt(metric, xs, ys, matrix, neighbors, tour, pos, lengths, rng_state, t_from, t_to,  # noqa: PLR0913 - numba kernel: the instance's arrays, the tour's state, the schedule and the output as plain arguments
             proposals, best_tour):
     """Anneal the (n + 1)-node ``tour`` in place for ``proposals`` moves; return moves accepted.
 

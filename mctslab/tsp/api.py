@@ -157,7 +157,7 @@ class _Search:
     """The arrays one MCTS run owns: tree (grown on demand up to the caps) and scratch."""
 
     def __init__(self, instance, max_nodes, max_edges):
-        n = instance.dimension
+        self.n = n = instance.dimension
         self.caps = (max_nodes, max_edges)
         self.tree = make_tree(min(256, max_nodes), min(4 * n, max_edges))
         tree_new_node(self.tree)  # the root, node 0
@@ -171,8 +171,8 @@ class _Search:
         tree = self.tree
         return tree.node_visits.shape[0] < self.caps[0], tree.edge_child.shape[0] < self.caps[1]
 
-    def run(self, instance, code, cp, rng_state, size, best_path, best_length, trace, stats,
-            deadline, prefix_len=0):
+    def run(self, code, cp, rng_state, size, best_path, best_length, trace, stats, deadline,
+            prefix_len=0):
         """Run ``size`` iterations, growing the tree when the kernel asks; return how many ran.
 
         Stops early if ``deadline`` (perf_counter time) has passed when the tree must grow.
@@ -186,12 +186,13 @@ class _Search:
             if ran < size:
                 if ran and deadline is not None and time.perf_counter() > deadline:
                     break
-                self.grow(instance.dimension)
+                self.grow()
         return ran
 
-    def grow(self, n):
-        """Double the tree's node and edge arrays (within the caps), keeping its contents."""
-        tree = self.tree
+    def grow(self):
+        """Double the tree's node and edge arrays (within the caps), keeping its contents;
+        the edges grow by at least one node's worth (``n`` children)."""
+        tree, n = self.tree, self.n
         self.tree = tree_grow(tree, min(self.caps[0], 2 * tree.node_visits.shape[0]),
                               min(self.caps[1], max(2 * tree.edge_child.shape[0],
                                                     tree.edge_child.shape[0] + n)))
@@ -207,7 +208,7 @@ class _Search:
 SEARCH_MODES = ("single", "step-best", "step-mean")
 
 
-def mcts(instance: Instance, policy="roulette", cp_rule="mst", cp_k=2.0, seed=None, *,
+def mcts(instance: Instance, policy="roulette", cp_rule="mst", cp_k=2.0, seed=None, *,  # noqa: PLR0913 - the public entry point: the paper's settings, then one keyword per budget and option
          time_limit=None, playouts=None, mst=None, target=None, max_nodes=2_000_000,
          max_edges=50_000_000, search="single", stop_at_target=False) -> SolveResult:
     """MCTS (Sec. 2-3) until ``time_limit`` seconds or ``playouts`` iterations, whichever first.
@@ -281,9 +282,8 @@ class _MctsRun:
         done = int(self.stats[0])
         trace = np.empty(size, np.float64)
         chunk_start = time.perf_counter()
-        ran = self.arrays.run(self.instance, self.code, self.cp, self.rng_state, size,
-                              self.best_path, self.best_length, trace, self.stats, self.deadline,
-                              prefix_len)
+        ran = self.arrays.run(self.code, self.cp, self.rng_state, size, self.best_path,
+                              self.best_length, trace, self.stats, self.deadline, prefix_len)
         chunk_end = time.perf_counter()
         if self.first_playout is None:
             self.first_playout = chunk_end - self.start

@@ -184,6 +184,13 @@ def _check(cfg: Config) -> Config:
             raise ValueError(f"{name} must be a list of instance names, got {value!r}")
     if not cfg.instances:
         raise ValueError("instances must name at least one instance")
+    _check_numbers(cfg)
+    _check_choices(cfg)
+    return cfg
+
+
+def _check_numbers(cfg: Config) -> None:
+    """The counts, budgets, SA schedule, Cp and the numeric lists: types and ranges."""
     positive_int("replicates", cfg.replicates)
     positive_int("sa_iterations", cfg.sa_iterations)
     if cfg.lkh_max_trials is not None:
@@ -206,6 +213,10 @@ def _check(cfg: Config) -> Config:
         for v in value:
             if finite_number(name, v) < 0:
                 raise ValueError(f"{name} must hold numbers >= 0, got {value!r}")
+
+
+def _check_choices(cfg: Config) -> None:
+    """The fields that name choices (Cp rules, methods, SA references, the MCTS search)."""
     if not isinstance(cfg.cp_rules, tuple) or not set(cfg.cp_rules) <= set(CP_RULES):
         raise ValueError(f"cp_rules must be a list of {', '.join(CP_RULES)} (empty: no Fig. 9 "
                          f"sweep), got {cfg.cp_rules!r}")
@@ -218,7 +229,6 @@ def _check(cfg: Config) -> Config:
     if cfg.mcts_search not in SEARCH_MODES:
         raise ValueError(f"mcts_search must be one of {', '.join(SEARCH_MODES)}, "
                          f"got {cfg.mcts_search!r}")
-    return cfg
 
 
 def config(scale: str = "default", **overrides) -> Config:

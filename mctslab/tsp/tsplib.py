@@ -207,6 +207,33 @@ def parse(text: str, source: str = "<text>", name: str | None = None) -> Instanc
     """An :class:`Instance` from the text of a TSPLIB ``.tsp`` file (errors name the line)."""
     scanned = _scan(text, source)
     header, sections = scanned["header"], scanned["sections"]
+    n, ewt, metric = _check_layout(header, sections, source)
+    try:
+        problem = tsplib95.parse(text)
+    except Exception as exc:  # tsplib95 raises bare ValueErrors etc. without line numbers
+        raise TsplibFormatError(f"{source}: tsplib95 could not parse the file: {exc}") from exc
+    xs, ys, matrix, coords = _geometry(problem, n, metric, header)
+
+    file_name = header.get("NAME", ("", 0))[0] or "unnamed"
+    name = name or file_name
+    notes = []
+    if "FIXED_EDGES_SECTION" in sections:
+        notes.append(f"FIXED_EDGES_SECTION ignored ({len(sections['FIXED_EDGES_SECTION']) - 1} "
+                     "edge(s)): solved as the plain instance")
+    if name != file_name:
+        notes.append(f"file says NAME {file_name}")
+    optimum = optima().get(name)
+    if name == "linhp318":
+        optimum = optima().get("lin318")  # fixed edge ignored: the problem is lin318
+    return Instance(name=name, dimension=n, edge_weight_type=ewt, metric=metric, xs=xs, ys=ys,
+                    matrix=matrix, coords=coords, optimal_tour_length=optimum,
+                    comment=header.get("COMMENT", ("", 0))[0], source=source, notes=tuple(notes))
+
+
+def _check_layout(header: dict, sections: dict, source: str) -> tuple[int, str, int]:
+    """(dimension, EDGE_WEIGHT_TYPE, metric code) of a scanned file, once its keywords and
+    sections are ones we support and its data sections hold ``n`` well-formed rows (else a
+    :class:`TsplibFormatError` naming the line)."""
     if "DIMENSION" not in header:
         raise TsplibFormatError(f"{source}: no DIMENSION keyword")
     n = int(header["DIMENSION"][0])
@@ -230,46 +257,28 @@ def parse(text: str, source: str = "<text>", name: str | None = None) -> Instanc
     for section in ("NODE_COORD_SECTION", "DISPLAY_DATA_SECTION"):
         if section in sections:
             _check_coords(sections[section], n, source, section)
+    return n, ewt, metric
 
-    try:
-        problem = tsplib95.parse(text)
-    except Exception as exc:  # tsplib95 raises bare ValueErrors etc. without line numbers
-        raise TsplibFormatError(f"{source}: tsplib95 could not parse the file: {exc}") from exc
 
+def _geometry(problem, n: int, metric: int, header: dict):
+    """(xs, ys, matrix, coords) of a parsed problem: planar coordinates for the coordinate
+    metrics (GEO in radians), the full matrix for EXPLICIT, and the coordinates to draw."""
     coords = None
     for attribute in ("node_coords", "display_data"):
         table = getattr(problem, attribute) or {}
         if table:
             coords = np.array([table[k] for k in range(1, n + 1)], dtype=np.float64)
             break
-    empty = np.zeros(0, np.float64)
     if metric == EXPLICIT:
         values = np.array([v for row in problem.edge_weights for v in row], dtype=np.float64)
         matrix = _matrix_from_entries(values, n, header["EDGE_WEIGHT_FORMAT"][0])
-        xs, ys = empty, empty
-    else:
-        matrix = np.zeros((0, 0), np.float64)
-        table = problem.node_coords
-        raw = np.array([table[k] for k in range(1, n + 1)], dtype=np.float64)
-        coords = raw
-        planar = _geo_radians(raw) if metric == GEO else raw
-        xs = np.ascontiguousarray(planar[:, 0])
-        ys = np.ascontiguousarray(planar[:, 1])
-
-    file_name = header.get("NAME", ("", 0))[0] or "unnamed"
-    name = name or file_name
-    notes = []
-    if "FIXED_EDGES_SECTION" in sections:
-        notes.append(f"FIXED_EDGES_SECTION ignored ({len(sections['FIXED_EDGES_SECTION']) - 1} "
-                     "edge(s)): solved as the plain instance")
-    if name != file_name:
-        notes.append(f"file says NAME {file_name}")
-    optimum = optima().get(name)
-    if name == "linhp318":
-        optimum = optima().get("lin318")  # fixed edge ignored: the problem is lin318
-    return Instance(name=name, dimension=n, edge_weight_type=ewt, metric=metric, xs=xs, ys=ys,
-                    matrix=matrix, coords=coords, optimal_tour_length=optimum,
-                    comment=header.get("COMMENT", ("", 0))[0], source=source, notes=tuple(notes))
+        empty = np.zeros(0, np.float64)
+        return empty, empty, matrix, coords
+    table = problem.node_coords
+    raw = np.array([table[k] for k in range(1, n + 1)], dtype=np.float64)
+    planar = _geo_radians(raw) if metric == GEO else raw
+    return (np.ascontiguousarray(planar[:, 0]), np.ascontiguousarray(planar[:, 1]),
+            np.zeros((0, 0), np.float64), raw)
 
 
 def data_path(name: str) -> Path:

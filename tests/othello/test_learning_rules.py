@@ -169,6 +169,43 @@ def _elo_league(ratings, scores, k_factor):
     return np.array(ratings)
 
 
+def _league_step(call, members, newcomer_tables, newcomer_rating, newcomer_id, cfg):
+    # Step 6: the league among the members and the newcomer, checked against its recorded
+    # scores; returns the group after the league and the id of the member who left (or None).
+    assert np.array_equal(call["players"][:-1], np.stack([m["tables"] for m in members]))
+    # The newcomer is the best individual, as its variables rounded to 6 decimals
+    # (at most 8 weights of 2**32 * 5e-7 each per table entry).
+    assert np.abs(call["players"][-1] - newcomer_tables).max() <= 8 * 2**32 * 1e-6
+    assert np.allclose(call["ratings"], [m["rating"] for m in members] + [newcomer_rating])
+    assert (call["games_per_pair"], call["k_factor"]) == (1, cfg.k_factor)
+    after = _elo_league(call["ratings"], call["result"], cfg.k_factor)
+    assert np.allclose(call["args_after"][2], after, atol=1e-9)
+    newcomer = {"id": newcomer_id, "tables": call["players"][-1], "random": False,
+                "rating": newcomer_rating}
+    candidates = members + [newcomer]
+    for m, r in zip(candidates, after):
+        m["rating"] = float(r)
+    left = None
+    if len(candidates) > cfg.max_group:  # the lowest-rated player leaves
+        left = candidates.pop(int(np.argmin(after)))["id"]
+    return candidates, left
+
+
+def _assert_events_equal(got_events, events, cfg):
+    # The run's join / fail events against the replay's, field by field.
+    assert len(got_events) == len(events)
+    for got, want in zip(got_events, events):
+        assert (got["kind"], got["games"], got["iteration"], got["generation"]) == want[:4]
+        if want[0] == "fail":
+            assert got["rating"] == pytest.approx(want[4])
+            continue
+        assert got["fitness"] == pytest.approx(want[4]) and got["fitness"] > cfg.join_rating
+        assert (got["newcomer"], got["left"]) == want[5:7]
+        assert len(got["group"]) <= cfg.max_group
+        assert [i for i, _ in got["group"]] == [i for i, _ in want[7]]
+        assert np.allclose([r for _, r in got["group"]], [r for _, r in want[7]], atol=1e-3)
+
+
 def test_group_learning_follows_steps_1_to_8(monkeypatch):
     # N = 1 game per member / pair makes each Elo update recoverable from the recorded
     # scores. K and the start rating differ from the defaults to show they are the ones used.
@@ -221,26 +258,9 @@ def test_group_learning_follows_steps_1_to_8(monkeypatch):
                 early_exceed |= bool(rating[best] > cfg.join_rating)
                 continue
             if rating[best] > cfg.join_rating:  # step 6: league among best + members
-                call = next(league_calls)
-                assert np.array_equal(call["players"][:-1], np.stack([m["tables"] for m in members]))
-                # The newcomer is the best individual, as its variables rounded to 6 decimals
-                # (at most 8 weights of 2**32 * 5e-7 each per table entry).
-                assert np.abs(call["players"][-1] - tables[best]).max() <= 8 * 2**32 * 1e-6
-                assert np.allclose(call["ratings"], [m["rating"] for m in members] + [rating[best]])
-                assert (call["games_per_pair"], call["k_factor"]) == (1, cfg.k_factor)
-                scores = call["result"]
-                after = _elo_league(call["ratings"], scores, cfg.k_factor)
-                assert np.allclose(call["args_after"][2], after, atol=1e-9)
                 games += cfg.games_per_member * math.comb(len(members) + 1, 2)
-                newcomer = {"id": next_id, "tables": call["players"][-1], "random": False,
-                            "rating": rating[best]}
-                candidates = members + [newcomer]
-                for m, r in zip(candidates, after):
-                    m["rating"] = float(r)
-                left = None
-                if len(candidates) > cfg.max_group:  # the lowest-rated player leaves
-                    left = candidates.pop(int(np.argmin(after)))["id"]
-                members = candidates
+                members, left = _league_step(next(league_calls), members, tables[best],
+                                             rating[best], next_id, cfg)
                 events.append(("join", games, k, t - 1, rating[best], next_id, left,
                                [[m["id"], round(m["rating"], 3)] for m in members]))
                 next_id += 1
@@ -252,17 +272,7 @@ def test_group_learning_follows_steps_1_to_8(monkeypatch):
     assert next(rating_calls, None) is None and next(league_calls, None) is None
 
     _assert_rows_equal(_rows_as_tuples(result["generations"]), rows)
-    assert len(result["events"]) == len(events)
-    for got, want in zip(result["events"], events):
-        assert (got["kind"], got["games"], got["iteration"], got["generation"]) == want[:4]
-        if want[0] == "fail":
-            assert got["rating"] == pytest.approx(want[4])
-            continue
-        assert got["fitness"] == pytest.approx(want[4]) and got["fitness"] > cfg.join_rating
-        assert (got["newcomer"], got["left"]) == want[5:7]
-        assert len(got["group"]) <= cfg.max_group
-        assert [i for i, _ in got["group"]] == [i for i, _ in want[7]]
-        assert np.allclose([r for _, r in got["group"]], [r for _, r in want[7]], atol=1e-3)
+    _assert_events_equal(result["events"], events, cfg)
     joins = [e for e in result["events"] if e["kind"] == "join"]
     assert result["games"] == games
     assert result["evaluation_games"] == cfg.eval_games * sum(

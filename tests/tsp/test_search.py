@@ -303,8 +303,8 @@ def test_stepwise_kernel_keeps_the_prefix():
     best_path, best_length = np.arange(8, dtype=np.int32), np.array([np.inf])
     stats, trace = np.zeros(4, np.int64), np.empty(50)
     cp = np.array([10.0, 1.0, _mcts.CP_FIXED])
-    ran = search.run(instance, _playout.ROULETTE, cp, seed_state(1), 50, best_path, best_length,
-                     trace, stats, None, len(prefix))
+    ran = search.run(_playout.ROULETTE, cp, seed_state(1), 50, best_path, best_length, trace,
+                     stats, None, len(prefix))
     assert ran == 50 and np.array_equal(best_path[:3], prefix)
     api.check_path(instance, best_path)
     # the root (the prefix) has a child per remaining city, and the tree is at most 5 deep
