@@ -11,9 +11,10 @@ here. They are of two kinds:
 :meth:`mctslab.core.report.Run.table` appends the declaration to the table's caption and records
 it in the manifest (``varies``); ``tests/notebooks`` runs every notebook twice from empty stores
 and checks that nothing else differs; the README's "Same seed, same tables" lists this table.
-A re-run served from the result store repeats every stored task's numbers exactly; what is
-measured outside tasks (the Many Faces cost chain and time shares, the tables' derived rates) is
-measured again.
+Every measurement is a stored task (the Many Faces cost chain and time shares too:
+:mod:`mctslab.manyfaces.measures`), and the tables' rates are computed from the stored times, so
+a re-run served from the result store repeats every number exactly, timings included; the
+columns declared here differ only between runs that compute their tasks afresh.
 """
 
 from __future__ import annotations
@@ -55,10 +56,10 @@ VARIES: dict[tuple[str, str], Varies] = {
     ("sudoku_less_clue", "baselines"): Varies(
         ("runs/s",), "timing", "CPU time of the removal runs"),
     ("manyfaces_knowledge", "pattern_cost_chain"): Varies(
-        ("ours_ms",), "timing", "wall time of each matcher stage, measured in the notebook"),
+        ("ours_ms",), "timing", "wall time of each matcher stage, measured in each cost task"),
     ("manyfaces_knowledge", "time_shares"): Varies(
         ("seconds", "share_pct", "ms_per_move"), "timing",
-        "wall time of each component over the replays, measured in the notebook"),
+        "wall time of each component, measured in each replay task"),
     ("manyfaces_knowledge", "summary"): Varies(
         ("this run",), "timing", "the shares of run time come from the time_shares table",
         rows=("share of time",)),

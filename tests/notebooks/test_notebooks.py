@@ -277,6 +277,17 @@ def test_every_declared_table_exists():
     assert set(VARIES) <= saved, sorted(set(VARIES) - saved)
 
 
+def test_no_declared_timing_is_measured_outside_a_task():
+    """Every measurement is a stored task (mctslab.core.varying's docstring): no declaration
+    says a time is measured in the notebook, and Many Faces' name the tasks that measure them."""
+    from mctslab.manyfaces import measures
+
+    assert [key for key, varies in VARIES.items() if "notebook" in varies.why] == []
+    assert "in each cost task" in VARIES[("manyfaces_knowledge", "pattern_cost_chain")].why
+    assert "in each replay task" in VARIES[("manyfaces_knowledge", "time_shares")].why
+    assert callable(measures.cost_task) and callable(measures.time_share_task)
+
+
 # Each paper notebook and the experiments module whose Config its parameters cell fills
 # (Go's notebook is the Go lead's: it still hands every parameter to config by name).
 CONFIGURED = {"othello_wpc_de": "mctslab.othello.experiments",
@@ -288,7 +299,7 @@ CONFIGURED = {"othello_wpc_de": "mctslab.othello.experiments",
 @pytest.mark.parametrize("stem", sorted(CONFIGURED))
 def test_notebook_exposes_and_passes_every_config_field(stem):
     """Every Config field is a parameter of its own, and the set-up cell builds the Config from
-    the parameters cell (``notebook_config(experiments, globals())``, issue 22): a parameter
+    the parameters cell (``notebook_config(experiments, globals())``): a parameter
     is written once in the notebook and once in the domain."""
     import dataclasses
     import importlib
