@@ -1,5 +1,5 @@
-"""The tables of ``docs/bench/*.md`` that come from a committed record, generated from it
-(issue 27: "no number is copied by hand").
+"""The tables of ``docs/bench/*.md`` that come from a committed record, generated from it, so
+that no number is copied by hand.
 
 A generated table sits between two comment lines naming its source, a record folder (relative
 to the project root) and one of its tables, optionally with the columns to show::

@@ -1,5 +1,5 @@
-"""Task ids recorded before issue 22's refactor, and a stand-in ``Run`` that records the ids a
-notebook run asks for (issue 22: "every task id stays the same").
+"""Task ids recorded before the domains shared their pieces, and a stand-in ``Run`` that records
+the ids a notebook run asks for, so that a refactor is seen to keep every task id.
 
 ``tests/fixtures/task_ids.json`` holds, per domain, scale and experiment, the ids (smoke: the
 list; every scale: count and SHA-256 of the ordered list) of the task lists each notebook's
@@ -7,13 +7,13 @@ calls build at the notebook's seed, computed by the code of main at 0a042bf; the
 strength matches (``manyfaces_strength_*``) were re-recorded when the Go paper-engine work put
 every Go match on one game loop and one game task (``mctslab.go.match.game_task``, other
 parameters: those stored games are played again once). The default scale's entries of
-Sudoku, TSP, Othello and Many Faces were re-recorded on 2026-11-26 when issue 26 made the default
-scale cheaper (fewer playouts, a shorter speed-up horizon, fewer repetitions and strength games:
+Sudoku, TSP, Othello and Many Faces were re-recorded on 2026-11-26 when the default scale was made
+cheaper (fewer playouts, a shorter speed-up horizon, fewer repetitions and strength games:
 the other experiments' ids, and the first tasks of a shortened list, are unchanged); Othello's
 learning ids (and the learning results of ``othello_smoke_store``) when ``learning_task`` became
-version 2 (issue 27: fresh games against the replaced opponent; the learning itself is
+version 2 (fresh games against the replaced opponent; the learning itself is
 unchanged). Go's ids (``go``, at the Go notebook's seed 20261123) were recorded by the code
-of main at a38d89c for issue 28: issue 22 had not pinned them; the smoke ids equal those a
+of main at a38d89c (they had not been pinned before); the smoke ids equal those a
 smoke run of the notebook stored. A stored result
 is found by its id, so equal ids mean a recorded result store reads back with nothing re-run.
 

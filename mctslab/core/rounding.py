@@ -1,4 +1,4 @@
-"""Rounding for the tables a reader cites (issue 14): meaningful digits, not 16.
+"""Rounding for the tables a reader cites: meaningful digits, not 16.
 
 The result store keeps full precision; only what a table function returns (and so the CSVs
 and displayed tables) is rounded: rates, scores and ratios to 3 decimals, times and speeds to

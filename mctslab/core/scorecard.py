@@ -1,4 +1,4 @@
-"""The scorecard: every number of the five papers beside this output folder's (issue 23, 27).
+"""The scorecard: every number of the five papers beside this output folder's.
 
 ``mctslab scorecard`` (and the last step of ``mctslab reproduce``) joins the papers' targets
 (:mod:`mctslab.core.targets`) with the notebooks' ``figures/<notebook>/paper_vs_run.csv``

@@ -24,7 +24,7 @@ would orphan every stored result of it. A renamed function says what it was call
 :func:`task_renamed`, where it is defined::
 
     @task_version("2")
-    @task_renamed("mctslab.sudoku.experiments:run_generation")  # its name until issue 28
+    @task_renamed("mctslab.sudoku.experiments:run_generation")  # its former name
     def generation_task(params, seed): ...
 
 Its tasks' ids hash the former name (so the stored results, and the ids recorded in

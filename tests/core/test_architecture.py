@@ -1,4 +1,4 @@
-"""docs/ARCHITECTURE.md against the tree (issue 28), so that its lists cannot drift again: the
+"""docs/ARCHITECTURE.md against the tree, so that its lists cannot drift again: the
 layer picture names every module outside the domains (and only modules that exist), the domain
 layout's files exist in every domain but the ones its lines except, and every module or name
 of ``mctslab`` the page mentions resolves."""

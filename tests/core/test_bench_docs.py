@@ -1,6 +1,6 @@
-"""docs/bench tables generated from committed records (issue 27: "no number is copied by
-hand"): a block is rewritten from its record, a hand edit or a missing record is named by page
-and line, and the repository's own pages are current."""
+"""docs/bench tables generated from committed records (no number is copied by hand): a block
+is rewritten from its record, a hand edit or a missing record is named by page and line, and
+the repository's own pages are current."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The argument types every domain's command line uses (issue 22)."""
+"""The argument types every domain's command line uses."""
 
 import argparse
 

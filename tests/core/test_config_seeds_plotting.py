@@ -1,4 +1,4 @@
-"""The shared pieces domains wrote five times (issue 22): config builder, keyed task seeds,
+"""The shared pieces domains once wrote five times: config builder, keyed task seeds,
 compile-once, headless plotting."""
 
 import dataclasses

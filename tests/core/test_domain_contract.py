@@ -1,4 +1,4 @@
-"""The domain contract of docs/ARCHITECTURE.md ("The domain contract", issue 28), checked for
+"""The domain contract of docs/ARCHITECTURE.md ("The domain contract"), checked for
 every domain of ``mctslab.DOMAINS`` on the source with ``ast``, as the import-graph test checks
 its rules:
 
@@ -315,7 +315,7 @@ def test_the_warmups_are_the_packages_and_compile_once():
 
 
 def test_renamed_task_functions_keep_their_former_names():
-    """Sudoku's task functions were run_generation and run_removal_baseline until issue 28:
+    """Sudoku's task functions were once run_generation and run_removal_baseline:
     those names resolve to the renamed functions, whose tasks' ids hash the former names
     (tests/core/test_task_ids.py and tests/sudoku/test_task_ids_recorded.py pin the ids)."""
     from mctslab.core.tasks import resolve

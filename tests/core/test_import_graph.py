@@ -1,8 +1,8 @@
-"""The package's import graph (issue 22): no cycle among ``mctslab`` modules, counting the
+"""The package's import graph: no cycle among ``mctslab`` modules, counting the
 imports inside functions too, so a function-local import cannot hide one; and every module is
 named in its domain's reading guide (the package ``__init__`` docstring).
 
-Issue 28 adds two rules of ``docs/ARCHITECTURE.md``: imports sit at the top of a module, and one
+Two more rules of ``docs/ARCHITECTURE.md``: imports sit at the top of a module, and one
 inside a function is in ``mctslab/core/coderules.py``'s allow-list with its reason; one domain imports
 another only where the Many Faces domain uses the Go engine's public modules.
 """
@@ -98,7 +98,7 @@ def test_every_module_is_named_in_its_domains_reading_guide(domain):
     assert modules - named == set(), f"{domain}/__init__.py's reading guide misses these"
 
 
-# -- imports at the top of a module (issue 28) ----------------------------------------------------
+# -- imports at the top of a module ----------------------------------------------------------------
 def test_function_local_imports_are_only_the_allowed_ones():
     """An import inside a function hides a dependency (and may hide a cycle): each one is in
     mctslab/core/coderules.py's allow-list with its reason (laziness of the command line and the
@@ -128,7 +128,7 @@ def test_the_local_import_rule_sees_nested_and_relative_imports(tmp_path):
         "mctslab.tsp.lkh:6 imports json"]
 
 
-# -- one domain into another: only Many Faces on Go's public modules (issue 28) -------------------
+# -- one domain into another: only Many Faces on Go's public modules -------------------------------
 def cross_domain_imports() -> list[tuple[str, str]]:
     """(importer, imported) for every import of one domain's module by another domain's."""
     def domain(name):

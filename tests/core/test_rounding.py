@@ -1,4 +1,4 @@
-"""Rounding of cited tables (issue 14)."""
+"""Rounding of cited tables: meaningful digits, not 16."""
 
 import numpy as np
 import pandas as pd

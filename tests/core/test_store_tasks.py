@@ -38,7 +38,7 @@ def test_bad_task_functions_are_named():
 
 
 def test_a_renamed_task_function_keeps_its_ids_and_its_former_name(monkeypatch):
-    """issue 28: a task function renamed with @task_renamed(former) keeps the ids its tasks had
+    """A task function renamed with @task_renamed(former) keeps the ids its tasks had
     (they hash the former name, so stored results are found), its tasks name the new function,
     and a task written with the former name (a stored record, a queued task) still runs it."""
     params = [{"x": 1}, {"x": 2}]

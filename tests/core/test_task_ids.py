@@ -1,9 +1,9 @@
 """Task ids are what lets a re-run reuse stored results: a refactor must not change them.
 
 The ids below were computed before the domains shared ``core.params`` (scale tables,
-``as_real``, ``non_default``) and the Run's seed (issue 10), with the task versions of that
+``as_real``, ``non_default``) and the Run's seed, with the task versions of that
 time (Sudoku ``run_generation`` and TSP ``comparison_task`` at version 2), and Othello's
-``learning_task`` at version 2 (issue 27: fresh games against the replaced opponent). A change
+``learning_task`` at version 2 (fresh games against the replaced opponent). A change
 here means every stored result of that experiment is recomputed: make it only with a task
 version bump.
 """
