@@ -50,9 +50,7 @@ def _cmd_list(args) -> int:
 def _cmd_reproduce(args) -> int:
     from mctslab import pipeline
 
-    params = {}
-    for key, value in args.parameter or []:
-        params[key] = pipeline.parse_value(value)
+    params = {key: pipeline.parse_value(value) for key, value in args.parameter or []}
     try:
         names = pipeline.validate(args.names, args.scale, params, args.scheduler)
     except (KeyError, ValueError, OSError) as exc:
@@ -134,8 +132,7 @@ def _cmd_records(args) -> int:
 
 
 def _records_check(args) -> int:
-    """``mctslab records check``: each record's report, then (over all of records/) whether
-    the docs/bench tables generated from records are up to date; 1 when anything failed."""
+    """Each record's report, then (all of records/) whether docs/bench's tables are current."""
     from mctslab import bench_docs, records
 
     reports = ([records.check_record(folder) for folder in args.records] if args.records
@@ -179,20 +176,7 @@ def _cmd_bench(args) -> int:
         return 1
     for b in chosen:
         record = bench.run_one(b)
-        if args.json:
-            print(bench.to_json(record), flush=True)
-        else:
-            line = f"{record['name']}: {record['value']:,.6g} {record['unit']}"
-            for prefix in ("", "quoted_"):  # measured in this run / a figure quoted from elsewhere
-                if record.get(f"{prefix}reference") is not None:
-                    line += (f"  ({prefix.replace('_', ' ')}reference "
-                             f"{record[f'{prefix}reference']:,.6g}, "
-                             f"ratio {record.get(f'{prefix}ratio', float('nan')):.3g})")
-            if "goal" in record:
-                line += f"  goal {record['goal']:,.6g}: {'met' if record['meets_goal'] else 'NOT met'}"
-            if record.get("detail"):
-                line += f"  [{record['detail']}]"
-            print(line, flush=True)
+        print(bench.to_json(record) if args.json else bench.to_text(record), flush=True)
     return 0
 
 
@@ -270,7 +254,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mctslab", description=__doc__.split("\n\n")[0])
     parser.add_argument("--version", action="version", version=f"mctslab {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-
     _add_run_parsers(sub)
     _add_records_parser(sub)
     _add_data_parsers(sub)
@@ -372,8 +355,7 @@ def _add_data_parsers(sub) -> None:
 
 
 def _add_domain_parsers(sub) -> None:
-    """Each domain's ``mctslab <domain>`` verbs, from its ``cli`` module (a domain without one
-    has none)."""
+    """Each domain's ``mctslab <domain>`` verbs, from its ``cli`` module (if it has one)."""
     for domain in DOMAINS:
         try:
             module = importlib.import_module(f"mctslab.{domain}.cli")

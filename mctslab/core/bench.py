@@ -32,7 +32,7 @@ import mctslab
 from mctslab import DOMAINS
 from mctslab.core.store import to_jsonable
 
-__all__ = ["benchmark", "BENCHMARKS", "DOMAINS", "load_domains", "to_json"]
+__all__ = ["benchmark", "BENCHMARKS", "DOMAINS", "load_domains", "to_json", "to_text"]
 
 
 @dataclass(frozen=True)
@@ -117,3 +117,19 @@ def run_one(bench: Benchmark) -> dict:
 def to_json(record: dict) -> str:
     """One benchmark record as one line of strict JSON (no ``NaN`` or ``Infinity`` tokens)."""
     return json.dumps(to_jsonable(record, nan_as_null=True), allow_nan=False)
+
+
+def to_text(record: dict) -> str:
+    """One benchmark record as the line ``mctslab bench`` prints: its value, its references
+    (measured in this run, or quoted from elsewhere) with their ratios, its goal, its detail."""
+    line = f"{record['name']}: {record['value']:,.6g} {record['unit']}"
+    for prefix in ("", "quoted_"):  # measured in this run / a figure quoted from elsewhere
+        if record.get(f"{prefix}reference") is not None:
+            line += (f"  ({prefix.replace('_', ' ')}reference "
+                     f"{record[f'{prefix}reference']:,.6g}, "
+                     f"ratio {record.get(f'{prefix}ratio', float('nan')):.3g})")
+    if "goal" in record:
+        line += f"  goal {record['goal']:,.6g}: {'met' if record['meets_goal'] else 'NOT met'}"
+    if record.get("detail"):
+        line += f"  [{record['detail']}]"
+    return line

@@ -275,6 +275,7 @@ def size_problems(package: Path = PACKAGE, modules_over=None, functions_over=Non
 # -- ruff's waived findings: the rules a function may be excepted from, and where -------------
 WAIVABLE = ("C901", "PLR0913", "PLR0915")  # complexity, arguments, statements
 _NOQA = re.compile(r"#\s*noqa\s*:\s*([A-Z0-9, ]+)", re.I)
+_REASONED = re.compile(r"#\s*noqa\s*:\s*[A-Z0-9]+(?:\s*,\s*[A-Z0-9]+)*\s+-\s+\S", re.I)
 
 
 def _comments(source: str) -> list[tuple[int, str]]:
@@ -304,17 +305,27 @@ def _sources(checkout: Path):
                        "".join(source) if isinstance(source, list) else source)
 
 
-def noqa_waivers(checkout: Path) -> dict[str, list[str]]:
-    """``"file:line" -> codes`` of every ``# noqa`` comment waiving one of :data:`WAIVABLE`."""
-    found = {}
+def _waivers(checkout: Path):
+    """(``"file:line"``, comment, codes) of every ``# noqa`` comment waiving one of
+    :data:`WAIVABLE`."""
     for name, source in _sources(Path(checkout)):
         for line, comment in _comments(source):
             match = _NOQA.search(comment)
             codes = [c for c in re.split(r"[,\s]+", match[1].upper()) if c in WAIVABLE] \
                 if match else []
             if codes:
-                found[f"{name}:{line}"] = codes
-    return found
+                yield f"{name}:{line}", comment, codes
+
+
+def noqa_waivers(checkout: Path) -> dict[str, list[str]]:
+    """``"file:line" -> codes`` of every ``# noqa`` comment waiving one of :data:`WAIVABLE`."""
+    return {where: codes for where, _, codes in _waivers(checkout)}
+
+
+def unreasoned_waivers(checkout: Path) -> list[str]:
+    """``"file:line"`` of each such ``# noqa`` with no reason after its codes: a waiver is
+    written ``# noqa: PLR0913 - <why>``."""
+    return [where for where, comment, _ in _waivers(checkout) if not _REASONED.search(comment)]
 
 
 def per_file_waivers(checkout: Path) -> dict[str, list[str]]:

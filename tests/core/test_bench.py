@@ -54,6 +54,10 @@ def test_bench_text_names_quoted_references(fake_benchmarks, capsys):
     line = capsys.readouterr().out.strip()
     assert "(reference 5, ratio 2.5)" in line
     assert "(quoted reference 10, ratio nan)" in line
+    assert line.startswith("fake.rate: 12.5 ops/s") and "goal 10: met" in line
+    assert line.endswith("[quoted reference = a paper]")
+    assert bench.to_text({"name": "x", "value": 2.0, "unit": "s", "goal": 1.0,
+                          "meets_goal": False}) == "x: 2 s  goal 1: NOT met"
 
 
 def test_unknown_benchmark_is_an_error(fake_benchmarks, capsys):
