@@ -123,7 +123,6 @@ FUNCTIONS_OVER_60 = {
     "mctslab.go.cli add_parser": "every go verb's arguments, one by one",
     "mctslab.manyfaces.patterns compile_patterns": "each pattern's masks in one pass",
     "mctslab.tsp._sa sa_swap": "a kernel's annealing loop, inline",
-    "mctslab.tsp.tsplib parse": "one branch per TSPLIB keyword",
     "mctslab.go._patterns liberties_after": "a kernel: each neighbour case of a move inline",
     "mctslab.go.sgf load": "each SGF property the game needs, checked with its message",
     "mctslab.pipeline _reproduce_one": "one notebook's run: papermill, manifest, checks",
