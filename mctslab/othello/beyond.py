@@ -1,7 +1,8 @@
-"""Beyond the paper: the runs the notebook's "Beyond the paper" sections read (issue 14).
+"""Beyond the paper: the runs the notebook's "Beyond the paper" sections read.
 
-- :func:`run_learner_sizes`: the learners of 10 and 64 weights next to the paper's 32, each
-  scored against the standard WPC and against Lucas and Runarsson's published WPC;
+- :func:`run_learner_sizes`: the learners of ``cfg.compared_weights`` genes (10 = the paper's
+  a..j, 20 or 64), each run's final WPC and every published WPC scored against the standard
+  WPC and against the random player;
 - :func:`run_reference_learning`: learning against fixed reference WPCs instead of the group;
 - :func:`run_elo_readings`: the Elo/join readings of the group's best member compared.
 
@@ -31,7 +32,7 @@ from mctslab.othello.learning import MODES
 __all__ = ["run_learner_sizes", "run_elo_readings", "run_reference_learning", "elo_reading_record"]
 
 
-# -- beyond the paper: learner sizes (issue 14) -------------------------------------------
+# -- beyond the paper: learner sizes -------------------------------------------------------
 
 def _final_wpc(result: dict):
     """The WPC a run ends with, as the paper picks it: individual learning's last opponent,
@@ -43,14 +44,15 @@ def _final_wpc(result: dict):
 
 
 def run_learner_sizes(run, cfg: Config, learned: Learned) -> pd.DataFrame:
-    """Each learner size of ``cfg.compared_weights`` under the same protocol (issue 14).
+    """Each learner size of ``cfg.compared_weights`` under the same protocol.
 
     Every (size, mode, repetition) is a learning run with the seed of the same run in
     :func:`~mctslab.othello.experiments.run_learning` (``cfg.weights``'s runs are
     ``learned``'s, not run again; the others go to the experiment ``othello_learner_sizes``).
     Each run's final WPC (:func:`_final_wpc`) and every published WPC play ``final_games``
     games against the standard WPC and as many against the random player (epsilon
-    ``cfg.epsilon`` for every WPC): the issue asks for both scores of any claimed winner. One row per WPC and opponent, with its 95% interval
+    ``cfg.epsilon`` for every WPC): a WPC claimed better needs both scores. One row per WPC,
+    with both scores and their 95% intervals
     (:func:`~mctslab.othello.tables.learner_sizes_summary` adds intervals over seeds).
     """
     runs = []
@@ -101,11 +103,11 @@ def _scored_vs_both(run, cfg: Config, candidates: list[dict]) -> pd.DataFrame:
     return pd.DataFrame.from_records(records)
 
 
-# -- beyond the paper: learning against fixed references (issue 14) ------------------------
+# -- beyond the paper: learning against fixed references -----------------------------------
 
 # The paper constants reference learning uses (the others belong to the paper's two modes).
 def run_reference_learning(run, cfg: Config) -> pd.DataFrame:
-    """Learning against fixed references (beyond the paper, issue 14).
+    """Learning against fixed references (beyond the paper).
 
     For every reference set of ``cfg.reference_sets``, learner size of
     ``cfg.reference_weights`` and repetition: one reference-learning run
@@ -152,7 +154,7 @@ def run_reference_learning(run, cfg: Config) -> pd.DataFrame:
     return rows
 
 
-# -- beyond the paper: the Elo/join reading (issue 14) ------------------------------------
+# -- beyond the paper: the Elo/join reading ------------------------------------------------
 
 def elo_reading_record(reading: str, result: dict, scored: list) -> dict:
     """One group-learning run under ``reading``: joins, failed iterations, the generation of
@@ -181,7 +183,7 @@ def elo_reading_record(reading: str, result: dict, scored: list) -> dict:
 
 
 def run_elo_readings(run, cfg: Config, learned: Learned) -> pd.DataFrame:
-    """Group learning under each reading of ``cfg.compared_elo_readings`` (issue 14).
+    """Group learning under each reading of ``cfg.compared_elo_readings``.
 
     ``cfg.elo_reading``'s group runs are ``learned``'s; another reading's are the group tasks
     of :func:`~mctslab.othello.experiments.run_learning` under

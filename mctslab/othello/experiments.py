@@ -18,7 +18,7 @@ CR = 0.9, genes in [-1, 1], epsilon = 0.1, alpha = 1.3, replacement above a fitn
 Elo K = 32 from 1500, joining above 1600 (:class:`~mctslab.othello.learning.LearningConfig`'s
 defaults). Each is a field of :class:`Config`, so the notebook can change any of them.
 
-Beyond the paper (issue 14): ``weights`` sets the learner's genes (10 = the paper's a..j,
+Beyond the paper: ``weights`` sets the learner's genes (10 = the paper's a..j,
 the default; 20 = 4-fold symmetric; 64 = every square), and
 :func:`~mctslab.othello.beyond.run_learner_sizes` learns with each size of
 ``compared_weights`` under the same protocol and scores each run's final WPC against the
@@ -30,8 +30,8 @@ standard WPC, so the two readings sit side by side in one notebook run.
 of the paper's moving opponents (``reference_sets``: the standard WPC, the random player or both; one population
 of ``reference_population`` for ``reference_generations`` generations, each size of
 ``reference_weights``; ``reference_reevaluate`` re-plays the parents every generation) and
-scores the results as the learner sizes are scored: the issue's goal is a learned WPC above
-every published one against the standard WPC.
+scores the results as the learner sizes are scored, looking for a learned WPC above every
+published one against the standard WPC.
 
 Every (mode, repetition) learning run is one task through the executor; every final
 evaluation (a WPC against the standard WPC) and every group round robin is a task too.
@@ -227,7 +227,7 @@ def _as_tuple(value):
 
 # -- task functions (module level: the executor imports them by name) ----------------------
 
-@task_version("2")  # 2: each replacement's fresh games against the replaced opponent (issue 27)
+@task_version("2")  # 2: each replacement's fresh games against the replaced opponent
 def learning_task(params: dict, seed: np.random.SeedSequence) -> dict:
     """One learning run; ``params`` = LearningConfig fields + ``repetition``."""
     params = dict(params)
@@ -346,7 +346,7 @@ def run_evaluation(run, cfg: Config, learned: Learned) -> Evaluated:
     tasks += keyed_tasks("mctslab.othello.experiments:round_robin_task", robin_params,
                          [(len(params) + i,) for i in range(len(robin_params))], run.seed)
     results = run.map("othello_final", tasks)
-    # The symmetrised published WPCs (issue 14) in tasks of their own, keyed by name
+    # The symmetrised published WPCs in tasks of their own, keyed by name
     # (spawn keys (1, crc32(name)), never those above), so adding them changed no task above.
     references = [dict(source="published", repetition=None, member=None, rating=None,
                        label=name, variables=np.asarray(variables).tolist())

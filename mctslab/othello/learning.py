@@ -9,7 +9,7 @@ Reading guide
   Left open by the paper and chosen here: F = 0.5, CR = 0.9, initial genes uniform in
   [-1, 1] and mutants reflected back into [-1, 1] at the bounds (Storn & Price's usual
   settings; a 1-ply WPC player is scale-invariant, so the box only bounds weight ratios).
-* ``weights`` (beyond the paper, issue 14): the genes of an individual are the paper's
+* ``weights`` (beyond the paper): the genes of an individual are the paper's
   10 variables (the default), the 20 weights of a WPC with the 4 symmetries of the start
   position, or all 64 weights (:mod:`mctslab.othello.wpc`, learner sizes); the same DE,
   box and protocol. Records hold the genes as learned (10, 20 or 64 values).
@@ -27,11 +27,11 @@ Reading guide
   joins G and, when G then exceeds Gmax = 10, the lowest-rated player leaves ("the
   lowest-rated player leaves the group", Sec. 5: the newcomer can be that player).
   ``elo_reading``: at a league every player keeps its rating ("keep", the default) or
-  re-enters at 1500 ("rederive"; issue 14: with "keep" ratings inflate and 1600 stops
-  selecting).
+  re-enters at 1500 ("rederive": with "keep" ratings inflate and 1600 stops selecting;
+  docs/bench/othello.md, "Elo inflation in the paper-scale run").
   Both "after a failed iteration" branches restart with a fresh population (the
   group text says "back to 3", which would never reset t; we read it as step 2).
-* Reference learning (``mode="reference"``, beyond the paper, issue 14): one population
+* Reference learning (``mode="reference"``, beyond the paper): one population
   evolves for Tmax generations against fixed opponents, ``references`` (the standard WPC,
   the random player or both), never replaced. An individual's fitness is Eq. 5 against each
   reference (S matches of N games), averaged over the references; the run ends with the
@@ -51,7 +51,7 @@ Reading guide
   games against the opponent it replaces, from a fourth RNG stream (``fresh_vs_opponent``,
   counted as evaluation games): its fitness games selected it (fitness > 0.5 requires
   score - 1.3 sigma > 0.5), so only fresh games test the paper's "a new best beats the
-  opponent it replaced" (issue 27). The learning itself is unchanged.
+  opponent it replaced". The learning itself is unchanged.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ __all__ = ["LearningConfig", "de_rand_1_bin", "random_population", "population_t
            "LEARNING_MODES", "REFERENCES"]
 
 MODES = ("individual", "group")  # the paper's two kinds of learning
-LEARNING_MODES = MODES + ("reference",)  # and learning against fixed references (issue 14)
+LEARNING_MODES = MODES + ("reference",)  # and learning against fixed references
 REFERENCES = ("standard", "random")
 ELO_READINGS = ("keep", "rederive")
 LEARNER_SIZES = wpc_module.LEARNER_SIZES
@@ -115,15 +115,15 @@ class LearningConfig:
     start_rating: float = 1500.0
     join_rating: float = 1600.0        # step 6
     # Ratings at a league (step 6): "keep" = every player enters with its current rating (the
-    # newcomer with its candidate rating; ratings inflate, issue 14); "rederive" = every player
+    # newcomer with its candidate rating; ratings inflate); "rederive" = every player
     # re-enters at start_rating, so ratings say how a player does within the group and
     # join_rating = start + 100 means "beats the group".
     elo_reading: str = "keep"
-    # Genes of an individual (beyond the paper, issue 14): 10 = the paper's a..j (8-fold
+    # Genes of an individual (beyond the paper): 10 = the paper's a..j (8-fold
     # symmetric), 20 = 4-fold symmetric (the start position's symmetries), 64 = every square.
     weights: int = 10
     max_group: int = 10                # Gmax
-    # reference learning (beyond the paper, issue 14): the fixed opponents, a subset of REFERENCES
+    # reference learning (beyond the paper): the fixed opponents, a subset of REFERENCES
     references: tuple = REFERENCES
     # reference learning: re-evaluate the parents every generation, so that a parent kept by
     # one lucky fitness (S x N games are noisy) competes with its children on fresh games

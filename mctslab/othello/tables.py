@@ -1,6 +1,6 @@
 """Tables of the notebook ``othello_wpc_de``: Table 3, Table 4, repetitions, claims vs the paper.
 
-Tables are rounded for citing (issue 14): scores, intervals and weights to 3 decimals, ratings
+Tables are rounded for citing: scores, intervals and weights to 3 decimals, ratings
 to 0.1, times and speeds to 3 significant digits; the result store keeps full precision.
 
 Every number comes from the learning histories (:func:`experiments.run_learning`) and the final
@@ -104,7 +104,7 @@ def table4(evaluated, repetition: int = 0) -> pd.DataFrame:
 
 def top_rated_vs_paper(evaluated) -> pd.DataFrame:
     """Each group's top-rated WPC member against the standard WPC (Table 4's protocol), read as
-    the paper's 0.483 (SD 0.0697) for its top-rated member (issue 14).
+    the paper's 0.483 (SD 0.0697) for its top-rated member.
 
     The SD column is the SD of the score of a 50-game match implied by this run's per-game
     outcomes (``sqrt(var / 50)`` with the per-game variance of wins, draws and losses): the
@@ -180,7 +180,7 @@ def repetitions_table(learned, evaluated) -> pd.DataFrame:
 
 
 def _fresh_scores(learned) -> pd.Series:
-    """Each replacement's fresh-game score against the opponent it replaced (issue 27)."""
+    """Each replacement's fresh-game score against the opponent it replaced."""
     scores = [(e.get("fresh_vs_opponent") or {}).get("score")
               for r in learned.mode("individual") for e in r["events"] if e["kind"] == "replace"]
     return pd.Series([x for x in scores if x is not None], dtype=np.float64)
@@ -256,7 +256,7 @@ def _mean_interval(values: pd.Series, confidence: float = 0.95) -> tuple[float, 
 
 
 def learner_sizes_summary(rows: pd.DataFrame) -> pd.DataFrame:
-    """Learner sizes (issue 14): per (learner, mode) the mean score of the runs' final WPCs
+    """Learner sizes: per (learner, mode) the mean score of the runs' final WPCs
     against the standard WPC and against the random player (and against Lucas & Runarsson's
     WPC when the rows have it), with 95% t intervals over the runs (seeds), and the run best
     against the standard WPC with its other scores; the published WPCs as reference rows (one
@@ -294,7 +294,7 @@ def learner_sizes_runs(rows: pd.DataFrame) -> pd.DataFrame:
     return round_table(table, {c: 3 for c in table.columns if c.startswith("vs_")})
 
 
-# -- beyond the paper: the Elo/join reading (issue 14) --------------------------------------
+# -- beyond the paper: the Elo/join reading ------------------------------------------------
 
 _READING_SCORES = ("top_vs_standard", "best_vs_standard", "group_mean_vs_standard")
 

@@ -16,7 +16,7 @@ opponent's, 0 empty (Eq. 1-2, stated there from Black's point of view).
           h i          row 3: c f h i i h f c
             j          row 4: d g i j j i g d   (rows 5-8 mirror rows 4-1)
 
-* **Learner sizes** (beyond the paper, issue 14): a learner's genes are 10 (the
+* **Learner sizes** (beyond the paper): a learner's genes are 10 (the
   paper's a..j: all 8 symmetries), 20 (one weight per class of the 4 symmetries that
   fix the start position: identity, the half turn, and the reflections in the two
   diagonals a1-h8 and a8-h1; Burnside: (64 + 0 + 8 + 8) / 4 = 20 classes) or 64 (no
@@ -211,7 +211,7 @@ def symmetrise(weights) -> np.ndarray:
     """Variables a..j of any 64-weight WPC: each the mean of its symmetry class's weights.
 
     The fair form of a published 64-weight WPC next to the paper's learner, which has only
-    the 10 symmetric variables (issue 14). ``expand(symmetrise(w))`` is unchanged by the 8
+    the 10 symmetric variables. ``expand(symmetrise(w))`` is unchanged by the 8
     board symmetries, and a symmetric WPC is its own symmetrisation.
     """
     values = np.asarray(weights, dtype=np.float64).reshape(-1)

@@ -2,7 +2,7 @@
 
 - :func:`random_grid`: a random full grid: fully random hints (with solvability checks) until
   the board is unique, then its solution. (Random, though not exactly uniform over grids.)
-- :func:`removal_baseline`: the classic generator the issue compares against: start from a
+- :func:`removal_baseline`: the classic generator MCTS is compared against: start from a
   random full grid, remove clues in random order while the puzzle stays unique; the result is
   minimal. One run per call; its clue count is returned.
 - :func:`reduce_many`: minimal reduction (``_playout.reduce_to_minimal``) of many recorded

@@ -4,8 +4,8 @@
     mctslab sudoku generate --selection min|mean --playout reducing|random --rules/--no-rules
                             --playouts N [--c C] [--threshold T] [--seed S] --puzzle-file FILE
 
-``--puzzle-file`` was ``--out`` before issue 22 (``--out`` is an output folder in every
-``mctslab`` command).
+``--puzzle-file`` names the file the puzzles are written to (``--out`` is an output folder in
+every ``mctslab`` command).
 """
 
 from __future__ import annotations

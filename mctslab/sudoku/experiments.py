@@ -234,7 +234,7 @@ def _boards(puzzles):
 
 # 2 (112e98d): raw / reduced hold only python-sat re-verified puzzles, verify_failed_reduced added
 @task_version("2")
-@task_renamed("mctslab.sudoku.experiments:run_generation")  # its name until issue 28
+@task_renamed("mctslab.sudoku.experiments:run_generation")  # stored task ids hash this name
 def generation_task(params: dict, seed) -> dict:
     """Task: one MCTS run, its verified counts, and the post-hoc minimal reductions.
 
@@ -283,9 +283,9 @@ def generation_task(params: dict, seed) -> dict:
             "canonical_cpu_seconds": canon_seconds, "stats": {**result.stats, **info}}
 
 
-@task_renamed("mctslab.sudoku.experiments:run_removal_baseline")  # its name until issue 28
+@task_renamed("mctslab.sudoku.experiments:run_removal_baseline")  # stored task ids hash this name
 def removal_baseline_task(params: dict, seed) -> dict:
-    """Task: random clue removal from random full grids (the issue's baseline)."""
+    """Task: random clue removal from random full grids (the baseline MCTS is compared with)."""
     runs = int(params["runs"])
     warmup()
     histogram = np.zeros(82, np.int64)

@@ -163,8 +163,8 @@ def finds_per_part(playout_of, clues, playouts: int, clue_numbers=(17, 18, 19, 2
                    parts: int = 10) -> dict[int, list[int]]:
     """When the finds happened: for each number of clues in ``clue_numbers``, how many of the
     puzzles (``clues[i]`` clues, produced at playout number ``playout_of[i]``, 0-based) fall in
-    each of ``parts`` equal parts of a run of ``playouts`` playouts (issue 14: a search that
-    stalls finds everything early; the paper's N=20 count grows about linearly with the budget).
+    each of ``parts`` equal parts of a run of ``playouts`` playouts (a search that stalls finds
+    everything early; the paper's N=20 count grows about linearly with the budget).
     """
     if playouts < 1 or parts < 1:
         raise ValueError(f"playouts and parts must be >= 1, got {playouts}, {parts}")

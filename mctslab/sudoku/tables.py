@@ -92,7 +92,7 @@ def _with_intervals(runs, part="raw", clues=(18, 19, 20)) -> dict:
     return out
 
 
-# -- rounding for citing (issue 14) ---------------------------------------------------------------
+# -- rounding for citing --------------------------------------------------------------------------
 # The task results keep full precision; the tables (and so the CSVs) carry what a reader cites:
 # means of counts over a few runs to 2 decimals (exact for 4 runs: their resolution is 0.25),
 # mean clue counts to 0.01 clue, rates to 3 decimals, times, speeds and yields to 3 significant
@@ -248,7 +248,7 @@ def _distinct(result, part, n):
     return result[part]["distinct"][str(n)]["distinct"]
 
 
-# -- the 17-clue hunt (issue 14) ------------------------------------------------------------------
+# -- the 17-clue hunt ------------------------------------------------------------------------------
 _HUNT_COUNTS = ("runs with raw 17", "runs with 17", "distinct 17", "runs with 18", "distinct 18")
 _HUNT_COLUMNS = ["experiment", "reading", "runs", "playouts/run", "total playouts",
                  "runs with raw 17", "raw 17 rate", "raw 17 rate low", "raw 17 rate high",
@@ -378,7 +378,7 @@ def _reading(result) -> str:
 
 
 def finds_per_tenth(results, clues=(18, 19, 20)) -> pd.DataFrame:
-    """Re-verified puzzles with ``clues`` clues found in each tenth of the run (issue 14), per
+    """Re-verified puzzles with ``clues`` clues found in each tenth of the run, per
     reading (variant and non-default readings) and seed; ``tenth`` 1 is the first 10% of the
     playouts. Results stored before the runs recorded this (no ``finds_per_tenth``) are left
     out. A search whose finds all fall in the first tenths has stalled; the paper's N=20 count

@@ -29,10 +29,10 @@ counts these events. The search goes on, only without new nodes.
 :func:`mcts_search` takes its arrays in named bundles (:class:`~._playout.Cities`,
 :class:`SearchScratch`, :class:`~._playout.PlayoutScratch`), not as 27 positional arguments.
 numba types a named tuple's arrays one by one in Python at every call, where it types plain
-array arguments in C: issue 22 measured 6.5 us more per call (17.3 against 10.8 us), 2.5% of
-MCT_RM with one search per city on eil101 (``mctslab bench tsp.mcts_step_playouts_per_s``, 100
-playouts per call), and identical results. Issue 28 takes bundles unless the bench loses more
-than 5%; BENCHMARKS.md, "Kernel argument bundles", has the figures.
+array arguments in C: measured, 6.5 us more per call (17.3 against 10.8 us), 2.5% of MCT_RM
+with one search per city on eil101 (``mctslab bench tsp.mcts_step_playouts_per_s``, 100
+playouts per call), and identical results. Bundles are taken unless the bench loses more than
+5%; BENCHMARKS.md, "Kernel argument bundles", has the figures.
 """
 
 from __future__ import annotations

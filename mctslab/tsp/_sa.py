@@ -126,8 +126,9 @@ def sa_swap(metric, xs, ys, matrix, path, rng_state, t_start, t_end, iterations,
     """Anneal ``path`` in place; ``best_path`` gets the best path seen.
 
     ``accept_all``: accept every proposal, whatever its delta, and draw no acceptance number
-    (the "ineffective SA" of issue 14: a random walk over swaps that keeps the best path seen;
-    the same proposals and schedule as the paper's SA, as if every temperature were infinite).
+    (the "ineffective SA" reading of the paper's SA, docs/bench/tsp.md: a random walk over swaps
+    that keeps the best path seen; the same proposals and schedule as the paper's SA, as if every
+    temperature were infinite).
 
     Temperatures ``t_start * cooling**k`` while above ``t_end``, ``iterations`` proposals each;
     ``trace[k]`` = best length after temperature k (``trace`` sized to the number of
@@ -195,7 +196,7 @@ def sa_swap_naive(metric, xs, ys, matrix, path, rng_state, t_start, t_end, itera
                   best_path):
     """The same SA as :func:`sa_swap`, written as a naive implementation would: each proposal
     swaps in place and recomputes the whole path length (O(n) per move), and undoes a rejected
-    swap. Only for timing the paper's speed-up against a slow SA (issue 14).
+    swap. Only for timing the paper's speed-up against a slow SA.
 
     With integer TSPLIB weights the lengths are exact, so it makes the same decisions, draws
     the same numbers and ends in the same paths as :func:`sa_swap`. Returns (best length,

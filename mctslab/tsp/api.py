@@ -94,8 +94,8 @@ def sa_levels(t_start: float, t_end: float, cooling: float) -> int:
 
 
 # How SA decides to accept a proposal: "metropolis" (the paper's SA as we read it) or
-# "accept-all" (every proposal accepted, the best path seen kept: the near-random SA that issue 14
-# found the paper's ratios to match; the same proposals and schedule).
+# "accept-all" (every proposal accepted, the best path seen kept: a near-random SA whose ratios
+# come near the paper's, docs/bench/tsp.md "the ineffective SA"; the same proposals and schedule).
 SA_READINGS = ("metropolis", "accept-all")
 
 

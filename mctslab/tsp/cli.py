@@ -11,8 +11,8 @@ takes on the same instance and seed (SA is run first to measure it), and ``sa-2o
 (the paper's SA has a fixed schedule, ``exact`` runs to the end), and ``--cp`` to the MCTS
 methods only: any other combination is an error rather than silently ignored. Bad input
 raises ``ValueError`` naming the line or keyword; ``mctslab`` prints it as one line and exits
-with status 2. ``--tour-file`` was ``--out`` before issue 22 (``--out`` is an output folder in
-every ``mctslab`` command).
+with status 2. ``--tour-file`` names the file the tour is written to (``--out`` is an output
+folder in every ``mctslab`` command).
 """
 
 from __future__ import annotations

@@ -96,7 +96,7 @@ class Config:
     anytime_instances: tuple[str, ...]
     anytime_horizon: float  # seconds given to MCTS in the quality-vs-time profiles
     anytime_2opt_fractions: tuple[float, ...] = (0.01, 0.03, 0.1, 0.3, 1.0)
-    # seconds MCT_RM may run, uncapped by SA's time, to reach SA's length (speed-up; issue 14)
+    # seconds MCT_RM may run, uncapped by SA's time, to reach SA's length (the speed-up)
     speedup_horizon: float = 2.0
     # The paper's constants (Sec. 4), the same at every scale:
     cp: float = PAPER_CONSTANTS["cp"]  # k of MCT_UM, MCT_RM (k x MST) and MCT_RS (k x SD)
@@ -110,7 +110,7 @@ class Config:
     # One search for the whole budget ("single"), or one per city ("step-best", "step-mean"):
     mcts_search: str = PAPER_CONSTANTS["mcts_search"]
     methods: tuple[str, ...] = METHOD_CHOICES  # what runs besides SA (and the Fig. 9 sweep)
-    # The "ineffective SA" reference (issue 14): SA readings run in their own tasks, from the
+    # The "ineffective SA" reference: SA readings run in their own tasks, from the
     # paper SA's start (same stream) with its schedule; () runs none. Not a comparison
     # parameter, so the comparison's task ids do not depend on it.
     sa_references: tuple[str, ...] = ("accept-all",)

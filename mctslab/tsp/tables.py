@@ -286,7 +286,7 @@ def _per_instance(frame: pd.DataFrame) -> pd.DataFrame:
     return table.sort_values(["n", "MST"]).reset_index()
 
 
-# -- rounded tables (issue 14) ------------------------------------------------------------------
+# -- rounded tables -------------------------------------------------------------------------------
 # What a reader cites: ratios to 3 decimals, percentages of quality to 1 decimal (a rate to 3),
 # times, speeds and counts averaged over seeds to 3 significant digits, lengths averaged over a
 # few seeds to 1 decimal (their resolution at <= 10 seeds). The result store keeps full precision.

@@ -1,4 +1,4 @@
-"""The Elo/join reading (issue 14): league ratings kept ("keep") or re-derived from 1500."""
+"""The Elo/join reading: league ratings kept ("keep") or re-derived from 1500."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Elo/join readings side by side (issue 14): ``compared_elo_readings`` and elo_readings."""
+"""The Elo/join readings side by side: ``compared_elo_readings`` and elo_readings."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Learner sizes beyond the paper (issue 14): 10, 20 (4-fold symmetric) or 64 genes."""
+"""Learner sizes beyond the paper: 10, 20 (4-fold symmetric) or 64 genes."""
 
 from __future__ import annotations
 

@@ -126,7 +126,7 @@ def test_learning_is_reproducible_and_counts_every_game(mode):
 
 
 def test_a_new_best_plays_fresh_games_against_the_opponent_it_replaced():
-    """Issue 27: the fitness games that selected a new best cannot fail "it beats the opponent
+    """The fitness games that selected a new best cannot fail "it beats the opponent
     it replaced" (fitness > 0.5 needs score - 1.3 sigma > 0.5); fresh games from their own
     stream can, and they leave the learning itself unchanged."""
     with_fresh = learn(_small("individual", iterations=4), 7)

@@ -140,7 +140,7 @@ def test_individual_learning_follows_steps_1_to_9(monkeypatch):
     assert result["games"] == games == per_population * (cfg.iterations + len(rows))
     replaces = sum(e[0] == "replace" for e in events)
     # at each replacement: eval_games against the standard WPC, and as many fresh games
-    # against the replaced opponent (issue 27)
+    # against the replaced opponent
     assert result["evaluation_games"] == 2 * cfg.eval_games * replaces
     # The run exercised every branch: an early best above the threshold that did not
     # replace, replacements, and a failed iteration against a learned opponent.

@@ -1,4 +1,4 @@
-"""Learning against fixed references (beyond the paper, issue 14).
+"""Learning against fixed references (beyond the paper).
 
 The learning test wraps ``individual_scores`` in a spy (as ``test_learning_rules`` does)
 and replays the algorithm in plain Python: one population, fitness = Eq. 5 against each

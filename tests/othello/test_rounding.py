@@ -1,4 +1,4 @@
-"""Othello tables are rounded for citing (issue 14): scores to 3 decimals, speeds and times to
+"""Othello tables are rounded for citing: scores to 3 decimals, speeds and times to
 3 significant digits."""
 
 import pandas as pd

@@ -1,4 +1,4 @@
-"""Symmetrising a published 64-weight WPC to the paper's 10 variables (issue 14)."""
+"""Symmetrising a published 64-weight WPC to the paper's 10 variables."""
 
 from __future__ import annotations
 

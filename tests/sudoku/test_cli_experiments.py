@@ -163,7 +163,7 @@ def test_a_changed_parameter_changes_a_tiny_run():
 
 
 def test_reduced_counts_hold_only_re_verified_puzzles(monkeypatch, puzzle17):
-    """Issue 4: every reported puzzle is re-verified unique by python-sat before it is counted.
+    """Every reported puzzle is re-verified unique by python-sat before it is counted.
 
     A known 17-clue puzzle (minimal, so the post-hoc reduction keeps it as it is) is added to a
     tiny run's recorded boards. With the real verifier Tables 1 and 2 count it as a reduced 17;

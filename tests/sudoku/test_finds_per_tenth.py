@@ -1,4 +1,4 @@
-"""When the finds happen (issue 14): finds per tenth of a run, from the generator to the figure."""
+"""When the finds happen: finds per tenth of a run, from the generator to the figure."""
 
 import numpy as np
 import pytest

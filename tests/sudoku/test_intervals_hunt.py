@@ -1,6 +1,6 @@
-"""Issue 14: 95% t intervals over seeds in Tables 1 and 2, and the 17-clue hunt table
-(runs with a 17 per run with a Clopper-Pearson interval, beside the paper's 1 in the 4 runs of
-its best combination, Sec. 5.1; issue 27)."""
+"""95% t intervals over seeds in Tables 1 and 2, and the 17-clue hunt table (runs with a 17 per
+run with a Clopper-Pearson interval, beside the paper's 1 in the 4 runs of its best combination,
+Sec. 5.1)."""
 
 import math
 

@@ -1,6 +1,6 @@
 """A run that finds more puzzles than it can keep says so, and the tables count such runs
-(issue 14: one 3,000,000-playout run filled the earlier 1,000,000-puzzle buffer and its table
-count was silently a lower bound)."""
+(a 3,000,000-playout run once filled a 1,000,000-puzzle buffer, and its table count was
+silently a lower bound)."""
 
 import numpy as np
 

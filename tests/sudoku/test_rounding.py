@@ -1,5 +1,5 @@
-"""The Sudoku tables are rounded for citing; the task results (the store's values) are not
-(issue 14): means of counts to 2 decimals, mean clues to 0.01, rates to 3 decimals, times,
+"""The Sudoku tables are rounded for citing; the task results (the store's values) are not:
+means of counts to 2 decimals, mean clues to 0.01, rates to 3 decimals, times,
 speeds and yields to 3 significant digits."""
 
 import numpy as np

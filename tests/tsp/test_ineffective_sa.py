@@ -1,4 +1,4 @@
-"""The "ineffective SA" reference of issue 14: an SA that accepts every proposed move."""
+"""The "ineffective SA" reference: an SA that accepts every proposed move."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The TSP tables are rounded for citing; the frame (the store's values) is not (issue 14)."""
+"""The TSP tables are rounded for citing; the frame (the store's values) is not."""
 
 import pandas as pd
 

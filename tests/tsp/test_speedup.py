@@ -1,4 +1,4 @@
-"""The uncapped speed-up (issue 14): counting logic, the naive O(n) SA, stopping at a target."""
+"""The uncapped speed-up: counting logic, the naive O(n) SA, stopping at a target."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 22: the notebook's task ids at every scale are the ones recorded before the refactor."""
+"""The notebook's task ids at every scale are the recorded ones (a refactor keeps results)."""
 
 import pytest
 
