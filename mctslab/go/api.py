@@ -318,7 +318,7 @@ class SearchResult:
     #                                   first playout moves (0 = the playout ended before)
 
 
-def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5,
+def search(board: Board, playouts: int, *, policy: str = "light", c: float = 1.5,  # noqa: PLR0913 - the public UCT search: one documented keyword per option, passed through by GTP, Many Faces' prior and the tests
            expansion_threshold: int = 1, root_select: str = "winrate", seed=None,
            komi: float | None = None, max_nodes: int | None = None, tabu=None,
            record_hashes: int = 0, patterns=None, prior=None,

@@ -4,7 +4,7 @@ notebooks' matches and the Many Faces players.
 Two engine kinds share it, chosen by ``classical``:
 
 * ``"none"``: our search chooses every move: ``engine="uct"`` is plain UCT
-  (:func:`mctslab.go.api.search`), ``engine="strong"`` the strong engine of issue 29
+  (:func:`mctslab.go.api.search`), ``engine="strong"`` the strong engine
   (:func:`mctslab.go.strong.search`: RAVE, priors, heavy playouts);
 * ``"gnugo"``: the state-tabu paper's engine: GNU Go 3.8's classical move generation hosts the
   search, which may veto GNU Go's move (:mod:`mctslab.go.host`).
@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from mctslab.go import strong
+from mctslab.go import gnugo, strong
 from mctslab.go.api import POLICIES
 from mctslab.go.endgame import PASS_RULES
 from mctslab.go.host import ROOT_ORDERS
@@ -34,17 +34,17 @@ __all__ = ["EngineSettings", "CLASSICAL", "ROOT_SELECT", "ENGINES", "STRONG_FIEL
 CLASSICAL = ("none", "gnugo")
 ROOT_SELECT = ("visits", "winrate")
 ENGINES = ("uct", "strong")
-# Fields added with the strong engine (issue 29): a match's task parameters carry them only
-# when they differ from these defaults, so the task ids of matches recorded before stay.
+# Fields of the strong engine: a match's task parameters carry them only when they differ
+# from these defaults, so the task ids of matches recorded without them stay the same.
 STRONG_FIELDS = {"engine": "uct", "rave": strong.DEFAULTS["rave"],
                  "rave_equiv": strong.DEFAULTS["rave_equiv"],
                  "priors": strong.DEFAULTS["priors"],
                  "prior_weight": strong.DEFAULTS["prior_weight"],
                  "expand_visits": strong.DEFAULTS["expand_visits"], "seconds": 0.0,
                  "pass_rule": "estimate"}
-# The strong engine's values of the shared fields (engine_settings("strong")): since issue 44
-# it passes only when the plain count wins (pass_rule "plain"; its matches' task parameters
-# then carry the rule, so their ids differ from the games recorded with the estimate rule).
+# The strong engine's values of the shared fields (engine_settings("strong")): it passes only
+# when the plain count wins (pass_rule "plain"; its matches' task parameters then carry the
+# rule, so their ids differ from the games recorded with the estimate rule).
 _ENGINE_DEFAULTS = {"uct": {}, "strong": {**{k: v for k, v in strong.DEFAULTS.items()
                                              if k in ("policy", "c", "root_select")},
                                           "pass_rule": "plain"}}
@@ -122,6 +122,20 @@ class EngineSettings:
     pass_rule: str = STRONG_FIELDS["pass_rule"]
 
     def __post_init__(self):
+        self._check_engine()
+        if self.root_select not in ROOT_SELECT:
+            raise ValueError(f"root_select must be visits or winrate, got {self.root_select!r}")
+        for name, known in (("classical", CLASSICAL), ("root_order", ROOT_ORDERS),
+                            ("tabu_redraw", REDRAWS), ("pass_rule", PASS_RULES)):
+            if getattr(self, name) not in known:
+                raise ValueError(f"{name} must be one of {', '.join(known)}, got "
+                                 f"{getattr(self, name)!r}")
+        self._check_numbers()
+        self.tabu()  # an unknown configuration name fails here
+
+    def _check_engine(self):
+        """The engine's name, and the pieces it reads: the strong engine's (a pure engine), or
+        the UCT engine's playout policy."""
         if self.engine not in ENGINES:
             raise ValueError(f"unknown engine {self.engine!r}; known: {', '.join(ENGINES)}")
         if self.engine == "strong":
@@ -132,27 +146,20 @@ class EngineSettings:
             strong.parse_priors(self.priors)
         elif self.policy not in POLICIES:
             raise ValueError(f"unknown policy {self.policy!r}; known: {', '.join(POLICIES)}")
-        if self.root_select not in ROOT_SELECT:
-            raise ValueError(f"root_select must be visits or winrate, got {self.root_select!r}")
-        for name, known in (("classical", CLASSICAL), ("root_order", ROOT_ORDERS),
-                            ("tabu_redraw", REDRAWS), ("pass_rule", PASS_RULES)):
-            if getattr(self, name) not in known:
-                raise ValueError(f"{name} must be one of {', '.join(known)}, got "
-                                 f"{getattr(self, name)!r}")
+
+    def _check_numbers(self):
+        """The counts, GNU Go's level, ``c``, ``resign`` and ``timeout`` in their ranges."""
         for name in ("playouts", "tabu_moves"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
-        level = self.gnugo_level
-        if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 10:
-            raise ValueError(f"GNU Go levels are 0..10, got {level!r}")
+        gnugo.check_level(self.gnugo_level)
         if not (math.isfinite(self.c) and self.c >= 0):
             raise ValueError(f"c must be a finite number >= 0, got {self.c!r}")
         if not 0 <= self.resign < 1:
             raise ValueError(f"resign must be in [0, 1), got {self.resign!r}")
         if not self.timeout > 0:
             raise ValueError(f"timeout must be > 0 seconds, got {self.timeout!r}")
-        self.tabu()  # an unknown configuration name fails here
 
     def tabu(self) -> TabuConfig:
         """The configuration's :class:`~mctslab.go.tabu.TabuConfig` (threshold overridden by

@@ -167,8 +167,7 @@ def config(scale: str = "default", **overrides) -> Config:
     if not isinstance(cfg.strong_analysis, bool):
         raise ValueError(f"strong_analysis must be True or False, got {cfg.strong_analysis!r}")
     for level in (cfg.gnugo_level, cfg.host_level, cfg.referee_level, *cfg.mc_levels):
-        if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 10:
-            raise ValueError(f"GNU Go levels are 0..10, got {level!r}")
+        gnugo.check_level(level)
     for size in cfg.veto_sizes:
         if size not in VETO_POSITIONS:
             raise ValueError(f"veto positions exist for board sizes {sorted(VETO_POSITIONS)}, "

@@ -1,7 +1,7 @@
 """A GTP client for GNU Go 3.8 (or any GTP engine) running as a subprocess.
 
-GNU Go is the opponent and referee of the state-tabu paper (issue 12) and the independent
-rules oracle of the engine tests (issue 11). Speaking GTP 2 to it must never hang a match or
+GNU Go is the opponent and referee of the state-tabu paper and the independent rules oracle
+of the engine tests. Speaking GTP 2 to it must never hang a match or
 score a game silently, so every way an engine can fail is detected and named:
 
 - a ``?`` reply raises :class:`GtpError` (the engine is fine, the command was refused);
@@ -90,6 +90,13 @@ def find_gnugo(explicit: str | os.PathLike | None = None) -> str:
                                 + INSTALL_HINT)
     raise GnuGoNotFound(f"GNU Go not found (looked on PATH and in {', '.join(CANDIDATES)}); "
                         + INSTALL_HINT)
+
+
+def check_level(level) -> int:
+    """``level`` if it is one of GNU Go's levels (a whole number 0..10), else ``ValueError``."""
+    if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 10:
+        raise ValueError(f"GNU Go levels are 0..10, got {level!r}")
+    return level
 
 
 def gnugo_argv(*, level: int = 10, seed: int | None = 0, komi: float = 6.5,

@@ -98,9 +98,7 @@ class Player:
             object.__setattr__(self, "engine", EngineSettings())
         if isinstance(self.options, dict):
             object.__setattr__(self, "options", tuple(sorted(self.options.items())))
-        level = self.level
-        if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level <= 10:
-            raise ValueError(f"GNU Go levels are 0..10, got {level!r}")
+        level = gnugo.check_level(self.level)
         if self.kind == "gnugo-mc":
             per_level = self.simulations // max(level, 1)
             if per_level < 1 or per_level * max(level, 1) != self.simulations:

@@ -108,6 +108,39 @@ def _accept(props: list[str], where: str) -> np.ndarray:
     return accept
 
 
+def _rule(path: str, lineno: int, line: str, diagram: int) -> PatternRule:
+    """The ``:`` line ``line`` (line ``lineno``): the value and properties of diagram number
+    ``diagram`` (-1: none read yet, a fault)."""
+    if diagram < 0:
+        raise ValueError(f"{path}:{lineno}: a ':' line with no diagram before it")
+    fields = [f.strip() for f in line[1:].split(",")]
+    if not fields[0].isdigit():
+        raise ValueError(f"{path}:{lineno}: the value {fields[0]!r} is not a "
+                         "whole number >= 0")
+    accept = _accept([f for f in fields[1:] if f], f"{path}:{lineno}")
+    return PatternRule(lineno, diagram, float(fields[0]), accept)
+
+
+def _diagram_row(path: str, lineno: int, line: str) -> str:
+    """``line`` if it is a diagram row (3 symbols), else a ``ValueError`` naming it."""
+    if len(line) != 3 or any(ch not in _SYMBOLS and ch != "*" for ch in line):
+        raise ValueError(f"{path}:{lineno}: bad diagram row {line!r} (3 of "
+                         f"'.OXox?%|-+*')")
+    return line
+
+
+def _diagram(path: str, first_row: int, rows: list[str]) -> str:
+    """The diagram of ``rows`` (starting at line ``first_row``) as one 9-character string: 3
+    rows, the move ``*`` in the middle and only there; else a ``ValueError`` naming its line."""
+    if len(rows) != 3:
+        raise ValueError(f"{path}:{first_row}: a diagram has {len(rows)} rows, not 3")
+    cells = "".join(rows)
+    if cells[4] != "*" or cells.count("*") != 1:
+        raise ValueError(f"{path}:{first_row}: the move '*' must be the middle point, "
+                         f"and only there")
+    return cells
+
+
 def parse_patterns(path: str | os.PathLike) -> PatternFile:
     """Read a GNU Go ``mc_*.db`` file; a ``ValueError`` names the file and line of a fault."""
     path = str(path)
@@ -120,44 +153,25 @@ def parse_patterns(path: str | os.PathLike) -> PatternFile:
 
     def close_diagram() -> None:
         nonlocal rows, pending
-        if len(rows) != 3:
-            raise ValueError(f"{path}:{first_row}: a diagram has {len(rows)} rows, not 3")
-        cells = "".join(rows)
-        if cells[4] != "*" or cells.count("*") != 1:
-            raise ValueError(f"{path}:{first_row}: the move '*' must be the middle point, "
-                             f"and only there")
-        diagrams.append(cells)
+        diagrams.append(_diagram(path, first_row, rows))
         diagram_lines.append(first_row)
         rows = []
         pending = True
 
     for lineno, raw in enumerate(lines, 1):
         line = raw.rstrip()
-        if not line.strip() or line.startswith("#"):
-            if rows:
+        if not line.strip() or line.startswith(("#", ":")):
+            if rows:  # a blank, comment or ':' line ends the diagram being read
                 close_diagram()
-            continue
-        if line.startswith(":"):
-            if rows:
-                close_diagram()
-            if not diagrams:
-                raise ValueError(f"{path}:{lineno}: a ':' line with no diagram before it")
-            fields = [f.strip() for f in line[1:].split(",")]
-            if not fields[0].isdigit():
-                raise ValueError(f"{path}:{lineno}: the value {fields[0]!r} is not a "
-                                 "whole number >= 0")
-            accept = _accept([f for f in fields[1:] if f], f"{path}:{lineno}")
-            rules.append(PatternRule(lineno, len(diagrams) - 1, float(fields[0]), accept))
-            pending = False
+            if line.startswith(":"):
+                rules.append(_rule(path, lineno, line, len(diagrams) - 1))
+                pending = False
             continue
         if pending:
             raise ValueError(f"{path}:{diagram_lines[-1]}: the diagram has no ':' value line")
         if not rows:
             first_row = lineno
-        if len(line) != 3 or any(ch not in _SYMBOLS and ch != "*" for ch in line):
-            raise ValueError(f"{path}:{lineno}: bad diagram row {line!r} (3 of "
-                             f"'.OXox?%|-+*')")
-        rows.append(line)
+        rows.append(_diagram_row(path, lineno, line))
         if len(rows) > 3:
             raise ValueError(f"{path}:{first_row}: a diagram has more than 3 rows")
     if rows:

@@ -84,20 +84,25 @@ def load(source, move_number: int | None = None, komi: float = 6.5):
         except IllegalMove as exc:
             raise ValueError(f"{name}: move {index} ({'BW'[color - 1]} "
                              f"{vertex(move, size)}) is illegal: {exc.reason}") from None
-    if move_number < len(moves):
-        to_move = moves[move_number][0]
-    elif root.has_property("PL"):
-        to_move = colors[root.get("PL")]
-    elif board.moves:
-        to_move = 3 - board.moves[-1][0]
-    else:
-        to_move = BLACK
+    to_move = _side_to_move(root, moves, move_number, board)
     text = {key: _text(root, key) for key in root.properties()}
     info = dict(size=size, komi=board.komi, moves=moves, move_number=move_number,
                 setup_moves=len(setup), to_move=to_move, result=text.get("RE"),
                 black=text.get("PB"), white=text.get("PW"), rules=text.get("RU"), root=text,
                 source=name)
     return board, info
+
+
+def _side_to_move(root, moves: list, move_number: int, board: Board) -> int:
+    """Who moves after ``move_number`` moves: the next main-line move's colour, else the root's
+    ``PL``, else the opposite of the last move (setup stones included), else Black."""
+    if move_number < len(moves):
+        return moves[move_number][0]
+    if root.has_property("PL"):
+        return {"b": BLACK, "w": WHITE}[root.get("PL")]
+    if board.moves:
+        return 3 - board.moves[-1][0]
+    return BLACK
 
 
 def numbered_position(source, komi: float = 6.5):

@@ -1,4 +1,4 @@
-"""The strong engine (issue 29): MCTS in the state of the art before neural networks, built on
+"""The strong engine: MCTS in the state of the art before neural networks, built on
 our board kernels and tree arrays. Named ``strong`` (``EngineSettings(engine="strong")``,
 ``mctslab go gtp --engine strong``); the kernels are :mod:`mctslab.go._strong` (search, RAVE),
 :mod:`mctslab.go._prior` (priors at expansion) and :mod:`mctslab.go._heavy` (playouts).
@@ -15,8 +15,8 @@ and ``mctslab go`` flags of the same names):
 * ``expand_visits``: real visits before a node is expanded;
 * ``c``: a UCB exploration term on top of RAVE (0: none, as michi and Pachi);
 * ``seconds``: an optional time limit per move (``playouts`` stays the cap);
-* ``tabu``: the state-tabu paper's move or state tabu lists on the playouts' first moves
-  (issue 29, item 2), one queue set per leaf, as in the UCT engine;
+* ``tabu``: the state-tabu paper's move or state tabu lists on the playouts' first moves,
+  one queue set per leaf, as in the UCT engine;
 * ``record_hashes``: the positions after each playout's first moves, for the paper's Fig. 5
   (``SearchResult.hashes``, as the UCT engine's ``api.search``).
 
@@ -174,7 +174,7 @@ def check_settings(policy, rave, rave_equiv, c, expand_visits, prior_weight, sec
         raise ValueError(f"rave_equiv must be > 0, got {rave_equiv!r}")
 
 
-def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],
+def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],  # noqa: PLR0913 - the strong engine's public search: one keyword per engine piece (DEFAULTS), as EngineSettings and the ablation rows name them
            rave: str = DEFAULTS["rave"], rave_equiv: float = DEFAULTS["rave_equiv"],
            priors=DEFAULTS["priors"], prior_weight: float = DEFAULTS["prior_weight"],
            expand_visits: int = DEFAULTS["expand_visits"], c: float = DEFAULTS["c"],

@@ -103,7 +103,7 @@ def _root_children(tree, prior, prior_visits: int) -> list:
     return children
 
 
-def run_search(root, n_playouts, *, c=1.5, expansion_threshold=1, policy=0,  # noqa: PLR0913 -- its keyword arguments
+def run_search(root, n_playouts, *, c=1.5, expansion_threshold=1, policy=0,  # noqa: PLR0913 - the kernel search's options, one keyword each with its default (api.search and the benches call it by keyword)
                policy_data=None, komi=6.5, seed=None, max_nodes=None, max_moves=None,
                tabu_mode=TABU_NONE, tabu_size=0, tabu_moves=5, tabu_kind=0,
                hash_moves=0, edges_per_node=8, prior=None, prior_visits=0,

@@ -23,6 +23,53 @@ import time
 COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 
 
+# replies that never change; komi and time_settings are accepted and ignored
+FIXED = {"protocol_version": "2", "name": "Fake", "version": "0.1", "captures": "0",
+         "final_score": "W+6.5", "komi": "", "time_settings": ""}
+
+
+class Board:
+    """The fake's whole position: the size and the stones played (vertex -> "b" / "w"); no
+    rules beyond "one stone per point"."""
+
+    def __init__(self):
+        self.size, self.stones = 19, {}
+
+    def empty(self) -> list[str]:
+        return [f"{c}{r}" for r in range(1, self.size + 1) for c in COLUMNS[:self.size]
+                if f"{c}{r}" not in self.stones]
+
+
+def answer(board: Board, command: str, rest: list[str], refuse: bool) -> tuple[bool, str]:
+    """``(success, reply)`` to one well-behaved command (``quit`` excepted)."""
+    if command in FIXED:
+        return True, FIXED[command]
+    if command == "boardsize":
+        board.size, board.stones = int(rest[0]), {}
+    elif command == "clear_board":
+        board.stones = {}
+    elif command == "play":
+        if refuse or (rest[1].lower() != "pass" and rest[1].upper() in board.stones):
+            return False, "illegal move"
+        if rest[1].lower() != "pass":
+            board.stones[rest[1].upper()] = rest[0][0].lower()
+    elif command == "genmove":
+        empty = board.empty()
+        if not empty:
+            return True, "pass"
+        board.stones[empty[0]] = rest[0][0].lower()
+        return True, empty[0]
+    elif command == "all_legal":
+        return True, " ".join(board.empty())
+    elif command == "list_stones":
+        return True, " ".join(v for v, c in board.stones.items() if c == rest[0][0].lower())
+    elif command == "showboard":
+        return True, "\n" + " ".join(sorted(board.stones))
+    else:
+        return False, "unknown command"
+    return True, ""
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mode", default="ok")
@@ -35,7 +82,7 @@ def main() -> int:
         else:
             open(args.once, "w").close()
     out = sys.stdout.buffer
-    size, stones, handled = 19, {}, 0
+    board, handled = Board(), 0
     for raw in sys.stdin.buffer:
         line = raw.decode("utf-8", "replace").split("#")[0].strip()
         if not line:
@@ -47,50 +94,11 @@ def main() -> int:
         if args.mode not in ("ok", "refuse") and handled >= args.after:
             misbehave(args.mode, ident, out)
         handled += 1
-        ok, reply = True, ""
-        if command == "protocol_version":
-            reply = "2"
-        elif command == "name":
-            reply = "Fake"
-        elif command == "version":
-            reply = "0.1"
-        elif command == "boardsize":
-            size, stones = int(rest[0]), {}
-        elif command == "clear_board":
-            stones = {}
-        elif command in ("komi", "time_settings"):
-            pass
-        elif command == "play":
-            if refuse:
-                ok, reply = False, "illegal move"
-            elif rest[1].lower() != "pass":
-                if rest[1].upper() in stones:
-                    ok, reply = False, "illegal move"
-                else:
-                    stones[rest[1].upper()] = rest[0][0].lower()
-        elif command == "genmove":
-            empty = [f"{c}{r}" for r in range(1, size + 1) for c in COLUMNS[:size]
-                     if f"{c}{r}" not in stones]
-            reply = empty[0] if empty else "pass"
-            if empty:
-                stones[reply] = rest[0][0].lower()
-        elif command in ("all_legal",):
-            reply = " ".join(f"{c}{r}" for r in range(1, size + 1) for c in COLUMNS[:size]
-                             if f"{c}{r}" not in stones)
-        elif command == "list_stones":
-            reply = " ".join(v for v, c in stones.items() if c == rest[0][0].lower())
-        elif command == "captures":
-            reply = "0"
-        elif command == "final_score":
-            reply = "W+6.5"
-        elif command == "showboard":
-            reply = "\n" + " ".join(sorted(stones))
-        elif command == "quit":
+        if command == "quit":
             out.write(f"={ident}\n\n".encode())
             out.flush()
             return 0
-        else:
-            ok, reply = False, "unknown command"
+        ok, reply = answer(board, command, rest, refuse)
         out.write(f"{'=' if ok else '?'}{ident} {reply}\n\n".encode())
         out.flush()
     return 0

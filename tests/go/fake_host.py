@@ -14,6 +14,21 @@ import json
 import sys
 
 
+def reply_to(script: dict, name: str, args: list[str]) -> str | None:
+    """The reply to command ``name``; None for GNU Go 3.8's bare reply to ``all_move_values``
+    when no move has a value."""
+    if name == "genmove":
+        return script["genmove"]
+    if name == "top_moves":
+        return script.get("top", "")
+    if name == "all_move_values":
+        return script.get("values", "") or None
+    if name == "unconditional_status":
+        return script.get("territory", {}).get(args[0].upper(), "undecided")
+    # boardsize, clear_board, komi, play, undo, quit...: an empty reply
+    return {"name": "fake host", "version": "3.8", "protocol_version": "2"}.get(name, "")
+
+
 def main() -> int:
     script = json.load(open(sys.argv[1]))
     log = open(sys.argv[2], "a") if len(sys.argv) > 2 else None
@@ -28,27 +43,11 @@ def main() -> int:
         words = line.split()
         ident = words.pop(0) if words[0].isdigit() else ""
         name, args = words[0], words[1:]
-        if name == "genmove":
-            reply = script["genmove"]
-        elif name == "top_moves":
-            reply = script.get("top", "")
-        elif name == "all_move_values":
-            values = script.get("values", "")
-            if not values:
-                out.write(f"={ident} \n")  # GNU Go 3.8's reply when no move has a value
-                out.flush()
-                continue
-            reply = values
-        elif name == "unconditional_status":
-            reply = script.get("territory", {}).get(args[0].upper(), "undecided")
-        elif name in ("name",):
-            reply = "fake host"
-        elif name == "version":
-            reply = "3.8"
-        elif name == "protocol_version":
-            reply = "2"
-        else:  # boardsize, clear_board, komi, play, undo, quit...
-            reply = ""
+        reply = reply_to(script, name, args)
+        if reply is None:
+            out.write(f"={ident} \n")  # GNU Go 3.8's reply when no move has a value
+            out.flush()
+            continue
         out.write(f"={ident} {reply}\n\n")
         out.flush()
         if name == "quit":

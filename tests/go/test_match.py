@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mctslab.go import gnugo, sgf
+from mctslab.go import experiments, gnugo, sgf
 from mctslab.go.api import BLACK, Board
 from mctslab.go.engine import EngineSettings
 from mctslab.go.match import MatchError, Player, game_task, match_tasks, play_players, summary
@@ -46,6 +46,37 @@ def test_players_round_trip_through_task_parameters_and_name_themselves():
         Player("pachi")
     with pytest.raises(ValueError, match="unknown engine configuration"):
         EngineSettings(config="gTabuX")
+
+
+@pytest.mark.parametrize("settings, message", [
+    ({"engine": "pachi"}, "unknown engine 'pachi'"),
+    ({"engine": "strong", "classical": "gnugo"}, "strong engine is a pure engine"),
+    ({"engine": "strong", "rave": "always"}, "unknown rave schedule"),
+    ({"policy": "heavy"}, "unknown policy 'heavy'"),
+    ({"root_select": "value"}, "root_select must be visits or winrate"),
+    ({"root_order": "best"}, "root_order must be one of"),
+    ({"playouts": 0}, "playouts must be a whole number"),
+    ({"tabu_moves": True}, "tabu_moves must be a whole number"),
+    ({"gnugo_level": 11}, "GNU Go levels are 0..10"),
+    ({"c": float("nan")}, "c must be a finite number"),
+    ({"resign": 1.0}, r"resign must be in \[0, 1\)"),
+    ({"timeout": 0}, "timeout must be > 0"),
+])
+def test_engine_settings_refuse_each_bad_field(settings, message):
+    with pytest.raises(ValueError, match=message):
+        EngineSettings(**settings)
+    EngineSettings(engine="strong", policy="heavy")  # the strong engine's own policies
+
+
+@pytest.mark.parametrize("level", [-1, 11, True, 2.0])
+def test_gnugo_levels_are_checked_in_one_place_for_players_engines_and_configs(level):
+    assert gnugo.check_level(10) == 10 and gnugo.check_level(0) == 0
+    with pytest.raises(ValueError, match="GNU Go levels are 0..10"):
+        gnugo.check_level(level)
+    with pytest.raises(ValueError, match="GNU Go levels are 0..10"):
+        Player("gnugo", level=level)
+    with pytest.raises(ValueError, match="GNU Go levels are 0..10"):
+        experiments.config("smoke", referee_level=level)
 
 
 def test_a_game_against_a_fake_engine_is_recorded_timed_and_saved(tmp_path):

@@ -149,6 +149,9 @@ def test_a_malformed_file_names_its_line(tmp_path: Path):
         "oOo\nO*O\noO?\n\n:1x\n": ":5: the value",
         "???\n?*?\n???\n:1,nearby\n": ":4: unknown property 'nearby'",
         "???\n?*?\n???\n\n???\n?*?\n???\n:1\n": ":1: the diagram has no ':' value line",
+        "???\n?*?\n???\n:1\n\n???\n?*?\n???\n": ":6: the diagram has no ':' value line",
+        "???\n?*?\n???\n???\n:1\n": ":1: a diagram has more than 3 rows",
+        "# only a comment\n": ": no patterns",
     }
     for text, message in cases.items():
         path = tmp_path / "bad.db"

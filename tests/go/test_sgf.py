@@ -50,6 +50,17 @@ def test_setup_stones_are_applied_and_counted():
     assert board.get(5, 3) == WHITE and board.get(4, 4) == BLACK and info["to_move"] == WHITE
 
 
+@pytest.mark.parametrize("text, to_move", [
+    (b"(;GM[1]FF[4]SZ[9];B[ee];W[dd])", BLACK),          # after the last move: its opposite
+    (b"(;GM[1]FF[4]SZ[9]PL[W];B[ee];W[dd])", WHITE),     # ... unless PL says otherwise
+    (b"(;GM[1]FF[4]SZ[9]AB[aa])", WHITE),                # a setup stone counts as a move
+    (b"(;GM[1]FF[4]SZ[9]AB[aa]PL[B])", BLACK),
+    (b"(;GM[1]FF[4]SZ[9])", BLACK),                      # nothing played: Black
+])
+def test_the_side_to_move_after_the_whole_main_line(text, to_move):
+    assert sgf.load(text)[1]["to_move"] == to_move
+
+
 @pytest.mark.parametrize("text, message", [
     (b"(;GM[1]FF[4]SZ[9];B[ee];W[ee])", r"move 2 \(W E5\) is illegal: occupied"),
     (b"(;GM[1]FF[4]SZ[9];B[ab];B[ba];W[aa])", r"move 3 \(W A9\) is illegal: suicide"),
