@@ -124,7 +124,6 @@ FUNCTIONS_OVER_60 = {
     "mctslab.manyfaces.patterns compile_patterns": "each pattern's masks in one pass",
     "mctslab.tsp._sa sa_swap": "a kernel's annealing loop, inline",
     "mctslab.go._patterns liberties_after": "a kernel: each neighbour case of a move inline",
-    "mctslab.go.sgf load": "each SGF property the game needs, checked with its message",
     "mctslab.pipeline _reproduce_one": "one notebook's run: papermill, manifest, checks",
     "mctslab.tsp.api sa_2opt": "the annealing's arguments checked and passed to its kernel",
     "mctslab.sudoku._solver propagate": "a kernel's propagation loop, inline",
