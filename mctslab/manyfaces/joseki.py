@@ -331,6 +331,34 @@ def encode(dag: JosekiDag, table: list | None = None) -> tuple[list, bytes]:
     return table, bytes(out)
 
 
+def _read_entry(table: list, payload: bytes, pos: int, colour: int) -> tuple:
+    """The edge at offset ``pos`` as :func:`encode` wrote it: ``(point, kind, colour, pointer,
+    has_sibling, has_child, next offset)``; ``colour`` comes in as the colour its node's side to
+    move plays (an escape entry may flip it), ``pointer`` is the offset of the edge whose child
+    this edge shares (None: a new node)."""
+    b0 = payload[pos]
+    code, has_sib, has_child = b0 >> 2, (b0 >> 1) & 1, b0 & 1
+    pos += 1
+    kind, pointer = 0, None
+    if code < TYPED:
+        pt = table[code]
+    elif code == TYPED:
+        kind = SHORT_TYPES[payload[pos] >> 6]
+        pt = table[payload[pos] & 63]
+        pos += 1
+    else:
+        flags, pb = payload[pos], payload[pos + 1]
+        pos += 2
+        kind = flags & 7
+        pt = ((PASS, PASS) if pb == 0xFF else (pb >> 4, pb & 15)) if flags & 8 else table[pb]
+        if flags & 16:
+            colour = 3 - colour
+        if flags & 32:
+            pointer = int.from_bytes(payload[pos:pos + 2], "big")
+            pos += 2
+    return pt, kind, colour, pointer, has_sib, has_child, pos
+
+
 def decode(table: list, payload: bytes) -> JosekiDag:
     """Inverse of :func:`encode` (positions not rebuilt: see :func:`replay`)."""
     edges: list[list] = [[]]
@@ -338,33 +366,12 @@ def decode(table: list, payload: bytes) -> JosekiDag:
     to_move = [1]
     pos = 0
 
-    def full_point(b):
-        return (PASS, PASS) if b == 0xFF else (b >> 4, b & 15)
-
     def read(n):
         nonlocal pos
         while True:
             here = pos
-            b0 = payload[pos]
-            code, has_sib, has_child = b0 >> 2, (b0 >> 1) & 1, b0 & 1
-            pos += 1
-            kind, colour, pointer = 0, to_move[n], None
-            if code < TYPED:
-                pt = table[code]
-            elif code == TYPED:
-                kind = SHORT_TYPES[payload[pos] >> 6]
-                pt = table[payload[pos] & 63]
-                pos += 1
-            else:
-                flags, pb = payload[pos], payload[pos + 1]
-                pos += 2
-                kind = flags & 7
-                pt = full_point(pb) if flags & 8 else table[pb]
-                if flags & 16:
-                    colour = 3 - colour
-                if flags & 32:
-                    pointer = int.from_bytes(payload[pos:pos + 2], "big")
-                    pos += 2
+            pt, kind, colour, pointer, has_sib, has_child, pos = _read_entry(
+                table, payload, pos, to_move[n])
             if pointer is None:
                 child = len(edges)
                 edges.append([])

@@ -158,28 +158,54 @@ def _parse_diagram(lines: list[tuple[int, str]], source: str, name: str, line: i
     return tuple(rows), top, bottom, left, right
 
 
+def _pattern(cur: dict, source: str) -> Pattern:
+    """The pattern read into ``cur`` (name, line, diagram, ``:`` line, constraint diagram,
+    constraints, actions); a missing ``:`` line or a bad diagram or symmetry raises."""
+    if cur["colon"] is None:
+        raise ValueError(f"{source}, line {cur['line']} (pattern {cur['name']}): "
+                         "no ':' line after the diagram")
+    rows, top, bottom, left, right = _parse_diagram(cur["diagram"], source, cur["name"],
+                                                    cur["line"])
+    colon = cur["colon"][1]
+    fields = colon[1:].split(",")
+    sym = fields[0].strip()
+    if sym not in SYMMETRY_CODES:
+        raise ValueError(f"{source}, line {cur['colon'][0]}: unknown symmetry {sym!r}")
+    return Pattern(cur["name"], source, cur["line"], rows, top, bottom, left, right,
+                   sym, fields[1].strip() if len(fields) > 1 else "", colon,
+                   tuple(cur["cdiag"]), tuple(cur["constraints"]), tuple(cur["actions"]))
+
+
+def _body_line(cur: dict, n: int, line: str, source: str) -> None:
+    """Line ``n`` of the pattern being read into ``cur``: a diagram row until the ``:`` line,
+    then a constraint (``;``, continued on indented lines), an action (``>``) or a row of
+    the constraint diagram."""
+    if cur["colon"] is None:
+        if line.startswith(":"):
+            cur["colon"] = (n, line.strip())
+        elif line.startswith((";", ">")):
+            raise ValueError(f"{source}, line {n} (pattern {cur['name']}): "
+                             f"{line[0]!r} line before the ':' line")
+        else:
+            cur["diagram"].append((n, line))
+    elif line.startswith(";"):
+        cur["constraints"].append(line[1:].strip())
+    elif line.startswith(">"):
+        cur["actions"].append(line[1:].strip())
+    elif cur["constraints"] and line.startswith((" ", "\t")):
+        cur["constraints"][-1] += " " + line.strip()      # continued constraint
+    else:
+        cur["cdiag"].append(_diagram_token(line))
+
+
 def parse_text(text: str, source: str = "<text>") -> list[Pattern]:
     """Parse mkpat text. A malformed pattern raises ValueError naming source and line."""
     patterns: list[Pattern] = []
     cur: dict | None = None
 
     def finish():
-        if cur is None:
-            return
-        if cur["colon"] is None:
-            raise ValueError(f"{source}, line {cur['line']} (pattern {cur['name']}): "
-                             "no ':' line after the diagram")
-        rows, top, bottom, left, right = _parse_diagram(cur["diagram"], source, cur["name"],
-                                                        cur["line"])
-        colon = cur["colon"][1]
-        fields = colon[1:].split(",")
-        sym = fields[0].strip()
-        if sym not in SYMMETRY_CODES:
-            raise ValueError(f"{source}, line {cur['colon'][0]}: unknown symmetry {sym!r}")
-        patterns.append(Pattern(cur["name"], source, cur["line"], rows, top, bottom, left, right,
-                                sym, fields[1].strip() if len(fields) > 1 else "", colon,
-                                tuple(cur["cdiag"]), tuple(cur["constraints"]),
-                                tuple(cur["actions"])))
+        if cur is not None:
+            patterns.append(_pattern(cur, source))
 
     for n, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip()
@@ -197,22 +223,7 @@ def parse_text(text: str, source: str = "<text>") -> list[Pattern]:
             finish()
             cur = None
             continue
-        if cur["colon"] is None:
-            if line.startswith(":"):
-                cur["colon"] = (n, line.strip())
-            elif line.startswith((";", ">")):
-                raise ValueError(f"{source}, line {n} (pattern {cur['name']}): "
-                                 f"{line[0]!r} line before the ':' line")
-            else:
-                cur["diagram"].append((n, line))
-        elif line.startswith(";"):
-            cur["constraints"].append(line[1:].strip())
-        elif line.startswith(">"):
-            cur["actions"].append(line[1:].strip())
-        elif cur["constraints"] and line.startswith((" ", "\t")):
-            cur["constraints"][-1] += " " + line.strip()      # continued constraint
-        else:
-            cur["cdiag"].append(_diagram_token(line))
+        _body_line(cur, n, line, source)
     finish()
     return patterns
 
@@ -425,6 +436,43 @@ def width_classes(items, patterns: list[Pattern], n_classes: int) -> list[list[i
     return [sorted(part, key=lambda i: -patterns[i].height) for part in parts]
 
 
+def _buckets(patterns: list[Pattern], orient: list[int], key_accept: np.ndarray) -> list:
+    """``buckets[anchor class][orientation][key hash]``: the indices of the patterns that can
+    match there (every key hash a pattern's key points accept, in each orientation it has)."""
+    buckets = [[[[] for _ in range(256)] for _ in range(8)] for _ in range(3)]
+    for i, p in enumerate(patterns):
+        choices = [[c for c in range(4) if (key_accept[i, k] >> c) & 1]
+                   for k in range(key_accept.shape[1])]
+        hashes = [sum(c << (2 * k) for k, c in enumerate(combo))
+                  for combo in itertools.product(*choices)]
+        for cls in range(3):
+            if not anchor_class_allows(p, cls):
+                continue
+            for o in range(8):
+                if (orient[i] >> o) & 1:
+                    for h in hashes:
+                        buckets[cls][o][h].append(i)
+    return buckets
+
+
+def _flat_buckets(buckets: list, patterns: list[Pattern]) -> tuple:
+    """The buckets as one item list: ``(bucket_start, bucket_sub, items)``, each bucket split
+    by :func:`width_classes` (``bucket_sub`` the start of each width class)."""
+    bucket_start = np.zeros((3, 8, 257), np.int32)
+    bucket_sub = np.zeros((3, 8, 256, BLOCK + 1), np.int32)
+    items = []
+    for cls in range(3):
+        for o in range(8):
+            for h in range(256):
+                bucket_start[cls, o, h] = len(items)
+                for j, part in enumerate(width_classes(buckets[cls][o][h], patterns, BLOCK)):
+                    bucket_sub[cls, o, h, j] = len(items)
+                    items.extend(part)
+                bucket_sub[cls, o, h, BLOCK] = len(items)
+            bucket_start[cls, o, 256] = len(items)
+    return bucket_start, bucket_sub, items
+
+
 def compile_patterns(patterns: list[Pattern],
                      key_bits: list[int] | None = None) -> CompiledPatterns:
     """Compile parsed patterns into the matcher's arrays (see the module docstring).
@@ -448,31 +496,8 @@ def compile_patterns(patterns: list[Pattern],
     if key_bits is None:
         key_bits = choose_key_bits(patterns, n_orient)
     key_accept = np.array([[_accept_codes(p, b) for b in key_bits] for p in patterns], np.int8)
-    buckets = [[[[] for _ in range(256)] for _ in range(8)] for _ in range(3)]
-    for i, p in enumerate(patterns):
-        choices = [[c for c in range(4) if (key_accept[i, k] >> c) & 1]
-                   for k in range(len(key_bits))]
-        hashes = [sum(c << (2 * k) for k, c in enumerate(combo))
-                  for combo in itertools.product(*choices)]
-        for cls in range(3):
-            if not anchor_class_allows(p, cls):
-                continue
-            for o in range(8):
-                if (orient[i] >> o) & 1:
-                    for h in hashes:
-                        buckets[cls][o][h].append(i)
-    bucket_start = np.zeros((3, 8, 257), np.int32)
-    bucket_sub = np.zeros((3, 8, 256, BLOCK + 1), np.int32)
-    items = []
-    for cls in range(3):
-        for o in range(8):
-            for h in range(256):
-                bucket_start[cls, o, h] = len(items)
-                for j, part in enumerate(width_classes(buckets[cls][o][h], patterns, BLOCK)):
-                    bucket_sub[cls, o, h, j] = len(items)
-                    items.extend(part)
-                bucket_sub[cls, o, h, BLOCK] = len(items)
-            bucket_start[cls, o, 256] = len(items)
+    bucket_start, bucket_sub, items = _flat_buckets(
+        _buckets(patterns, orient, key_accept), patterns)
     moves = [p.move or (-1, -1) for p in patterns]
     return CompiledPatterns(
         patterns=list(patterns),

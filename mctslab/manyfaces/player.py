@@ -1,5 +1,5 @@
-"""A knowledge-based Go player built only from the Many Faces of Go structures (issue 13,
-"beyond the paper"), its GTP front end, and its matches against GNU Go and our MCTS engine.
+"""A knowledge-based Go player built only from the Many Faces of Go structures ("beyond the
+paper"), its GTP front end, and its matches against GNU Go and our MCTS engine.
 
 Reading guide
 -------------
@@ -153,6 +153,21 @@ def static_estimate(board, know: Knowledge | None = None) -> float:
     return black
 
 
+def _eye_and_connection_reasons(board, color: int, know: Knowledge, add) -> None:
+    """The candidates of shape: the empty vital points of eye spaces (make or destroy an
+    eye) and the points of contested connections (connect or cut)."""
+    st = board.state
+    for sp in know.eye_spaces():
+        lo, typ, hi = sp.eighths
+        for p in sp.vital:
+            if st.color[p] == EMPTY:
+                add(p, f"{'make eye' if sp.owner == color else 'destroy eye'} "
+                       f"({sp.type}, {lo}/{typ}/{hi} eighths)")
+    for c in know.connections():
+        if c.strength == "contested" and c.point >= 0:
+            add(c.point, f"{'connect' if c.color == color else 'cut'} ({c.type})")
+
+
 class KnowledgePlayer:
     """Candidate moves with reasons, evaluated at 1 ply. ``seed``: same seed, same moves."""
 
@@ -173,27 +188,8 @@ class KnowledgePlayer:
         def add(point, reason):
             out.setdefault(board.move_of(int(point)), []).append(reason)
 
-        status = know.tactical()
-        for g, points in _liberty_points(board).items():
-            n, mine = int(st.stones[g]), int(st.color[g]) == color
-            word = f"{n} stone{'s' if n > 1 else ''} at {vertex(board.move_of(g), board.size)}"
-            if len(points) == 1:
-                add(next(iter(points)), f"save string in atari ({word}, {status[g]})" if mine
-                    else f"capture ({word})")
-                if mine:       # or capture an adjacent enemy string in atari
-                    self._capture_neighbours(board, g, add, word)
-            elif len(points) == 2:
-                for p in points:
-                    add(p, f"extend liberties ({word})" if mine else f"atari ({word})")
-        for sp in know.eye_spaces():
-            lo, typ, hi = sp.eighths
-            for p in sp.vital:
-                if st.color[p] == EMPTY:
-                    add(p, f"{'make eye' if sp.owner == color else 'destroy eye'} "
-                           f"({sp.type}, {lo}/{typ}/{hi} eighths)")
-        for c in know.connections():
-            if c.strength == "contested" and c.point >= 0:
-                add(c.point, f"{'connect' if c.color == color else 'cut'} ({c.type})")
+        self._liberty_reasons(board, color, know, add)
+        _eye_and_connection_reasons(board, color, know, add)
         if self.use_patterns:
             for name, classes, move in self._pattern_moves(board, color):
                 words = ", ".join(dict.fromkeys(PATTERN_CLASSES[ch] for ch in classes
@@ -209,6 +205,23 @@ class KnowledgePlayer:
             if m not in out:
                 out.setdefault(m, []).append(f"territory/influence (field {field[p]:+.2f})")
         return out
+
+    def _liberty_reasons(self, board, color: int, know: Knowledge, add) -> None:
+        """The tactical candidates: the liberties of strings in atari (save or capture, or
+        save by capturing a neighbour) and of strings with two liberties (extend, atari)."""
+        st = board.state
+        status = know.tactical()
+        for g, points in _liberty_points(board).items():
+            n, mine = int(st.stones[g]), int(st.color[g]) == color
+            word = f"{n} stone{'s' if n > 1 else ''} at {vertex(board.move_of(g), board.size)}"
+            if len(points) == 1:
+                add(next(iter(points)), f"save string in atari ({word}, {status[g]})" if mine
+                    else f"capture ({word})")
+                if mine:       # or capture an adjacent enemy string in atari
+                    self._capture_neighbours(board, g, add, word)
+            elif len(points) == 2:
+                for p in points:
+                    add(p, f"extend liberties ({word})" if mine else f"atari ({word})")
 
     def _capture_neighbours(self, board, g, add, word):
         st, w = board.state, board.size + 2

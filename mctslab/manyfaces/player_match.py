@@ -1,4 +1,4 @@
-"""Go matches between our players and GNU Go (issue 13, beyond the paper): the knowledge-based
+"""Go matches between our players and GNU Go (beyond the paper): the knowledge-based
 player (:mod:`mctslab.manyfaces.player`), our MCTS engine (``mctslab go gtp``'s, optionally with
 the pattern prior of :mod:`mctslab.manyfaces.prior`) and GNU Go, in any pairing.
 
@@ -132,7 +132,7 @@ def _sgf_name(side: Side) -> str:
     return f"mctslab MCTS {side.playouts} playouts {side.policy}{prior}"
 
 
-def match_tasks(opponent="gnugo", games: int = 20, *, candidate="knowledge", size: int = 9,
+def match_tasks(opponent="gnugo", games: int = 20, *, candidate="knowledge", size: int = 9,  # noqa: PLR0913 - the match's settings plus the playouts/policy/resign shorthand for an "mcts" side, which docs/bench/manyfaces.md's commands use
                 komi: float = 7.5, gnugo_level: int = 0, playouts: int = 1000,
                 policy: str = "light", resign: float = 0.1, timeout: float = 120.0,
                 seed: int = 0) -> list:

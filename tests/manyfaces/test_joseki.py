@@ -120,6 +120,10 @@ def test_hand_made_dag_with_escapes_round_trips():
     assert J.decode(table, payload).same(dag)
     with pytest.raises(ValueError, match="4 \\+ 4 bits"):
         J.encode(J._from_lists([[[16, 0, 1, 0, 1]], []], []), table=[(0, 0)])
+    # an escape entry (no sibling, no child) whose pointer names no edge's offset
+    bogus = bytes((J.ESCAPE << 2, 32, 0, 0, 5))
+    with pytest.raises(ValueError, match="pointer 5 is not the offset of an edge"):
+        J.decode(table, bogus)
 
 
 def test_continuations(dag):
