@@ -13,7 +13,7 @@ Reading guide, from the board up:
   arrays made, the tree grown, the root's children read back); ``api`` - :class:`Board`,
   :func:`search`, GTP vertices; ``reference`` - the plain-Python twin the tests compare the
   kernels with;
-* the strong engine (issue 29): ``_strong`` - MCTS with RAVE on ``mctslab.core.tree``;
+* the strong engine: ``_strong`` - MCTS with RAVE on ``mctslab.core.tree``;
   ``_prior`` - priors of new tree nodes (captures, self-atari, 3x3 patterns, distance to the
   last move, edge); ``_heavy`` - its playouts (pattern policy with a self-atari filter,
   recording moves for AMAF); ``strong`` - its Python side (:func:`strong.search`, the pieces'
@@ -75,7 +75,7 @@ from mctslab.go.api import (
 __all__ = ["EMPTY", "BLACK", "WHITE", "Board", "IllegalMove", "SearchResult", "search",
            "vertex", "parse_vertex", "POLICIES", "warmup", "warmup_strong"]
 
-# What the Many Faces domain calls on Board.state (issue 22): the board's point value off the
+# What the Many Faces domain calls on Board.state: the board's point value off the
 # board, the move status "legal", the empty-point count slot and three kernels.
 __all__ += ["BORDER", "I_NUM_EMPTY", "OK", "atari_liberty", "check_move", "full_hash"]
 

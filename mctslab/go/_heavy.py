@@ -1,4 +1,4 @@
-"""The strong engine's playouts (issue 29): a move chooser per policy, and a playout that
+"""The strong engine's playouts: a move chooser per policy, and a playout that
 records its moves for AMAF.
 
 Reading guide.

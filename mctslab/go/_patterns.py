@@ -1,5 +1,5 @@
 """The heavy ("pattern") playout policy: tactics near the last move, then GNU Go's 3x3
-Monte-Carlo pattern weights, then the light policy (issue 11, "Playouts and search").
+Monte-Carlo pattern weights, then the light policy.
 
 Reading guide.
 

@@ -8,7 +8,7 @@
   pattern weights around it, with its tables in ``policy_data``), falling back on ``LIGHT``.
   A heavier policy adds its branch here, calling a kernel of its own module with
   ``policy_data`` (empty for ``LIGHT``).
-* State and move tabu (the state-tabu paper, issue 12): at playout moves ``m < M`` the policy's
+* State and move tabu (the state-tabu paper): at playout moves ``m < M`` the policy's
   candidate is checked against the leaf's queue ``Q_m`` (:mod:`mctslab.go._tabu`) before it is
   played: the key is the hash of the position it would give (:func:`_board.hash_after`,
   captures included) or the move itself; a rejected candidate (a *tabu candidate*, counted in

@@ -1,4 +1,4 @@
-"""Prior knowledge for the strong engine's new tree nodes (issue 29), numba kernels.
+"""Prior knowledge for the strong engine's new tree nodes, numba kernels.
 
 When a node is expanded every child starts with a few *virtual playouts* (Gelly & Silver 2007,
 "prior knowledge": ``n_prior`` playouts won at rate ``Q_prior``), the sum of what each switched-on

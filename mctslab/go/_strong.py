@@ -1,4 +1,4 @@
-"""The strong engine's search (issue 29): MCTS with RAVE, priors at expansion and heavy
+"""The strong engine's search: MCTS with RAVE, priors at expansion and heavy
 playouts, on the shared tree arrays (``mctslab.core.tree``), in numba.
 
 ::

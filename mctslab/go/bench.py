@@ -1,8 +1,8 @@
-"""Go performance figures for ``mctslab bench go`` (issue 11; recorded in BENCHMARKS.md).
+"""Go performance figures for ``mctslab bench go`` (recorded in BENCHMARKS.md and docs/bench/go.md).
 
 * ``go.light_playouts_per_s``: full UCT search (C 1.5, expansion threshold 1, light
   playouts) from the empty 19x19 board, 20,000 playouts, one core. Goal 15,000 (Pachi 12.90's
-  light UCT does 12,100 on this kind of machine, quoted from the issue).
+  light UCT does 12,100 on this kind of machine, a quoted figure: :data:`PACHI_LIGHT_19`).
 * ``go.light_playouts_per_s_9x9``: the same on 9x9, 50,000 playouts (Pachi: 63,000).
 * ``go.pattern_playouts_per_s``: the same on 19x19 with the "pattern" policy (captures,
   escapes and GNU Go's ``mc_montegnu_classic`` 3x3 weights near the last move, see
@@ -10,7 +10,7 @@
   issue; no same-run reference: OpenSpiel has no pattern rollouts).
 * ``go.strong_speed_ratio`` (and ``_9x9``): the strong engine's playouts per second with
   RAVE, priors and heavy playouts on, as a share of the UCT engine's pattern playouts per
-  second measured alternately in the same run (issue 29's goal: at least 0.6).
+  second measured alternately in the same run (goal: at least 0.6).
 * ``go.tree_memory_mb``: peak memory (tracemalloc: every NumPy array the search allocates,
   tree with its grown edge arrays, scratch board, buffers) of a search that builds a
   100,000-node tree on 19x19. Goal <= 200 MB.
@@ -34,9 +34,9 @@ import numpy as np
 
 from mctslab.core.bench import benchmark
 
-PACHI_LIGHT_19 = 12_100  # quoted from issue 11 (Pachi 12.90, one core, light UCT playouts)
+PACHI_LIGHT_19 = 12_100  # quoted, not measured here (Pachi 12.90, one core, light UCT playouts)
 PACHI_LIGHT_9 = 63_000
-PACHI_MOGGY_19 = 4_700  # quoted from issue 11 (Pachi's 3x3-pattern "moggy" playouts, one core)
+PACHI_MOGGY_19 = 4_700  # quoted, not measured here (Pachi's 3x3-pattern "moggy" playouts, one core)
 
 
 def _openspiel_rate(size: int, simulations: int, moves: int = 1):
@@ -86,8 +86,8 @@ def _speed_record(size: int, playouts: int, repeats: int, quoted: int, os_sims: 
     record["detail"] = (f"UCT from the empty {size}x{size} board, {playouts:,} playouts "
                         f"(tree {nodes:,} nodes), best of {repeats} by wall clock; by CPU time "
                         f"{cpu_rate:,.0f}/s (load average {load:.1f} on {os.cpu_count()} cores); "
-                        f"reference: {reference_detail}; quoted reference: Pachi light UCT "
-                        "(issue 11)")
+                        f"reference: {reference_detail}; quoted reference: Pachi 12.90 "
+                        "light UCT")
     return record
 
 
@@ -125,7 +125,7 @@ def tree_memory_mb() -> dict:
 @benchmark("go.state_tabu_overhead_pct", unit="% time per move vs gTabu0", goal=10,
            higher_is_better=False)
 def state_tabu_overhead() -> dict:
-    """Extra time per move of gTabu18-hash and gTabu18-hash-win over gTabu0 (issue 12: at most
+    """Extra time per move of gTabu18-hash and gTabu18-hash-win over gTabu0 (goal: at most
     10%; the paper paid +200%): 8,000 playouts, expansion threshold 30, on the 42-move position
     of a real 19x19 game; CPU time, best of 3 per configuration, the larger overhead of the two
     state-tabu variants reported."""
@@ -163,7 +163,7 @@ def pattern_playouts_per_s() -> dict:
             "detail": f"UCT from the empty 19x19 board, {playouts:,} playouts with the pattern "
                       f"policy (mc_montegnu_classic; tree {nodes:,} nodes), best of {repeats} by "
                       f"wall clock; by CPU time {cpu_rate:,.0f}/s (load average {load:.1f} on "
-                      f"{os.cpu_count()} cores); quoted reference: Pachi moggy playouts (issue 11)"}
+                      f"{os.cpu_count()} cores); quoted reference: Pachi 12.90 moggy playouts"}
 
 
 def _host_vs_gnugo_mc(size: int, positions: int, playouts: int = 8000, level: int = 10) -> dict:
@@ -267,7 +267,7 @@ def _strong_vs_pattern(size: int, playouts: int, repeats: int) -> dict:
 @benchmark("go.strong_speed_ratio", unit="x pattern playouts/s", goal=0.6)
 def strong_speed_ratio() -> dict:
     """19x19: the strong engine's playouts/s with RAVE and priors on, as a share of the UCT
-    engine's pattern playouts/s measured in the same run (issue 29: at least 0.6)."""
+    engine's pattern playouts/s measured in the same run (goal: at least 0.6)."""
     return _strong_vs_pattern(19, 10_000, 3)
 
 

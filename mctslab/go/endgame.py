@@ -1,5 +1,5 @@
 """The end of a game: who owns each point, which stones are dead, the plain count, and the
-pass rule that wins without a referee (issue 44).
+pass rule that wins without a referee.
 
 * :func:`area_owner` - the Tromp-Taylor owner of each point of a board (its stone, or the one
   colour an empty region reaches); :func:`plain_margin` - the *plain count*: Black's area minus

@@ -48,7 +48,7 @@ GAMES_ARCHIVE = "games.tar.gz"  # a packed match folder's SGF files (:func:`pack
 _FLOAT_KEYS = ("rate", "ci_low", "ci_high", "pvalue", "mean_moves", "mean_margin",
                "think_candidate", "think_opponent", "cpu_candidate", "cpu_opponent",
                "plain_rate", "plain_ci_low", "plain_ci_high", "plain_share_of_wins")
-# a summary written before the plain count (issue 44) lacks its keys: they are checked where
+# a summary written before the plain count existed lacks its keys: they are checked where
 # present, and the note gives the plain count recomputed from the stored games either way
 _INT_KEYS = ("games", "wins", "games_as_black", "wins_as_black", "wins_as_white", "restarts",
              "area_disagrees", "searched", "vetoes", "tabu_candidates", "plain_games",

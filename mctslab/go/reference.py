@@ -135,7 +135,7 @@ class ReferenceBoard:
         return score - komi
 
 
-# --- the strong engine's kernels (issue 29): plain-Python twins ------------------------------
+# --- the strong engine's kernels: plain-Python twins ---------------------------------------
 
 def self_atari_stones(ref: ReferenceBoard, color: int, point) -> int:
     """Stones of ``color``'s string through ``point`` after playing there when it is left with

@@ -1,4 +1,4 @@
-"""The strong engine's committed matches on 9x9 (issue 29), read back as tables: its validation
+"""The strong engine's committed matches on 9x9, read back as tables: its validation
 against GNU Go 3.8 level 10, the ablation (one piece changed per row, the same seeds, paired
 against the full engine) and the state-tabu paper's question asked of it (gTabu18-hash-win's
 lists against none, head to head), each with its power (:func:`mctslab.core.stats.

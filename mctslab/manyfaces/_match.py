@@ -43,10 +43,10 @@ update 4.
 Kernels run with ``_nrt=False`` (they allocate nothing): without it every array passed
 to an inlined helper is reference counted, which cost a third of an incremental update.
 
-Issue 22 measured bundles like these at 2.7-3% of a full and of an incremental match
-(``BENCHMARKS.md``, "Kernel argument bundles": numba types a named tuple's arrays in Python at
-every call from Python) and kept the arrays positional; issue 28 takes bundles unless the bench
-loses more than 5%, and the kernels are down from 19-20 arguments to 9-15.
+Bundles like these cost 2.7-3% of a full and of an incremental match (``BENCHMARKS.md``,
+"Kernel argument bundles": numba types a named tuple's arrays in Python at every call from
+Python); the kernels take bundles all the same, since the rule is a bundle unless the bench
+loses more than 5%.
 """
 
 from typing import NamedTuple

@@ -1,5 +1,5 @@
-"""Many Faces performance figures for ``mctslab bench manyfaces`` (issue 13; recorded in
-BENCHMARKS.md and docs/bench/manyfaces.md).
+"""Many Faces performance figures for ``mctslab bench manyfaces`` (recorded in BENCHMARKS.md
+and docs/bench/manyfaces.md).
 
 * ``manyfaces.full_match_ms``: a full-board match of every compiled pattern (patterns.db,
   patterns2.db, conn.db; hash prefilter and early exit on) on the move-100 position of a

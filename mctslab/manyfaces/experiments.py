@@ -247,7 +247,7 @@ def _matches(run, cfg: Config, which=None) -> pd.DataFrame:
 
 
 def run_strength(run, cfg: Config) -> pd.DataFrame:
-    """Beyond the paper (issue 13): the knowledge-based player against GNU Go and against our
+    """Beyond the paper: the knowledge-based player against GNU Go and against our
     MCTS engine, and MCTS with the pattern prior (``prior_visits`` virtual visits per root
     child) against the same MCTS without it and against GNU Go; each MCTS side searches
     ``strength_playouts`` light playouts, never resigns and passes only when its count wins.
@@ -259,7 +259,7 @@ def run_strength(run, cfg: Config) -> pd.DataFrame:
 
 
 def run_prior(run, cfg: Config) -> pd.DataFrame:
-    """The pattern prior's own measurement (issue 13): the last three rows of :func:`run_strength`,
+    """The pattern prior's own measurement: the last three rows of :func:`run_strength`,
     MCTS with the pattern prior against the same MCTS without it, and each of them against
     GNU Go, played as :func:`run_strength` plays them (the same stored tasks: after one, the other
     reads these games from the store). Longer runs: ``docs/bench/manyfaces.md``, "Pattern

@@ -1,5 +1,5 @@
-"""The Many Faces pattern matcher as prior knowledge for the MCTS engine (issue 13, beyond the
-paper), and the games that measure whether it helps.
+"""The Many Faces pattern matcher as prior knowledge for the MCTS engine (beyond the paper),
+and the games that measure whether it helps.
 
 Reading guide
 -------------

@@ -1,4 +1,4 @@
-"""The state-tabu paper's headline claims (issue 42): each criterion holds, fails and stays
+"""The state-tabu paper's headline claims: each criterion holds, fails and stays
 undecided on made-up tables, the committed 9x9 record's reversals, and the rows only a 19x19
 run judges."""
 
@@ -142,7 +142,7 @@ def test_nineteen_only_rows_are_named_by_their_criterion():
 
 
 def test_every_claim_target_can_fail_or_says_why_not():
-    """Issue 42: a claim's criterion names how it fails, or its target says it cannot."""
+    """A claim's criterion names how it fails, or its target says it cannot."""
     frame = targets.load("go_state_tabu")
     for record in frame[frame.kind == "claim"].to_dict("records"):
         assert "fails" in record["criterion"] or record["uninformative"], record["row"]

@@ -1,4 +1,4 @@
-"""Time controls of ``mctslab go gtp`` (issue 44, item 5): ``time_settings``, ``time_left`` and
+"""Time controls of ``mctslab go gtp``: ``time_settings``, ``time_left`` and
 ``kgs-time_settings`` answered and turned into the seconds a strong-engine search may take
 (``mctslab.go.clock``), as GoGui and Sabaki send them."""
 

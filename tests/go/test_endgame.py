@@ -1,4 +1,4 @@
-"""The end of a game (``mctslab.go.endgame``, issue 44): the plain count (every stone alive),
+"""The end of a game (``mctslab.go.endgame``): the plain count (every stone alive),
 the dead stones read by the engine's own playouts, the ``plain`` pass rule (pass only when
 the plain count wins, else capture the dead stones first), and the match summary's two counts
 from stored games, old ones included."""

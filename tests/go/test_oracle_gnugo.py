@@ -1,4 +1,4 @@
-"""Our rules against GNU Go 3.8 as an independent oracle (issue 11), over GTP.
+"""Our rules against GNU Go 3.8 as an independent oracle, over GTP.
 
 Seeded random games on 9x9 and 19x19 are played on our :class:`mctslab.go.api.Board` and sent
 move by move to GNU Go (``--chinese-rules``). Moves are uniform among the legal moves that do

@@ -1,4 +1,4 @@
-"""The Go notebook's paper-vs-run rows (issue 27): Table 2 by equivalence at the paper's
+"""The Go notebook's paper-vs-run rows: Table 2 by equivalence at the paper's
 protocol only (the gnugo row as Black's share of self-play), Table 4 measured once, the Eq. 12
 bound by arithmetic, Fig. 5's claim, Table 1's configuration at paper scale."""
 

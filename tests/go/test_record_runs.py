@@ -1,4 +1,4 @@
-"""One part of the Go protocol as a notebook record (issue 42): a 19x19 match record's Table 2
+"""One part of the Go protocol as a notebook record: a 19x19 match record's Table 2
 games read back through the notebook's runners (nothing played), judged with the exact test
 beside; a match whose games are not the notebook's is refused; the committed records join the
 scorecard with the 9x9 record's 19x19-only rows not run."""

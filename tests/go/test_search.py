@@ -47,8 +47,8 @@ def test_playout_records_the_hash_after_each_move():
 
 def test_search_hashes_are_the_boards_after_the_playout_moves():
     """``record_hashes``: row i, column k is the position after playout move k + 1 of playout
-    i (counted from the leaf), all 64 bits of :attr:`Board.hash` (issue 29: they were rounded
-    through float64 before); replayed as the strong engine's are."""
+    i (counted from the leaf), all 64 bits of :attr:`Board.hash` (none lost to a
+    float64 rounding); replayed as the strong engine's are."""
     board = Board.from_moves(7, [(BLACK, (3, 3)), (WHITE, (2, 4))])
     result = search(board, 30, seed=3, expansion_threshold=ONE_MOVE_TREE, record_hashes=4)
     visits = Counter(replay_rows(board, result.hashes))

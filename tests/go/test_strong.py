@@ -1,4 +1,4 @@
-"""The strong engine (issue 29): its kernels against the plain-Python twins of
+"""The strong engine: its kernels against the plain-Python twins of
 ``mctslab.go.reference`` on random positions, the search's invariants, and the engine's
 settings, GTP command line and match parameters."""
 

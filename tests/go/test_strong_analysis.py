@@ -1,4 +1,4 @@
-"""Fig. 5 and Table 4 by the strong engine beside the paper's search (issue 29): the scales that
+"""Fig. 5 and Table 4 by the strong engine beside the paper's search: the scales that
 run them, the runners' "not run" path, and the tables and figures on made-up results (no search:
 the searches themselves are tested in tests/go/test_strong_hashes.py)."""
 

@@ -1,4 +1,4 @@
-"""The knowledge-based player (issue 13, beyond the paper): legal moves with reasons over a
+"""The knowledge-based player (beyond the paper): legal moves with reasons over a
 whole game, known answers (capture, save, pass in a settled position), same seed same move,
 the GTP front end in-process and as ``mctslab manyfaces gtp``, and the match runner
 (mctslab.manyfaces.player_match, shared with the pattern-prior games) on a tiny board against
