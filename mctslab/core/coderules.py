@@ -121,7 +121,6 @@ FUNCTIONS_OVER_60 = {
     "mctslab.go.tables paper_vs_run": "one row per target of the paper, in the paper's order",
     "mctslab.go._patterns sample_near_move": "a kernel's hot loop: each tactic inline",
     "mctslab.go.cli add_parser": "every go verb's arguments, one by one",
-    "mctslab.manyfaces.patterns compile_patterns": "each pattern's masks in one pass",
     "mctslab.tsp._sa sa_swap": "a kernel's annealing loop, inline",
     "mctslab.go._patterns liberties_after": "a kernel: each neighbour case of a move inline",
     "mctslab.pipeline _reproduce_one": "one notebook's run: papermill, manifest, checks",
