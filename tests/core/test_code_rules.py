@@ -70,7 +70,6 @@ RUFF_LIMITS = {("mccabe", "max-complexity"): 12, ("pylint", "max-args"): 10,
                ("pylint", "max-statements"): 50}
 
 
-@pytest.mark.xfail(strict=True, reason="pyproject changes last")
 def test_ruff_keeps_its_limits_with_no_per_file_waiver():
     """pyproject.toml: no per-file-ignores entry waives C901, PLR0913 or PLR0915, and the
     thresholds are at most :data:`RUFF_LIMITS`."""
