@@ -18,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from mctslab import paths
+from mctslab.core.stats import interval_text
 from mctslab.go import match_record, strong_record
 
 __all__ = ["KIND", "TABLES", "check_folder", "pack", "summary_table"]
@@ -53,7 +54,7 @@ def summary_table(folder: Path) -> tuple[pd.DataFrame, str] | None:
         rows.append({"match": summary.parent.relative_to(folder).as_posix(),
                      "candidate": s.get("candidate"), "opponent": s.get("opponent"),
                      "games": s.get("games"), "wins": s.get("wins"), "rate": s.get("rate"),
-                     "95% CI": f"{s.get('ci_low', 0):.3f}-{s.get('ci_high', 0):.3f}",
+                     "95% CI": interval_text(s.get("ci_low", 0), s.get("ci_high", 0)),
                      "p": s.get("pvalue")})
     if not rows:
         return None

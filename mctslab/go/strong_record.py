@@ -23,7 +23,12 @@ import pandas as pd
 
 from mctslab import paths
 from mctslab.core.scorecard import md_table
-from mctslab.core.stats import detectable_difference, games_for_power, win_rate_row
+from mctslab.core.stats import (
+    detectable_difference,
+    games_for_power,
+    win_rate_cells,
+    win_rate_row,
+)
 from mctslab.core.store import ResultStore
 from mctslab.go import match_record, plans, tables
 from mctslab.go.experiments import Played
@@ -74,8 +79,7 @@ def _rate_cells(wins: int, games: int) -> dict:
     """Rate, 95% Clopper-Pearson interval and two-sided binomial p against 0.5
     (:func:`mctslab.core.stats.win_rate_row`) as the tables show them."""
     row = win_rate_row(wins, games)
-    return {"rate": round(row["rate"], 3), "95% CI": f"{row['ci_low']:.3f}-{row['ci_high']:.3f}",
-            "p (vs 0.5)": float(f"{row['p_value']:.3g}")}
+    return {**win_rate_cells(wins, games), "p (vs 0.5)": float(f"{row['p_value']:.3g}")}
 
 
 def played(folder: Path, head_to_head: bool = False) -> Played:
