@@ -8,8 +8,6 @@ import sys
 import tomllib
 from pathlib import Path
 
-import pytest
-
 from mctslab.core import coderules
 
 ROOT = Path(__file__).resolve().parents[2]
