@@ -26,7 +26,7 @@ from mctslab.core.stats import (
     win_rate_row,
     win_rate_table,
 )
-from mctslab.go import claims, gnugo
+from mctslab.go import claims
 from mctslab.go.played import Played, played_from_stores  # the latter kept for its callers
 from mctslab.go.tabu import GNUGO_SELF, TABU_POSITION, candidate_bound, tabu_size
 
@@ -373,15 +373,23 @@ def cost_tables(played: Played, **options) -> pd.DataFrame:
     return frame[["method", *[c for c in frame.columns if c != "method"]]]
 
 
-def protocol_values(paper_cfg) -> dict:
+def gnugo_version(played: Played) -> str | None:
+    """The GNU Go version the games of ``played`` report (each game stores what its GNU Go
+    answered to GTP ``version``); ``None`` without games."""
+    found = {r.get("gnugo_version") for r in played.results} - {None} \
+        if played_games(played) else set()
+    return ", ".join(sorted(found)) if found else None
+
+
+def protocol_values(paper_cfg, version: str | None = None) -> dict:
     """Our value of every protocol constant the paper states (its ``config`` targets), from
-    the configuration at paper scale (``experiments.config("paper")``) and the code it runs:
-    Table 1's engines (:func:`mctslab.go.tabu.parse_config`), Eq. 8's schedule, the redraw."""
+    the configuration at paper scale (``cfg.protocol()``) and the code it runs: Table 1's
+    engines (:func:`mctslab.go.tabu.parse_config`), Eq. 8's schedule, the redraw; the GNU Go
+    version is the one the games report (:func:`gnugo_version`; ``None``: no game played)."""
     values = {}
     try:
-        found = gnugo.version().split()[-1]
-        values[("Table 1", "gnugo", "GNU Go version")] = float(found)
-    except (OSError, ValueError, IndexError):  # not installed, or an unexpected --version line
+        values[("Table 1", "gnugo", "GNU Go version")] = float(version.split()[-1])
+    except (AttributeError, ValueError, IndexError):  # no game, or another version text
         values[("Table 1", "gnugo", "GNU Go version")] = None
     for name in targets.rows(_ID, "Table 1"):
         if name == GNUGO_SELF:
@@ -499,7 +507,7 @@ def paper_vs_run(matches: Played, duplicates: Played, table4_frame: pd.DataFrame
               "fig6_thinking_time": thinking_table(matches) if games else None,
               "fig5_duplicates": duplicates_table(duplicates), "table4_candidates": table4_frame}
     rows += claims.claim_rows(frames.get, scale=scale, departure=departure, searches=searches)
-    rows += config_rows(name, protocol_values(cfg.protocol()), scale)
+    rows += config_rows(name, protocol_values(cfg.protocol(), gnugo_version(matches)), scale)
     return paper_table(claims.board_rows(rows, cfg.protocol().board_size))
 
 

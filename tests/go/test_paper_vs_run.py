@@ -142,3 +142,18 @@ def test_table4_over_several_searches_is_judged_by_its_interval():
     assert "mean of 5 searches" in fig.axes[0].get_legend_handles_labels()[1][0]
     assert len(fig.axes[0].collections) == 1 and figure_problems(fig) == []
     plt.close(fig)
+
+
+def test_the_gnugo_version_row_is_what_the_games_report_not_a_process_started_by_tables():
+    from mctslab.go import experiments as go_experiments
+    from mctslab.go import tables as go_tables
+    from mctslab.go.played import Played
+
+    paper = go_experiments.config("paper")
+    games = Played(tasks=[None, None], results=[{"gnugo_version": "3.8"}] * 2, rows=["a", "b"])
+    assert go_tables.gnugo_version(games) == "3.8"
+    assert go_tables.protocol_values(paper, "3.8")[("Table 1", "gnugo", "GNU Go version")] == 3.8
+    none = Played(tasks=[], results=[], rows=[], skipped="GNU Go is not installed")
+    assert go_tables.gnugo_version(none) is None
+    assert go_tables.protocol_values(paper)[("Table 1", "gnugo", "GNU Go version")] is None
+    assert "gnugo" not in {n.split(".")[-1] for n in vars(go_tables) if not n.startswith("_")}
