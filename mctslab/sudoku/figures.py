@@ -1,5 +1,5 @@
 """Figures of the Sudoku notebook (``sudoku_less_clue``): the clue histogram of the Table 1
-runs (drawn from their task results), the finds per tenth of a run (drawn from the table
+runs (drawn from the table :func:`mctslab.sudoku.tables.clue_histograms` built), the finds per tenth of a run (drawn from the table
 :func:`mctslab.sudoku.tables.finds_per_tenth` built) and the search over readings (from
 its table). A figure draws what it is given: it reads no file and runs nothing.
 """
@@ -9,20 +9,16 @@ from __future__ import annotations
 import numpy as np
 
 from mctslab.core.plotting import plt
-from mctslab.sudoku.tables import _groups
 
 __all__ = ["histogram_figure", "finds_per_tenth_figure", "readings_figure"]
 
 
-def histogram_figure(results, title="Clue counts of generated puzzles (Table 1 runs)"):
-    """Histogram of clue counts per variant, summed over seeds (log scale)."""
+def histogram_figure(table, title="Clue counts of generated puzzles (Table 1 runs)"):
+    """Histogram of clue counts per variant, summed over seeds (log scale), from the table
+    :func:`~mctslab.sudoku.tables.clue_histograms` built (columns variant, clues, puzzles)."""
     fig, ax = plt.subplots(figsize=(8, 4.5))
-    for variant, runs in _groups(results, lambda r: r["variant"]).items():
-        h = np.sum([r["histogram"] for r in runs], axis=0)
-        clues = np.flatnonzero(h)
-        if len(clues):
-            span = np.arange(clues.min(), clues.max() + 1)
-            ax.step(span, h[span], where="mid", label=variant)
+    for variant, rows in table.groupby("variant", sort=False):
+        ax.step(rows["clues"].to_numpy(), rows["puzzles"].to_numpy(), where="mid", label=variant)
     ax.set_yscale("log")
     ax.set_xlabel("clues")
     ax.set_ylabel("puzzles generated, all seeds (log)")

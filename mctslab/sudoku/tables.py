@@ -23,7 +23,7 @@ from mctslab.sudoku.readings import READING_DEFAULTS
 
 __all__ = ["PAPER_TABLE1", "PAPER_TABLE2", "PAPER_HUNT", "table1", "table2", "finds17", "finds",
            "yield_table", "baseline_table", "heuristic_table", "NO_CENSUS", "finds_per_tenth",
-           "hunt", "puzzle_list", "paper_vs_run"]
+           "hunt", "puzzle_list", "paper_vs_run", "clue_histograms"]
 
 NAMES = {"reducing": "candidate-reducing", "random": "fully random"}
 # The paper's numbers, read from its targets file (mctslab/sudoku/targets.csv, core.targets)
@@ -219,6 +219,18 @@ def finds(*result_lists, clues=(17, 18), census: tuple[frozenset, str] = NO_CENS
                                  "puzzle": p["puzzle"], "census": status})
     columns = ["experiment", "variant", "clues", "seed", "playout", "how", "puzzle", "census"]
     return pd.DataFrame(rows, columns=columns)
+
+
+def clue_histograms(results) -> pd.DataFrame:
+    """Puzzles generated per clue count and variant, summed over seeds, from the fewest to the
+    most clues a variant reached (zeros inside that span kept): what the clue histogram draws."""
+    rows = []
+    for variant, runs in _groups(results, lambda r: r["variant"]).items():
+        summed = np.sum([r["histogram"] for r in runs], axis=0)
+        clues = np.flatnonzero(summed)
+        rows += [{"variant": variant, "clues": int(n), "puzzles": int(summed[n])}
+                 for n in (range(clues.min(), clues.max() + 1) if len(clues) else ())]
+    return pd.DataFrame(rows, columns=["variant", "clues", "puzzles"])
 
 
 def yield_table(*result_lists) -> pd.DataFrame:

@@ -106,7 +106,7 @@ def test_smoke_tasks_build_every_table():
     assert tables.finds(("fake", [fake]))["census"].iloc[0] == "unchecked (no census)"
     known = (frozenset({bytes(81)}), "Royle 49,151")
     assert list(tables.finds(("fake", [fake]), census=known)["census"]) == ["known", "-"]
-    assert figures.histogram_figure(t1).axes
+    assert figures.histogram_figure(tables.clue_histograms(t1)).axes
 
 
 def test_removal_baseline_is_reproducible_and_minimal():
