@@ -22,7 +22,7 @@ from mctslab.othello import claims as claims_module
 from mctslab.othello import wpc as wpc_module
 from mctslab.othello.claims import record_rows  # noqa: F401 (read by mctslab.record_card)
 
-__all__ = ["change_series", "table3", "table4", "top_rated_vs_paper", "repetitions_table", "claims",
+__all__ = ["change_series", "change_curves", "group_ratings", "table3", "table4", "top_rated_vs_paper", "repetitions_table", "claims",
            "run_summary", "learner_sizes_summary", "learner_sizes_runs",
            "elo_readings_runs", "elo_readings_summary", "paper_vs_run"]
 
@@ -56,6 +56,23 @@ def change_series(result: dict) -> pd.DataFrame:
                              newcomer_vs_standard=(event["newcomer_vs_standard"] or {}).get("score")))
     return pd.DataFrame.from_records(rows, columns=["games", "vs_opponent", "rating", "vs_standard",
                                                     "newcomer_vs_standard"])
+
+
+def change_curves(learned) -> pd.DataFrame:
+    """What Figs. 5-7 draw: :func:`change_series` of every learning run, one row per change,
+    with its ``mode`` (individual, group) and ``repetition`` (the run's place in its mode)."""
+    frames = [change_series(result).assign(mode=mode, repetition=rep)
+              for mode in ("individual", "group") for rep, result in enumerate(learned.mode(mode))]
+    columns = ["mode", "repetition", "games", "vs_opponent", "rating", "vs_standard",
+               "newcomer_vs_standard"]
+    return pd.concat(frames, ignore_index=True)[columns] if frames else pd.DataFrame(columns=columns)
+
+
+def group_ratings(learned, repetition: int = 0) -> pd.DataFrame:
+    """What Fig. 6 draws besides the changes: the rating of the population's best in each
+    generation of group learning run ``repetition`` (games so far, rating)."""
+    rows = learned.mode("group")[repetition]["generations"]
+    return pd.DataFrame({"games": np.asarray(rows["games"]), "best": np.asarray(rows["best"])})
 
 
 def _second_half(result: dict) -> pd.Series:
