@@ -2,8 +2,9 @@
 
 Each function takes the long tables the notebook's runners return and returns a matplotlib
 Figure; the notebook saves it with ``run.figure`` (which adds the scale to the title). A figure
-draws what it is given: the methods' labels come from :mod:`mctslab.tsp.methods`, the best known
-path and the Cp sweep's methods from :mod:`mctslab.tsp.tables`, nothing from the experiments.
+draws what it is given: the methods' labels come from :mod:`mctslab.tsp.methods`; the best known
+path and the Cp sweep's methods are passed in, as :mod:`mctslab.tsp.tables` derived them
+(``best_known_path``, ``roulette_variants``); nothing comes from the experiments.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import pandas as pd
 
 from mctslab.core.plotting import plt
 from mctslab.tsp.methods import method_label
-from mctslab.tsp.tables import best_known_path, roulette_variants
 
 __all__ = ["figure8", "figure9", "figure_baselines", "figure_anytime"]
 
@@ -75,21 +75,23 @@ def figure8(frame: pd.DataFrame, cp: float = 2.0, budget_factor: float = 1.0):
                             f"budget = {_budget(budget_factor)}")
 
 
-def figure9(frame: pd.DataFrame, cp: float = 2.0):
+def figure9(frame: pd.DataFrame, variants):
     """Fig. 9: roulette MCTS for each Cp = k x MST and k x SD of the run (the paper: k = 0, 2,
-    4), SA for reference; ``cp`` is the k of MCT_RM / MCT_RS in ``frame``."""
-    keys = tuple(key for key, _, _ in roulette_variants(frame, cp))
+    4), SA for reference; ``variants``: the (method key, Cp rule, k) of each roulette method to
+    draw, in order (``tables.roulette_variants(frame, cp)``)."""
+    keys = tuple(key for key, _, _ in variants)
     labels = {key: f"{'RM' if rule == 'mst' else 'RS'} {k:g}x{rule.upper()}"
-              for key, rule, k in roulette_variants(frame, cp)}
+              for key, rule, k in variants}
     return _length_over_mst(frame, ("sa",) + keys, "Fig. 9: Cp sweep (roulette)", labels)
 
 
-def figure_baselines(frame: pd.DataFrame, budget_factor: float = 1.0):
+def figure_baselines(frame: pd.DataFrame, best_known: pd.Series, budget_factor: float = 1.0):
     """Path length / the best Hamiltonian path known vs n, for the paper's methods and the two
-    baselines (paths against a path: see ``tables.best_known_path``)."""
+    baselines; ``best_known``: that path's length per instance (``tables.best_known_path``:
+    paths against a path)."""
     fig, ax = plt.subplots(figsize=(7.5, 5))
     means = _means(frame, ("sa", "mct_um", "mct_rm", "sa_2opt", "lkh"))
-    means["best"] = means["instance"].map(best_known_path(frame))
+    means["best"] = means["instance"].map(best_known)
     for method in ("sa", "mct_um", "mct_rm", "sa_2opt", "lkh"):
         part = means[means["method"] == method].sort_values("n")
         if part.empty:  # not run (or no known optimum): no empty legend entry
