@@ -1,10 +1,10 @@
 """Figures of notebook ``tsp_mcts_vs_sa``: Fig. 8, Fig. 9, baselines and anytime profiles.
 
-Each function takes the long tables the notebook's runners return and returns a matplotlib
-Figure; the notebook saves it with ``run.figure`` (which adds the scale to the title). A figure
-draws what it is given: the methods' labels come from :mod:`mctslab.tsp.methods`; the best known
-path and the Cp sweep's methods are passed in, as :mod:`mctslab.tsp.tables` derived them
-(``best_known_path``, ``roulette_variants``); nothing comes from the experiments.
+Each function takes tables and returns a matplotlib Figure; the notebook saves it with
+``run.figure`` (which adds the scale to the title). A figure draws what it is given: the
+methods' labels come from :mod:`mctslab.tsp.methods`; the means over seeds, the best known path
+and the Cp sweep's methods are passed in, as :mod:`mctslab.tsp.tables` derived them
+(``seed_means``, ``best_known_path``, ``roulette_variants``); nothing comes from the experiments.
 """
 
 from __future__ import annotations
@@ -22,13 +22,6 @@ STYLE = {"sa": ("k", "o"), "mct_um": ("tab:blue", "s"), "mct_rm": ("tab:red", "^
          "mct_rs_4sd": ("tab:pink", "p"), "sa_2opt": ("tab:green", "x"), "lkh": ("tab:gray", "+")}
 
 
-def _means(frame: pd.DataFrame, methods) -> pd.DataFrame:
-    chosen = frame[frame["method"].isin(methods)]
-    return chosen.groupby(["method", "instance"]).agg(
-        n=("n", "first"), mst=("mst", "first"), optimum=("optimum", "first"),
-        length=("length", "mean")).reset_index()
-
-
 def _floor(ax, frame: pd.DataFrame) -> None:
     """The optimal tour / MST of each instance: a floor for paths (up to the tour's last edge)."""
     known = frame.groupby("instance")[["n", "mst", "optimum"]].first().dropna().sort_values("n")
@@ -37,11 +30,10 @@ def _floor(ax, frame: pd.DataFrame) -> None:
                 label="optimal tour / MST")
 
 
-def _length_over_mst(frame, methods, title, labels=None):
-    """One scatter per method of ``methods`` that ran (a method absent from ``frame`` is left
+def _length_over_mst(means, methods, title, labels=None):
+    """One scatter per method of ``methods`` that ran (a method absent from ``means`` is left
     out of the legend rather than shown as an empty entry)."""
     fig, ax = plt.subplots(figsize=(7.5, 5))
-    means = _means(frame, methods)
     labels = labels or {}
     for method in methods:
         part = means[means["method"] == method].sort_values("n")
@@ -50,7 +42,7 @@ def _length_over_mst(frame, methods, title, labels=None):
         color, marker = STYLE.get(method, (None, "o"))
         ax.scatter(part["n"], part["length"] / part["mst"], s=18, color=color, marker=marker,
                    label=labels.get(method, method_label(method)), alpha=0.8)
-    _floor(ax, frame)
+    _floor(ax, means)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("number of cities n (log)")
@@ -65,33 +57,33 @@ def _budget(budget_factor: float) -> str:
     return "SA's time" if budget_factor == 1 else f"{budget_factor:g} x SA's time"
 
 
-def figure8(frame: pd.DataFrame, cp: float = 2.0, budget_factor: float = 1.0):
-    """Fig. 8: length / MST vs n (log-log) for SA, MCT_UM, MCT_RM (mean over seeds).
+def figure8(means: pd.DataFrame, cp: float = 2.0, budget_factor: float = 1.0):
+    """Fig. 8: length / MST vs n (log-log) for SA, MCT_UM, MCT_RM; ``means``: the mean over
+    seeds per method and instance (``tables.seed_means``).
 
     ``cp`` and ``budget_factor`` are the run's (the paper: 2 and 1), for the title.
     """
-    return _length_over_mst(frame, ("sa", "mct_um", "mct_rm"),
+    return _length_over_mst(means, ("sa", "mct_um", "mct_rm"),
                             f"Fig. 8: default policy (Cp = {cp:g} x MST), "
                             f"budget = {_budget(budget_factor)}")
 
 
-def figure9(frame: pd.DataFrame, variants):
+def figure9(means: pd.DataFrame, variants):
     """Fig. 9: roulette MCTS for each Cp = k x MST and k x SD of the run (the paper: k = 0, 2,
-    4), SA for reference; ``variants``: the (method key, Cp rule, k) of each roulette method to
-    draw, in order (``tables.roulette_variants(frame, cp)``)."""
+    4), SA for reference, from ``means`` (``tables.seed_means``); ``variants``: the (method key, Cp rule, k) of each roulette method to
+    draw, in order (``tables.roulette_variants(comparison, cp)``)."""
     keys = tuple(key for key, _, _ in variants)
     labels = {key: f"{'RM' if rule == 'mst' else 'RS'} {k:g}x{rule.upper()}"
               for key, rule, k in variants}
-    return _length_over_mst(frame, ("sa",) + keys, "Fig. 9: Cp sweep (roulette)", labels)
+    return _length_over_mst(means, ("sa",) + keys, "Fig. 9: Cp sweep (roulette)", labels)
 
 
-def figure_baselines(frame: pd.DataFrame, best_known: pd.Series, budget_factor: float = 1.0):
+def figure_baselines(means: pd.DataFrame, best_known: pd.Series, budget_factor: float = 1.0):
     """Path length / the best Hamiltonian path known vs n, for the paper's methods and the two
-    baselines; ``best_known``: that path's length per instance (``tables.best_known_path``:
+    baselines, from ``means`` (``tables.seed_means``); ``best_known``: that path's length per instance (``tables.best_known_path``:
     paths against a path)."""
     fig, ax = plt.subplots(figsize=(7.5, 5))
-    means = _means(frame, ("sa", "mct_um", "mct_rm", "sa_2opt", "lkh"))
-    means["best"] = means["instance"].map(best_known)
+    means = means.assign(best=means["instance"].map(best_known))
     for method in ("sa", "mct_um", "mct_rm", "sa_2opt", "lkh"):
         part = means[means["method"] == method].sort_values("n")
         if part.empty:  # not run (or no known optimum): no empty legend entry

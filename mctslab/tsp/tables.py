@@ -23,7 +23,7 @@ from mctslab.tsp.methods import CP_RULES, METHODS, SA_REFERENCE_KEYS, method_cp
 
 __all__ = ["PAPER", "PAPER_CP", "PAPER_K", "PAPER_KS", "mean_ratios", "speedup", "cp_ratios", "baselines",
            "per_instance", "ineffective_sa", "ineffective_sa_markdown", "speedup_uncapped",
-           "anytime_table", "summary_markdown", "roulette_variants", "best_known_path",
+           "anytime_table", "summary_markdown", "roulette_variants", "best_known_path", "seed_means",
            "paper_vs_run"]
 
 # The paper's reported numbers (Sec. 4), read from its targets file (mctslab/tsp/targets.csv).
@@ -234,6 +234,14 @@ GAP_COLUMN = "mean gap to the best known path (%)"
 def best_known_path(frame: pd.DataFrame) -> pd.Series:
     """Per instance, the shortest Hamiltonian path of any method in ``frame`` (LKH-3's included)."""
     return frame.groupby("instance")["length"].min()
+
+
+def seed_means(frame: pd.DataFrame) -> pd.DataFrame:
+    """What Figs. 8-9 and the baselines figure draw: each method's mean path length over the
+    seeds of each instance, with the instance's n, MST and optimal tour."""
+    return frame.groupby(["method", "instance"]).agg(
+        n=("n", "first"), mst=("mst", "first"), optimum=("optimum", "first"),
+        length=("length", "mean")).reset_index()
 
 
 def _baselines(frame: pd.DataFrame) -> pd.DataFrame:

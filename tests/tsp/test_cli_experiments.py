@@ -271,7 +271,7 @@ def test_changed_sweep_has_its_own_labels_tables_and_figure():
     assert tables.cp_ratios(table, cfg.cp)["paper"].isna().all()
     assert tables.mean_ratios(table, cfg.cp)["paper mean ratio"].isna().all()
     assert "cp = 1.0" in tables.summary_markdown(table, "smoke", cfg)
-    fig = figures.figure9(table, tables.roulette_variants(table, cfg.cp))
+    fig = figures.figure9(tables.seed_means(table), tables.roulette_variants(table, cfg.cp))
     assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()][:5] == [
         "SA (paper)", "RM 1xMST", "RS 0.5xSD", "RS 1xSD", "RS 3xSD"]
 
@@ -342,11 +342,12 @@ def test_methods_choose_what_runs_and_the_tables_follow(tmp_path):
         return [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
 
     # the figures show the methods that ran, not empty legend entries for the others
-    assert legend(figures.figure8(frame, cfg.cp, cfg.budget_factor)) == ["SA (paper)", "MCT_RM"]
+    means = tables.seed_means(frame)
+    assert legend(figures.figure8(means, cfg.cp, cfg.budget_factor)) == ["SA (paper)", "MCT_RM"]
     variants = tables.roulette_variants(frame, cfg.cp)
-    assert legend(figures.figure9(frame, variants)) == ["SA (paper)", "RM 2xMST"]
+    assert legend(figures.figure9(means, variants)) == ["SA (paper)", "RM 2xMST"]
     best = tables.best_known_path(frame)
-    assert legend(figures.figure_baselines(frame, best, cfg.budget_factor)) == [
+    assert legend(figures.figure_baselines(means, best, cfg.budget_factor)) == [
         "SA (paper)", "MCT_RM", "best known path"]
     points = experiments.run_anytime(run, cfg)
     assert set(points["method"]) == {"sa", "mct_rm"}
