@@ -153,3 +153,26 @@ def test_the_argument_bundles_the_page_names_exist():
     assert len(bundles) >= 6
     for module, name in bundles:
         assert hasattr(importlib.import_module(f"mctslab.{module}"), name), f"{module}.{name}"
+
+
+def figures_importing_tables(package: Path) -> list[str]:
+    """The domains' figures modules that import a tables module (a figure draws the table it
+    is given; it builds none)."""
+    found = []
+    for path in sorted(package.glob("*/figures.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [f"{node.module}.{a.name}" for a in node.names] \
+                if isinstance(node, ast.ImportFrom) and node.module else []
+            found += [f"{path.parent.name}/figures.py imports {n}" for n in names
+                      if ".tables" in n or n.endswith(".tables")]
+    return found
+
+
+def test_no_figures_module_imports_a_tables_module(tmp_path):
+    assert len(list(PACKAGE.glob("*/figures.py"))) == len(mctslab.DOMAINS)
+    assert figures_importing_tables(PACKAGE) == []
+    (tmp_path / "toy").mkdir()
+    (tmp_path / "toy" / "figures.py").write_text("from mctslab.toy.tables import change_series\n")
+    assert figures_importing_tables(tmp_path) == [
+        "toy/figures.py imports mctslab.toy.tables.change_series"]
