@@ -176,3 +176,42 @@ def test_no_figures_module_imports_a_tables_module(tmp_path):
     (tmp_path / "toy" / "figures.py").write_text("from mctslab.toy.tables import change_series\n")
     assert figures_importing_tables(tmp_path) == [
         "toy/figures.py imports mctslab.toy.tables.change_series"]
+
+
+LOADED = ("import sys, mctslab.{domain}.{module}; print(sorted(m for m in sys.modules "
+          "if m.startswith('mctslab') and m.endswith('.experiments')))")
+# A claims module judges a record with the paper scale's configuration: Many Faces' reads it
+# from its experiments module (its record hook, not a table or a figure)
+CLAIMS_NEED_EXPERIMENTS = {"manyfaces"}
+
+
+@pytest.mark.parametrize("module", ["tables", "figures", "claims"])
+@pytest.mark.parametrize("domain", mctslab.DOMAINS)
+def test_tables_figures_and_claims_load_no_experiments_module(domain, module):
+    """Imported in a fresh interpreter, so any path counts (a re-export through another
+    module too)."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", LOADED.format(domain=domain, module=module)],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    expected = f"['mctslab.{domain}.experiments']" \
+        if module == "claims" and domain in CLAIMS_NEED_EXPERIMENTS else "[]"
+    assert out == expected, f"mctslab.{domain}.{module} loads {out}"
+
+
+# Many Faces' protocol constants are its pattern files': its protocol_values takes no config
+PROTOCOL_OVERRIDE = {"go": {"board_size": 9}, "othello": {"k_factor": 16},
+                     "sudoku": {"c": 0.5}, "tsp": {"cp": 1.0}}
+
+
+@pytest.mark.parametrize("domain", sorted(PROTOCOL_OVERRIDE))
+def test_the_protocol_is_the_paper_scales_or_the_runs_own_at_paper_scale(domain):
+    """``Config.protocol()``, which tables read instead of importing ``experiments``: the paper
+    scale's configuration, or at paper scale the run's own (an override shows as a departure)."""
+    import importlib
+
+    experiments = importlib.import_module(f"mctslab.{domain}.experiments")
+    assert experiments.config("smoke").protocol() == experiments.config("paper")
+    paper = experiments.config("paper", **PROTOCOL_OVERRIDE[domain])
+    assert paper.protocol() is paper and paper != experiments.config("paper")

@@ -1,9 +1,7 @@
 """The Othello figures draw the tables they are given: Figs. 5-7 draw exactly the numbers of
-made-up tables, and the figures module calls no tables function (it aggregates no learning
-history itself)."""
-
-import ast
-from pathlib import Path
+made-up tables (that no figures
+module imports a tables module is checked for every domain in
+``tests/core/test_architecture_claims.py``)."""
 
 import numpy as np
 import pandas as pd
@@ -25,15 +23,6 @@ def _drawn(ax):
     """The lines drawn on ``ax`` as (x, y) lists, the 0.5 guide line left out."""
     return [(list(line.get_xdata()), list(line.get_ydata())) for line in ax.get_lines()
             if list(line.get_ydata()) != [0.5, 0.5]]
-
-
-def test_the_figures_module_uses_no_tables_function():
-    tree = ast.parse(Path(figures.__file__).read_text())
-    imported = [node.module for node in ast.walk(tree)
-                if isinstance(node, ast.ImportFrom) and node.module]
-    imported += [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
-                 for alias in node.names]
-    assert not [m for m in imported if m.endswith("tables")]
 
 
 def test_figure5_draws_the_individual_changes_it_is_given():

@@ -1,23 +1,13 @@
 """The Sudoku figures draw the tables they are given: the clue histogram draws exactly the
-numbers of a made-up table, and the figures module calls no tables function (it aggregates no
-results itself)."""
+numbers of a made-up table (it aggregates no results itself; that
+no figures module imports a tables module is checked for every domain in
+``tests/core/test_architecture_claims.py``)."""
 
-import ast
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from mctslab.sudoku import figures, tables
-
-
-def test_the_figures_module_uses_no_tables_function():
-    tree = ast.parse(Path(figures.__file__).read_text())
-    imported = [node.module for node in ast.walk(tree)
-                if isinstance(node, ast.ImportFrom) and node.module]
-    imported += [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
-                 for alias in node.names]
-    assert not [m for m in imported if m.endswith("tables")]
 
 
 def test_the_histogram_draws_exactly_its_table():

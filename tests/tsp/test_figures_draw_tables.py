@@ -1,9 +1,7 @@
 """The TSP figures draw what they are given: the means over seeds, the best known path and the
-Cp sweep's methods come in as arguments (made up here, the figures draw exactly them), and the
-figures module calls no tables function (it derives none of them itself)."""
-
-import ast
-from pathlib import Path
+Cp sweep's methods come in as arguments (made up here, the figures draw exactly them) (that no figures
+module imports a tables module is checked for every domain in
+``tests/core/test_architecture_claims.py``)."""
 
 import numpy as np
 import pandas as pd
@@ -20,15 +18,6 @@ MEANS = pd.DataFrame({
 def _points(ax):
     """Label and (x, y) points of each scatter on ``ax``."""
     return {c.get_label(): [tuple(p) for p in c.get_offsets().tolist()] for c in ax.collections}
-
-
-def test_the_figures_module_uses_no_tables_function():
-    tree = ast.parse(Path(figures.__file__).read_text())
-    imported = [node.module for node in ast.walk(tree)
-                if isinstance(node, ast.ImportFrom) and node.module]
-    imported += [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
-                 for alias in node.names]
-    assert not [m for m in imported if m.endswith("tables")]
 
 
 def test_fig9_draws_the_variants_it_is_given_in_their_order():

@@ -1,28 +1,13 @@
-"""The TSP tables and figures build from what they are given: they import no experiments
-module, by any path (a name re-exported through another module counts), and the paper scale's
-configuration comes with the run's (``cfg.protocol()``); a ``run_*`` name is defined once."""
+"""The TSP tables build from what they are given: the paper scale's configuration comes
+with the run's (``cfg.protocol()``). That no tables, figures or claims module loads an
+experiments module, and that a ``run_*`` name is defined once, is checked for every domain in
+``tests/core/test_architecture_claims.py``."""
 
-import ast
 import re
-import subprocess
-import sys
 from pathlib import Path
-
-import pytest
 
 from mctslab.core import targets
 from mctslab.tsp import experiments, tables
-
-LOADED = ("import sys, mctslab.tsp.{module}; "
-          "print(sorted(m for m in sys.modules if m.startswith('mctslab') and "
-          "m.endswith('experiments')))")
-
-
-@pytest.mark.parametrize("module", ["tables", "figures", "claims"])
-def test_no_experiments_module_is_imported(module):
-    out = subprocess.run([sys.executable, "-c", LOADED.format(module=module)],
-                         capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "[]", f"mctslab.tsp.{module} imports {out.strip()}"
 
 
 def test_the_protocol_is_the_paper_scales_and_its_city_counts_come_with_it():
@@ -49,12 +34,3 @@ def test_the_papers_numbers_are_read_from_the_targets_file_never_written():
     assert tables.PAPER_CP[("mst", tables.PAPER_K)] == tables.PAPER["mct_rm"]
 
 
-def test_a_run_name_is_a_runner_and_is_defined_once():
-    """One name, one meaning: no two modules of the domain define the same ``run_*``
-    function (the runners' names, ``run_<experiment>(run, cfg, ...)``, name nothing else)."""
-    defined = {}
-    for path in sorted(Path(experiments.__file__).parent.glob("*.py")):
-        for node in ast.parse(path.read_text()).body:
-            if isinstance(node, ast.FunctionDef) and node.name.startswith("run_"):
-                defined.setdefault(node.name, []).append(path.stem)
-    assert {name: where for name, where in defined.items() if len(where) > 1} == {}
