@@ -37,9 +37,8 @@ ENCLOSED = paper_value("Influence", "1/d field inside an enclosed area", "consta
 GROUPS_SHARE = paper_value("Time shares", "re-evaluation of eye potential and escape points",
                            "% of run time")
 PATTERNS_SHARE = paper_value("Time shares", "pattern matching", "% of run time")
-# the paper's words on its joseki entries' sizes ("most entries are 1 byte, the longest 5"),
-# which no target holds
-ENTRY_SIZES = "1 mostly, 5 longest"
+ENTRY_SIZES = (f"{paper_value('Joseki', 'compressed DAG', 'bytes, most entries')} mostly, "
+               f"{paper_value('Joseki', 'compressed DAG', 'bytes, longest entry')} longest")
 GROUPS = "groups"  # the time shares' component re-evaluating eye potential and escape points
 
 

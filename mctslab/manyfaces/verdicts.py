@@ -54,9 +54,10 @@ def paper_value(artefact: str, row: str, column: str):
     return targets.value(NAME, artefact, row, column)
 
 
-# the paper's naive match compares 48 operations' worth per pattern and window (the unit of
-# its "32 bits at a time" target: "48 without" the early exit), a figure no target holds
-NAIVE_OPS_PER_COMPARISON = 48
+# the paper's naive match compares this many operations' worth per pattern and window (the
+# unit of its "32 bits at a time" target: "48 without" the early exit)
+NAIVE_OPS_PER_COMPARISON = paper_value(MATCHER, "naive match, per board",
+                                       "operations per comparison")
 
 
 def _paper_cost() -> tuple:
