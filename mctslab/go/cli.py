@@ -154,10 +154,11 @@ def _positions(args) -> int:
 
 def _report(args) -> int:
     from mctslab.go import tables
+    from mctslab.go.played import played_from_stores
 
     if args.names and len(args.names) != len(args.folders):
         raise ValueError(f"--names gives {len(args.names)} names for {len(args.folders)} folders")
-    played = tables.played_from_stores(args.folders, args.names)
+    played = played_from_stores(args.folders, args.names)
     frames = {"table2_wins": tables.table2(played),
               "table3_tests": tables.table3(played, controls=tuple(args.controls)),
               "host_vetoes": tables.host_table(played),

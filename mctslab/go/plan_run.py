@@ -19,7 +19,7 @@ from pathlib import Path
 
 from mctslab.core.executor import run_tasks
 from mctslab.go import experiments, match_record, plans, tables
-from mctslab.go.experiments import Played
+from mctslab.go.played import Played
 
 __all__ = ["VETO_STEPS", "Call", "stored_games", "foreign_games", "describe", "prepare", "run",
            "play_plan", "strong_queue", "records_queue", "veto_rates"]

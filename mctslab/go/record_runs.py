@@ -29,8 +29,8 @@ from mctslab import paths
 from mctslab.core.report import Run
 from mctslab.core.store import ResultStore
 from mctslab.go import experiments, match_record, plans, tables
-from mctslab.go.experiments import Played
 from mctslab.go.match import Player, match_tasks
+from mctslab.go.played import Played
 
 __all__ = ["KINDS", "MATCH_KEYS", "SEARCH_KEYS", "table2_19x19", "uniform_redraw", "write"]
 

@@ -31,8 +31,8 @@ from mctslab.core.stats import (
 )
 from mctslab.core.store import ResultStore
 from mctslab.go import match_record, plans, tables
-from mctslab.go.experiments import Played
 from mctslab.go.plans import CONTROL, HEAD_TO_HEAD, TABU_CONFIG, TABU_EXPANSION, TABU_PLAYOUTS
+from mctslab.go.played import Played, played_from_stores
 
 __all__ = ["PREFIX", "CONTROL", "ROWS", "HEAD_TO_HEAD", "TABU_CONFIG", "TABU_DIFFERENCE", "find",
            "played", "validation_table", "ablation", "head_to_head_games", "tabu_table",
@@ -89,7 +89,7 @@ def played(folder: Path, head_to_head: bool = False) -> Played:
                if name.startswith(HEAD_TO_HEAD) == head_to_head}
     if not folders:
         return Played([], [], [], skipped=f"no stored games in {folder}")
-    return tables.played_from_stores(list(folders.values()), list(folders))
+    return played_from_stores(list(folders.values()), list(folders))
 
 
 def _missing(what: str, command: str) -> pd.DataFrame:

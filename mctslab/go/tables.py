@@ -27,13 +27,13 @@ from mctslab.core.stats import (
     win_rate_table,
 )
 from mctslab.go import claims
-from mctslab.go.played import Played, played_from_stores  # the latter kept for its callers
+from mctslab.go.played import Played
 from mctslab.go.tabu import GNUGO_SELF, TABU_POSITION, candidate_bound, tabu_size
 
 __all__ = ["PAPER_TABLE2", "PAPER_TABLE3", "PAPER_TABLE4", "PAPER_FIG6", "games_frame",
            "ablation_table", "table2", "table3", "host_table", "validation_table", "veto_table",
            "thinking_table", "table4", "duplicates_table", "table4_by_engine",
-           "duplicates_by_engine", "cost_table", "played_from_stores", "paper_vs_run"]
+           "duplicates_by_engine", "cost_table", "paper_vs_run"]
 
 # The paper's numbers, read from its targets file (mctslab/go/targets.csv, core.targets)
 _ID = "go_state_tabu"
@@ -361,7 +361,7 @@ def cost_table(played: Played, *, rows: int = 6, games_per_row: int = 1000,
 
 def cost_tables(played: Played, **options) -> pd.DataFrame:
     """:func:`cost_table` for each row of ``played`` (a row per recorded match folder, as
-    :func:`played_from_stores` reads them): what the paper's Table 2 would cost at each
+    :func:`mctslab.go.played.played_from_stores` reads them): what the paper's Table 2 would cost at each
     engine's measured CPU seconds per game."""
     frames = []
     for name in dict.fromkeys(played.rows):

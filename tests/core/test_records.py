@@ -23,7 +23,7 @@ from mctslab.core.compare import paper_row, paper_table
 from mctslab.core.store import to_jsonable, write_sums
 from mctslab.go import match as go_match
 from mctslab.go import match_record
-from mctslab.go import tables as go_tables
+from mctslab.go.played import played_from_stores
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = "tsp_mcts_vs_sa"
@@ -281,7 +281,7 @@ def test_a_packed_match_checks_and_reads_as_before(tmp_path):
     record = tmp_path / "records" / "go_state_tabu" / "strong9-2026-11-26"
     match = record / "tabu-h2h-2000-30"
     _match_folder(match, 12)
-    before = go_tables.played_from_stores([match])
+    before = played_from_stores([match])
     moved = match_record.pack_match(match)
     assert moved == {"lines": 12, "games": 12} and not (match / "games").exists()
     assert not list(match.glob("data/results/*/results.jsonl"))
@@ -289,7 +289,7 @@ def test_a_packed_match_checks_and_reads_as_before(tmp_path):
     assert report.ok, report.problems
     notes = "\n".join(report.notes)
     assert "4 of 12 (rate 0.333), " in notes and ", 12 games stored, 12 SGF" in notes
-    after = go_tables.played_from_stores([match])
+    after = played_from_stores([match])
     assert after.results == before.results and [t.params for t in after.tasks] == \
         [t.params for t in before.tasks]
     archive = (match / "games.tar.gz").read_bytes()
