@@ -62,12 +62,16 @@ def _gtp(args) -> int:
     return gtp.main(settings, stdin=sys.stdin.buffer, stdout=sys.stdout.buffer)
 
 
+def _match_engine(args):
+    """Our engine's settings when the candidate is our engine (``mcts``), else ``None``."""
+    kind = "gnugo" if args.config == "gnugo" else args.candidate
+    return cli_engine.engine(args, size=args.size, komi=args.komi) if kind == "mcts" else None
+
+
 def _match(args) -> int:
     from mctslab.go import match_run
 
-    candidate_kind = "gnugo" if args.config == "gnugo" else args.candidate
-    engine = cli_engine.engine(args, size=args.size, komi=args.komi) if candidate_kind == "mcts" else None
-    return match_run.run(args, engine)
+    return match_run.run(args, _match_engine(args))
 
 
 def _record(args) -> int:
@@ -91,15 +95,10 @@ def _match_args(argv) -> argparse.Namespace:
 
 def match_tasks(argv) -> list:
     """The games (executor tasks) ``mctslab go match ARGV`` plays, nothing started."""
-    from mctslab.go import match, match_run
+    from mctslab.go import match_run
 
     args = _match_args(argv)
-    kind = "gnugo" if args.config == "gnugo" else args.candidate
-    engine = cli_engine.engine(args, size=args.size, komi=args.komi) if kind == "mcts" else None
-    candidate, opponent = match_run.players(args, engine)
-    return match.match_tasks(candidate, opponent, args.games, size=args.size, komi=args.komi,
-                             referee_level=args.referee_level, timeout=args.timeout,
-                             seed=args.seed)
+    return match_run.match_games(args, *match_run.players(args, _match_engine(args)))
 
 
 def _play(argv) -> None:

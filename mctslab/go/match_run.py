@@ -70,13 +70,18 @@ def _failed(experiment: str, out: Path, exc: TaskFailed) -> ValueError:
                       f"others): {last}")
 
 
+def match_games(args, candidate, opponent) -> list:
+    """The games (executor tasks) of the verb's arguments between the two players."""
+    return match.match_tasks(candidate, opponent, args.games, size=args.size, komi=args.komi,
+                             referee_level=args.referee_level, timeout=args.timeout,
+                             seed=args.seed)
+
+
 def run(args, engine) -> int:
     """Play the match of the verb's arguments; see the module docstring."""
     candidate, opponent = players(args, engine)
     gnugo.find_gnugo()  # a clear error naming how to install GNU Go, before anything runs
-    tasks = match.match_tasks(candidate, opponent, args.games, size=args.size, komi=args.komi,
-                              referee_level=args.referee_level, timeout=args.timeout,
-                              seed=args.seed)
+    tasks = match_games(args, candidate, opponent)
     out = Path(args.out)
     experiment = f"{match.EXPERIMENT_PREFIX}{candidate.label}_vs_{opponent.label}"
     try:
