@@ -55,7 +55,7 @@ from mctslab.sudoku.generator import (
     verified_puzzles,
 )
 from mctslab.sudoku.lookup import make_tables
-from mctslab.sudoku.readings import READING_DEFAULTS, check_readings
+from mctslab.sudoku.readings import MIN_ONLY, READING_DEFAULTS, check_readings
 
 __all__ = ["Config", "SCALES", "config", "VARIANTS", "table1_tasks", "table2_tasks", "baseline_tasks",
            "run_table1", "run_table2", "run_beyond", "run_removal",
@@ -162,7 +162,10 @@ def _generation_params(cfg, playout, selection, rules, playouts, c, threshold, s
                   threshold=threshold, max_children=cfg.max_children,
                   exploration_n=cfg.exploration_n, reduce_upto=cfg.reduce_upto,
                   seed_index=seed_index)
-    params.update(non_default(cfg, READING_DEFAULTS))  # only a changed reading enters the id
+    changed = non_default(cfg, READING_DEFAULTS)  # only a changed reading enters the id,
+    if selection == "mean":                        # and only one that changes the search
+        changed = {k: v for k, v in changed.items() if k not in MIN_ONLY}
+    params.update(changed)
     return params
 
 

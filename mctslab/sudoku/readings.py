@@ -22,6 +22,9 @@ READINGS = {"terminal": TERMINALS, "reducing_count": REDUCING_COUNTS, "min_of": 
             "value": VALUES}
 # What a task's parameters name only when changed (``mctslab.core.params.non_default``).
 READING_DEFAULTS = {name: choices[0] for name, choices in READINGS.items()}
+# The options that change min selection only: a mean run is the same search under any of their
+# choices (tested), so its task names none of them and is stored once for all.
+MIN_ONLY = ("min_of", "exhausted")
 
 
 def check_readings(values) -> None:

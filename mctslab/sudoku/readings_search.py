@@ -22,9 +22,9 @@ import itertools
 
 import pandas as pd
 
-from mctslab.sudoku import experiments
+from mctslab.sudoku import experiments, readings
 from mctslab.sudoku.generator import variant_name
-from mctslab.sudoku.readings import READING_DEFAULTS
+from mctslab.sudoku.readings import READING_DEFAULTS, READINGS
 from mctslab.sudoku.readings_score import table1_claims, table1_distance
 
 __all__ = ["SEED", "SHARED", "MIN_ONLY", "FACTORS", "COUNTS", "design", "reading_label", "reading_config",
@@ -40,7 +40,7 @@ SHARED = {"c": (1.0, 1.5), "terminal": ("skip", "revisit"),
           "reducing_count": ("exclusion", "rules"), "exploration_n": ("total", "parent"),
           "child_draws": ("fill", "fixed"), "budget": ("iterations", "playouts"),
           "value": ("clues", "filled")}
-MIN_ONLY = {"min_of": ("playouts", "children"), "exhausted": ("keep", "drop")}
+MIN_ONLY = {name: READINGS[name] for name in readings.MIN_ONLY}
 FACTORS = {**SHARED, **MIN_ONLY}
 DEFAULTS = {name: levels[0] for name, levels in FACTORS.items()}
 # The 2^(7-4) fraction of the shared factors (resolution III: main effects clear of each other,
@@ -81,22 +81,15 @@ def reading_config(reading: dict, **overrides) -> experiments.Config:
 
 def table1_tasks(readings: list[dict], playouts: int):
     """Table 1's 8 variants x 4 seeds under each reading, at ``playouts`` per run; returns
-    (tasks, one (reading index, variant, seed index) per task). A mean variant's run ignores
-    :data:`MIN_ONLY`, so it is the task of the reading with those at their defaults: readings
-    that differ in them only share it (stored and run once)."""
-    mean = tuple(v for v in experiments.VARIANT_NAMES if "/mean/" in v)
+    (tasks, one (reading index, variant, seed index) per task). A mean variant's task names
+    none of :data:`MIN_ONLY` (``experiments.table1_tasks``), so readings that differ in those
+    only share it (stored and run once)."""
     tasks, keys = [], []
     for r, reading in enumerate(readings):
-        as_mean = {**reading, **{k: DEFAULTS[k] for k in MIN_ONLY}}
-        chosen = experiments.table1_tasks(reading_config(reading, table1_playouts=playouts),
-                                          SEED)
-        shared = experiments.table1_tasks(reading_config(as_mean, table1_playouts=playouts),
-                                          SEED)
-        for task, twin in zip(chosen, shared):
-            variant = _variant(task.params)
-            task = twin if variant in mean else task
+        cfg = reading_config(reading, table1_playouts=playouts)
+        for task in experiments.table1_tasks(cfg, SEED):
             tasks.append(task)
-            keys.append((r, variant, int(task.params["seed_index"])))
+            keys.append((r, _variant(task.params), int(task.params["seed_index"])))
     return tasks, keys
 
 
