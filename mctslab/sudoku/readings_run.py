@@ -6,13 +6,18 @@ record: a long, resumable run on one core, and the small files committed under
 resumes from the result store under ``STORE/data/results/``; ``--phases`` picks some);
 ``python -m mctslab.sudoku.readings_run record --out STORE --record DIR`` writes what is
 stored so far (partial phases too) as CSV files beside the design (``design.json``, written
-by ``design`` before anything runs).
+by ``design`` before anything runs). ``stage --out STORE --reading K --to DIR`` puts a best
+reading's paper-scale runs where the notebook finds them and prints the two commands that run
+the notebook under that reading and record it as ``reading-<name>`` (the scorecard's verdicts
+under the reading; its row of ``mctslab/sudoku/readings.csv`` is printed beside them).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -264,20 +269,91 @@ def write_design(folder, budget=BUDGET, estimate: dict | None = None) -> Path:
     return path
 
 
+# -- a best reading as a notebook record (``reading-<name>``) for the scorecard ----------------
+
+# The docs' numbers of the choices (docs/papers/sudoku-less-clue.md, "The space of readings").
+CHOICES = {"terminal": 1, "reducing_count": 2, "min_of": 3, "child_draws": 4, "exhausted": 5,
+           "exploration_n": 6, "c": 7, "budget": 8, "value": 10}
+# The notebook's runs that are not a reading's subject (a baseline and the runs beyond the
+# paper, judged against nothing), kept small in a reading's record.
+SIDE_RUNS = {"removal_runs": 1_000, "removal_tasks": 1, "beyond_playouts": 10_000,
+             "beyond_seeds": 1}
+NOTEBOOK = "sudoku_less_clue"
+
+
+def reading_name(reading: dict) -> str:
+    """``reading``'s name on the scorecard (its record is labelled ``reading-<name>``): its
+    label in lower case, words joined by hyphens."""
+    return re.sub(r"[^a-z0-9.]+", "-", search.reading_label(reading).lower()).strip("-")
+
+
+def notebook_parameters(reading: dict) -> dict:
+    """The notebook parameters (``mctslab reproduce -p``) that run ``reading`` at the paper's
+    scale: its options that differ from today's (c with Table 2's c values 0.5 c and c), and
+    :data:`SIDE_RUNS`."""
+    params = {k: v for k, v in reading.items() if k != "c" and v != search.DEFAULTS[k]}
+    if reading["c"] != search.DEFAULTS["c"]:
+        params.update(c=float(reading["c"]), table2_c=[0.5 * reading["c"], float(reading["c"])])
+    return {**params, **SIDE_RUNS}
+
+
+def reading_row(reading: dict) -> dict:
+    """``reading``'s row of ``mctslab/sudoku/readings.csv`` (the scorecard's readings)."""
+    changed = [k for k, v in reading.items() if v != search.DEFAULTS[k]]
+    choices = ", ".join(str(CHOICES[k]) for k in changed)
+    return {"paper": NOTEBOOK, "reading": reading_name(reading),
+            "changes": f"{search.reading_label(reading)}: Tables 1 and 2 run under it (the "
+                       f"best readings of the search over readings, {RECORD.name})",
+            "rests_on": f"docs/papers/sudoku-less-clue.md, The space of readings, choices "
+                        f"{choices}: the sentences of the paper each quotes leave it open",
+            "source": f"records/sudoku_less_clue/{RECORD.name}; docs/papers/sudoku-less-clue.md"}
+
+
+def stage(out, index: int, dest) -> dict:
+    """Copy the stored paper-scale runs of design reading ``index`` (phases ``paper1`` and
+    ``paper2`` under ``out``) into the notebook's result stores under ``dest``, so that the
+    notebook run at the paper's scale under the reading finds them stored (the same tasks).
+    Returns the runs copied and missing, and the commands that run the notebook and record it."""
+    reading = search.design()[index]
+    copied, missing = 0, 0
+    for phase, experiment, (tasks, _) in (
+            ("paper1", "sudoku_table1", search.table1_tasks([reading], 1_000_000)),
+            ("paper2", "sudoku_table2", search.table2_tasks([reading], 3_000_000))):
+        source = ResultStore(paths.results_dir(EXPERIMENTS[phase], out)).load()
+        target = ResultStore(paths.results_dir(experiment, dest))
+        have = target.load() if target.exists() else {}
+        for task in tasks:
+            if task.id in source and task.id not in have:
+                target.append(source[task.id])
+                copied += 1
+            missing += task.id not in source
+    parameters = " ".join(f"-p {k} {shlex.quote(str(v))}"
+                          for k, v in notebook_parameters(reading).items())
+    return {"copied": copied, "missing": missing, "row": reading_row(reading), "commands": [
+        f"mctslab reproduce {NOTEBOOK} --scale paper {parameters} --workers 1 --out {dest}",
+        f"mctslab records save {NOTEBOOK} --out {dest} --label reading-{reading_name(reading)}"]}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m mctslab.sudoku.readings_run")
-    parser.add_argument("action", choices=("run", "record", "design", "summary"))
+    parser.add_argument("action", choices=("run", "record", "design", "summary", "stage"))
     parser.add_argument("--out", help="result store root (data/results/ under it)")
     parser.add_argument("--record", help="record folder (record, design)")
     parser.add_argument("--phases", nargs="*", choices=PHASES, default=list(PHASES))
     parser.add_argument("--estimate", help="JSON of the cost estimate (design)")
+    parser.add_argument("--reading", type=int, help="a design reading's index (stage)")
+    parser.add_argument("--to", help="the notebook run's output folder (stage)")
     args = parser.parse_args(argv)
-    if args.action in ("run", "record") and not args.out:
+    if args.action in ("run", "record", "stage") and not args.out:
         parser.error(f"{args.action} needs --out (the result store)")
     if args.action == "run":
         run(args.out, args.phases)
     elif args.action == "record":
         print(record(args.out, args.record))
+    elif args.action == "stage":
+        if args.reading is None or not args.to:
+            parser.error("stage needs --reading K and --to DIR")
+        print(json.dumps(stage(args.out, args.reading, args.to), indent=1))
     elif args.action == "summary":
         print(summary(args.record or RECORD))
     else:

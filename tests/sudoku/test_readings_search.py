@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from mctslab import paths
-from mctslab.core.store import to_jsonable
+from mctslab.core.store import ResultStore, to_jsonable
 from mctslab.sudoku import experiments, figures, readings_run
 from mctslab.sudoku import readings_search as search
 from mctslab.sudoku.generator import GeneratorConfig, generate, variant_name
@@ -206,3 +206,36 @@ def test_the_hunt_of_a_paper_scale_phase_is_written_from_its_runs(tmp_path):
     hunt = pd.read_csv(tmp_path / "paper1_hunt_17.csv")
     assert list(hunt["runs"]) == [1, 4] and hunt["reading"].iloc[0] == "reducing/min/rules"
     assert (tmp_path / "paper1_finds_17.csv").is_file()
+
+
+def test_the_notebook_under_a_reading_has_the_searchs_paper_scale_tasks():
+    """What lets a best reading's notebook record reuse the search's runs: the notebook at
+    the paper's scale with a reading's parameters plans exactly the paper phases' tasks."""
+    names = set()
+    for reading in search.design():
+        cfg = experiments.config("paper", **readings_run.notebook_parameters(reading))
+        ours = [t.id for t in experiments.table1_tasks(cfg, search.SEED)]
+        assert ours == [t.id for t in search.table1_tasks([reading], 1_000_000)[0]]
+        ours = [t.id for t in experiments.table2_tasks(cfg, search.SEED)]
+        assert ours == [t.id for t in search.table2_tasks([reading], 3_000_000)[0]]
+        names.add(readings_run.reading_name(reading))
+    assert len(names) == 32 and "default" in names
+    assert readings_run.reading_name(search.design()[3]) == "min-of-children-exhausted-drop"
+    row = readings_run.reading_row(search.design()[3])
+    assert row["reading"] == "min-of-children-exhausted-drop" and "choices 3, 5" in row["rests_on"]
+
+
+def test_stage_copies_a_readings_stored_runs_once_and_counts_the_missing(tmp_path):
+    reading = search.design()[3]
+    tasks = search.table1_tasks([reading], 1_000_000)[0]
+    source = ResultStore(paths.results_dir(readings_run.EXPERIMENTS["paper1"], tmp_path / "s"))
+    for task in tasks[:3]:
+        source.append({"id": task.id, "params": task.params, "result": {"cpu_seconds": 1.0}})
+    staged = readings_run.stage(tmp_path / "s", 3, tmp_path / "nb")
+    assert (staged["copied"], staged["missing"]) == (3, 32 - 3 + 32)
+    copied = ResultStore(paths.results_dir("sudoku_table1", tmp_path / "nb")).load()
+    assert set(copied) == {t.id for t in tasks[:3]}
+    assert readings_run.stage(tmp_path / "s", 3, tmp_path / "nb")["copied"] == 0
+    run, save = staged["commands"]
+    assert "-p min_of children -p exhausted drop" in run and "--scale paper" in run
+    assert save.endswith("--label reading-min-of-children-exhausted-drop")
