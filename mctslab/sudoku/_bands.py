@@ -142,9 +142,11 @@ def _place(state, at, digit, band, low, bt):
         g = np.int64(state[j])
         state[j] = g & ~low
         changed |= ((g & low) >> place) << (3 * d + band)
-    state[i] = f & ~np.int64(bt[PEERS, place])
+    peers = np.int64(bt[PEERS, place])
+    state[i] = f & ~peers
     state[at + 27 + band] = np.int64(state[at + 27 + band]) ^ low
-    return changed
+    own = np.int64(1) << (3 * digit + band)  # changed only if a peer had the digit
+    return (changed & ~own) | (np.int64(f & peers != 0) << (3 * digit + band))
 
 
 @njit(cache=True, inline="always")
@@ -289,6 +291,31 @@ def load_masks(masks_in, state, bt):
             missing ^= bit
             i = 3 * bit_index(bit, bt) + band
             state[i] = np.int64(state[i]) & ~low
+
+
+@njit(cache=True)
+def place_singles(state, bt):
+    """Give every open cell of ``state[:30]`` with one candidate its digit, without the
+    propagation in between: the digit-bands changed, -1 if one of them had lost it."""
+    dirty = np.int64(0)
+    for band in range(3):
+        once = np.int64(0)
+        twice = np.int64(0)
+        for d in range(9):
+            f = np.int64(state[3 * d + band])
+            twice |= once & f
+            once |= f
+        single = np.int64(state[27 + band]) & once & ~twice
+        for d in range(9):
+            places = single & np.int64(state[3 * d + band])
+            while places:
+                low = places & -places
+                places ^= low
+                changed = _place(state, 0, d, band, low, bt)
+                if changed < 0:
+                    return np.int64(-1)
+                dirty |= changed
+    return dirty
 
 
 @njit(cache=True)

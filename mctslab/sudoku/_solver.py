@@ -31,6 +31,7 @@ from mctslab.sudoku._bands import (
     candidates,
     load_masks,
     pick_branch_cell,
+    place_singles,
     propagate_bands,
     write_solution,
 )
@@ -61,7 +62,9 @@ def count_solutions(masks_in, limit, tables, stack, queue, branch_cell, todo, so
     bt = tables.band
     state = stack.reshape(-1).view(np.uint32)
     load_masks(masks_in, state, bt)
-    if not propagate_bands(state, 0, 0, 0, np.int64(0), np.int64(0), np.int64((1 << 27) - 1), bt):
+    dirty = place_singles(state, bt)
+    if dirty < 0 or not propagate_bands(state, 0, 0, 0, np.int64(0), dirty,
+                                        np.int64((1 << 27) - 1), bt):
         return 0
     cell = pick_branch_cell(state, 0, bt)
     if cell < 0:
