@@ -294,6 +294,23 @@ def load_masks(masks_in, state, bt):
 
 
 @njit(cache=True)
+def load_board(board, state, bt):
+    """The band state of a board (``uint8[81]``, 0 = empty) at ``state[:30]``, its clues
+    placed: the digit-bands changed, -1 if two clues clash."""
+    for i in range(30):
+        state[i] = (1 << 27) - 1
+    dirty = np.int64(0)
+    for cell in range(81):
+        d = np.int64(board[cell])
+        if d:
+            changed = _place(state, 0, d - 1, cell // 27, np.int64(1) << (cell % 27), bt)
+            if changed < 0:
+                return np.int64(-1)
+            dirty |= changed
+    return dirty
+
+
+@njit(cache=True)
 def place_singles(state, bt):
     """Give every open cell of ``state[:30]`` with one candidate its digit, without the
     propagation in between: the digit-bands changed, -1 if one of them had lost it."""

@@ -29,6 +29,7 @@ from mctslab.sudoku._bands import (
     STRIDE,
     bit_index,
     candidates,
+    load_board,
     load_masks,
     pick_branch_cell,
     place_singles,
@@ -62,7 +63,24 @@ def count_solutions(masks_in, limit, tables, stack, queue, branch_cell, todo, so
     bt = tables.band
     state = stack.reshape(-1).view(np.uint32)
     load_masks(masks_in, state, bt)
-    dirty = place_singles(state, bt)
+    return _count_from_root(state, place_singles(state, bt), limit, bt, branch_cell, todo,
+                            solution)
+
+
+@njit(cache=True)
+def count_board(board, limit, tables, stack, branch_cell, todo, solution):
+    """:func:`count_solutions` of a board (``uint8[81]``, 0 = empty): the same count and first
+    solution, its clues placed straight into the band state."""
+    bt = tables.band
+    state = stack.reshape(-1).view(np.uint32)
+    return _count_from_root(state, load_board(board, state, bt), limit, bt, branch_cell, todo,
+                            solution)
+
+
+@njit(cache=True)
+def _count_from_root(state, dirty, limit, bt, branch_cell, todo, solution):
+    """The search of :func:`count_solutions` from the root state at ``state[:30]``, whose
+    placed cells changed the digit-bands ``dirty`` (-1: the placements clashed)."""
     if dirty < 0 or not propagate_bands(state, 0, 0, 0, np.int64(0), dirty,
                                         np.int64((1 << 27) - 1), bt):
         return 0
@@ -106,6 +124,7 @@ def count_solutions(masks_in, limit, tables, stack, queue, branch_cell, todo, so
     return count
 
 
+
 @njit(cache=True)
 def board_to_masks(board, masks):
     """Candidate state of a board: a clue's cell gets its digit, an empty cell all nine."""
@@ -117,8 +136,7 @@ def board_to_masks(board, masks):
 @njit(cache=True)
 def solve_board(board, tables, masks, stack, queue, branch_cell, todo, solution):
     """``NO_ANSWER``, ``UNIQUE`` or ``MULTIPLE`` for a board; the first solution in ``solution``."""
-    board_to_masks(board, masks)
-    return count_solutions(masks, 2, tables, stack, queue, branch_cell, todo, solution)
+    return count_board(board, 2, tables, stack, branch_cell, todo, solution)
 
 
 @njit(cache=True)
