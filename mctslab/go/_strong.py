@@ -35,7 +35,8 @@ visits,
 go to the first child (children are created in random order). Statistics are kept per node:
 ``node_visits``/``node_value_sum`` of the tree (real playouts only) and :class:`Stats`.
 :func:`strong_run` returns early when the node or edge budget cannot take one more iteration;
-the Python side (:mod:`mctslab.go.strong`) grows the arrays and calls it again.
+the Python side (:mod:`mctslab.go.strong`) grows the arrays and calls it again. :func:`reroot`
+copies the subtree under a node into a new tree, that node its root (tree reuse between moves).
 """
 
 from __future__ import annotations
@@ -288,3 +289,49 @@ def strong_run(tree, stats, root, scratch, rng, n_playouts, params, weights, pri
                root_color, result, params.rave)
         done += 1
     return done
+
+
+@njit(cache=True, _nrt=False)
+def reroot(tree, stats, root, out, out_stats, queue):
+    """Copy the subtree under node ``root`` of ``tree`` into the empty tree ``out`` (same
+    capacity or more), breadth first: ``root`` becomes node 0, each expanded node's edges stay
+    one block in their order, children are numbered as they are reached. Every statistic is
+    kept (visits, values, AMAF, priors) but the tabu queue sets (a search's own); the new
+    root's value sum becomes its visits minus the old one (a root's value is for its player to
+    move, any other node's for the player who moved into it: :func:`backup`). ``queue``:
+    int64 scratch of the node capacity. Returns the number of nodes copied."""
+    queue[0] = root
+    tail = 1
+    edges = 0
+    head = 0
+    while head < tail:
+        old = queue[head]
+        out.node_visits[head] = tree.node_visits[old]
+        out.node_value_sum[head] = tree.node_value_sum[old]
+        out.node_value_min[head] = tree.node_value_min[old]
+        out_stats.amaf_visits[head] = stats.amaf_visits[old]
+        out_stats.amaf_wins[head] = stats.amaf_wins[old]
+        out_stats.prior_visits[head] = stats.prior_visits[old]
+        out_stats.prior_wins[head] = stats.prior_wins[old]
+        out_stats.tabu_slot[head] = 0
+        first = tree.node_first_edge[old]
+        out.node_first_edge[head] = -1
+        out.node_num_edges[head] = 0
+        if first >= 0:
+            count = tree.node_num_edges[old]
+            out.node_first_edge[head] = edges
+            out.node_num_edges[head] = count
+            for k in range(count):
+                out.edge_move[edges + k] = tree.edge_move[first + k]
+                child = tree.edge_child[first + k]
+                out.edge_child[edges + k] = -1
+                if child >= 0:
+                    queue[tail] = child
+                    out.edge_child[edges + k] = tail
+                    tail += 1
+            edges += count
+        head += 1
+    out.node_value_sum[0] = out.node_visits[0] - out.node_value_sum[0]
+    out.sizes[0] = tail
+    out.sizes[1] = edges
+    return tail

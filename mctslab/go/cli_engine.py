@@ -69,7 +69,7 @@ def engine(args, **fixed):
                   resign=args.resign, timeout=args.timeout, rave=args.rave,
                   rave_equiv=args.rave_equiv, priors=args.priors,
                   prior_weight=args.prior_weight, seconds=args.seconds,
-                  pass_rule=args.pass_rule)
+                  pass_rule=args.pass_rule, reuse_tree=args.reuse_tree)
     for name in ("policy", "c", "root_select"):
         value = getattr(args, name)
         values[name] = verb.get(name) if value is None else value
@@ -186,6 +186,11 @@ def engine_options(p, *, playouts=None, policy="light", resign=0.1, root_select=
                         f"GNU Go resign where it would; 0 never resigns (default {resign})")
     p.add_argument("--timeout", type=cliargs.positive_float, default=300.0,
                    help="seconds GNU Go may take per reply before it is restarted")
+    _strong_options(p)
+
+
+def _strong_options(p) -> None:
+    """The strong engine's options (:func:`engine_options`)."""
     strong = p.add_argument_group("strong engine (--engine strong): each piece on its own")
     strong.add_argument("--rave", default=None, choices=["silver", "gelly", "none"],
                         help="RAVE/AMAF schedule: Silver's beta, Gelly & Silver's, or none "
@@ -202,3 +207,7 @@ def engine_options(p, *, playouts=None, policy="light", resign=0.1, root_select=
     strong.add_argument("--pass-rule", default=None, choices=["plain", "estimate"],
                         help="plain: pass only if the count with every stone alive wins "
                              "(strong's default); estimate: if our estimate wins (uct's)")
+    strong.add_argument("--reuse-tree", action="store_true", default=None,
+                        help="keep the search tree between moves (the subtree under our move "
+                             "and the reply); --playouts then counts the reused visits, as "
+                             "Pachi's -t =N does (default: a fresh tree per move)")

@@ -41,7 +41,7 @@ STRONG_FIELDS = {"engine": "uct", "rave": strong.DEFAULTS["rave"],
                  "priors": strong.DEFAULTS["priors"],
                  "prior_weight": strong.DEFAULTS["prior_weight"],
                  "expand_visits": strong.DEFAULTS["expand_visits"], "seconds": 0.0,
-                 "pass_rule": "estimate"}
+                 "pass_rule": "estimate", "reuse_tree": False}
 # The strong engine's values of the shared fields (engine_settings("strong")): it passes only
 # when the plain count wins (pass_rule "plain"; its matches' task parameters then carry the
 # rule, so their ids differ from the games recorded with the estimate rule).
@@ -87,7 +87,9 @@ class EngineSettings:
     ``engine``: ``uct`` or ``strong`` (pure engine only). The strong engine's pieces
     (:mod:`mctslab.go.strong`): ``rave`` (silver | gelly | none) with ``rave_equiv`` (k),
     ``priors`` (comma-separated pieces, or none) scaled by ``prior_weight``, ``expand_visits``,
-    ``seconds`` (a time limit per move, 0: none; ``playouts`` stays the cap); it reads
+    ``seconds`` (a time limit per move, 0: none; ``playouts`` stays the cap), ``reuse_tree``
+    (keep the tree between moves: ``playouts`` is then what the root reaches, reused visits
+    included, as Pachi counts; :mod:`mctslab.go.strong`); it reads
     ``policy`` (light | pattern | heavy), ``c`` (a UCB term on top of RAVE) and ``root_select``
     as well. Use :func:`engine_settings` for its defaults.
     """
@@ -120,6 +122,7 @@ class EngineSettings:
     expand_visits: int = STRONG_FIELDS["expand_visits"]
     seconds: float = STRONG_FIELDS["seconds"]
     pass_rule: str = STRONG_FIELDS["pass_rule"]
+    reuse_tree: bool = STRONG_FIELDS["reuse_tree"]
 
     def __post_init__(self):
         self._check_engine()
@@ -138,6 +141,10 @@ class EngineSettings:
         the UCT engine's playout policy."""
         if self.engine not in ENGINES:
             raise ValueError(f"unknown engine {self.engine!r}; known: {', '.join(ENGINES)}")
+        if not isinstance(self.reuse_tree, bool):
+            raise ValueError(f"reuse_tree must be true or false, got {self.reuse_tree!r}")
+        if self.reuse_tree and self.engine != "strong":
+            raise ValueError("tree reuse (reuse_tree) is the strong engine's (engine strong)")
         if self.engine == "strong":
             if self.classical != "none":
                 raise ValueError("the strong engine is a pure engine: classical must be none")

@@ -18,7 +18,28 @@ and ``mctslab go`` flags of the same names):
 * ``tabu``: the state-tabu paper's move or state tabu lists on the playouts' first moves,
   one queue set per leaf, as in the UCT engine;
 * ``record_hashes``: the positions after each playout's first moves, for the paper's Fig. 5
-  (``SearchResult.hashes``, as the UCT engine's ``api.search``).
+  (``SearchResult.hashes``, as the UCT engine's ``api.search``);
+* ``reuse_tree``: tree reuse between moves (pondering off), below.
+
+**Tree reuse** (``reuse_tree=True``; off by default, and the search is then the same as
+without it). The search's tree is kept with the :class:`~mctslab.go.api.Board` it searched
+(weakly: it goes with the board). At the next search of that board, when the board's last two
+moves lead from the kept position to the board's (the move played from the kept root, then the
+reply; checked by replaying them on the kept position and comparing the Zobrist hash, the
+stones, the ko point and the side to move), the node under those two moves becomes the new
+root with all its statistics (real visits and wins, AMAF, priors; :func:`_strong.reroot`
+copies the subtree into new arrays). Anything else starts a fresh tree: another position (a
+GTP ``undo``, ``play`` of moves the tree never expanded, setup stones), other search settings
+or komi, a new board (GTP ``clear_board``, ``boardsize`` and ``loadsgf`` make one).
+
+The budget counts the reused visits, as Pachi's does: ``playouts`` is the number of visits the
+root reaches, so a root that carries ``r`` visits over gets ``playouts - r`` new playouts (at
+least one). Pachi stops a search with a fixed number of playouts when its root's playout count,
+reused ones included, passes the limit (``uct_search_games`` and ``uct_search_check_stop``,
+``uct/search.c``), and keeps its tree between moves unless told not to (``reset_tree``), so
+this is the comparison "at equal playouts" with ``pachi -t =N``. ``SearchResult.playouts`` are
+the new playouts (the work done); the root's children count every visit. :func:`reuse_log`
+gives, per search of a board, the visits carried over and the playouts added.
 
 Resignation is the GTP engine's (``EngineSettings.resign``). The engine's defaults are
 :data:`DEFAULTS`; what each piece adds is measured in ``docs/bench/go.md``.
@@ -28,6 +49,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+import weakref
 
 import numpy as np
 
@@ -42,7 +64,8 @@ from mctslab.go.tabu import TabuConfig, parse_config, tabu_size
 from mctslab.rng import seed_state
 
 __all__ = ["PLAYOUT_POLICIES", "RAVE_SCHEDULES", "PRIOR_PIECES", "PRIOR_WEIGHTS", "DEFAULTS",
-           "parse_priors", "prior_weights", "check_settings", "playout_policy", "search"]
+           "parse_priors", "prior_weights", "check_settings", "playout_policy", "search",
+           "reuse_log"]
 
 PLAYOUT_POLICIES = {"light": _heavy.LIGHT, "pattern": _heavy.PATTERN, "heavy": _heavy.HEAVY}
 RAVE_SCHEDULES = {"none": _strong.RAVE_NONE, "silver": _strong.RAVE_SILVER,
@@ -141,10 +164,12 @@ def _tabu(tabu, board: Board, playouts: int):
                          np.zeros(2, np.int64)), size
 
 
-def _buffers(points: int, playouts: int, max_moves: int, record: int) -> _strong.Buffers:
-    """A search's scratch (paths of up to ``playouts + 1`` tree moves) and, when ``record`` >
-    0, its log of the hashes after each playout's first ``record`` moves."""
-    depth = playouts + 2
+def _buffers(points: int, playouts: int, max_moves: int, record: int,
+             depth: int | None = None) -> _strong.Buffers:
+    """A search's scratch (paths of up to ``depth - 1`` tree moves; ``playouts + 1`` by
+    default, the deepest a fresh tree can grow) and, when ``record`` > 0, its log of the hashes
+    after each playout's first ``record`` moves."""
+    depth = playouts + 2 if depth is None else depth
     return _strong.Buffers(np.zeros(depth, np.int64), np.zeros(depth + max_moves + 1, np.int32),
                            np.zeros(points, np.int64), np.zeros(points + 1, np.int32),
                            np.zeros(record, np.uint64),
@@ -157,6 +182,85 @@ def _grow(tree, stats):
     for old, new in zip(stats, grown):
         new[: old.shape[0]] = old
     return tree_grow(tree, nodes, edges), grown
+
+
+@dataclasses.dataclass
+class _Kept:
+    """The tree of a board's last search with ``reuse_tree``: its settings' ``key``, the
+    position searched (``state``, a copy) and, per search, (visits carried over, playouts
+    added) in ``log``."""
+
+    key: tuple
+    tree: object = None
+    stats: object = None
+    state: object = None
+    log: list = dataclasses.field(default_factory=list)
+
+
+_KEPT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Board -> _Kept
+
+
+def reuse_log(board: Board) -> list[tuple[int, int]]:
+    """Per search of ``board`` with ``reuse_tree``: (visits its root carried over from the
+    previous search, new playouts); empty when it was never searched so."""
+    kept = _KEPT.get(board)
+    return [] if kept is None else list(kept.log)
+
+
+def _child(tree, node: int, point: int) -> int:
+    """The child of ``node`` by the move ``point``; -1 when ``node`` has none (unexpanded)."""
+    first = int(tree.node_first_edge[node])
+    if first < 0:
+        return -1
+    moves = tree.edge_move[first:first + int(tree.node_num_edges[node])]
+    hits = np.flatnonzero(moves == point)
+    return int(tree.edge_child[first + hits[0]]) if hits.size else -1
+
+
+def _kept_node(kept: _Kept, board: Board) -> int:
+    """The node of the kept tree at ``board``'s position: the kept root's child by the
+    board's last-but-one move, then that node's child by the last move, when those two moves
+    lead from the kept position to the board's (replayed; the hash, stones and the other
+    scalars, ko and side to move among them, must be equal); else -1."""
+    if kept.tree is None or len(board.moves) < 2 or kept.state.color.shape !=             board.state.color.shape or board.move_number != int(kept.state.info[kb.I_MOVES]) + 2:
+        return -1
+    replay, node = kb.clone_state(kept.state), 0
+    for color, move in board.moves[-2:]:
+        point = board.point(move)
+        if int(replay.info[kb.I_TO_MOVE]) != color or kb.play(replay, color, point) != kb.OK:
+            return -1
+        node = _child(kept.tree, node, point)
+        if node < 0:
+            return -1
+    state = board.state
+    same = (replay.hash[0] == state.hash[0] and np.array_equal(replay.color, state.color)
+            and np.array_equal(replay.info, state.info))
+    return node if same else -1
+
+
+def _start_tree(board: Board, key: tuple, reuse_tree: bool):
+    """The tree a search starts from: the kept subtree at ``board``'s position (re-rooted) when
+    ``reuse_tree`` and one fits (:func:`_kept_node`), else a fresh one (its root created)."""
+    kept = _KEPT.get(board) if reuse_tree else None
+    node = -1 if kept is None or kept.key != key else _kept_node(kept, board)
+    if node < 0:
+        nodes = 64 * (board.state.color.shape[0] + 1)
+        tree, stats = make_tree(nodes, nodes), _stats(nodes)
+        tree_new_node(tree)
+        return tree, stats
+    nodes, edges = kept.tree.node_visits.shape[0], kept.tree.edge_child.shape[0]
+    tree, stats = make_tree(nodes, edges), _stats(nodes)
+    _strong.reroot(kept.tree, kept.stats, node, tree, stats, np.zeros(nodes, np.int64))
+    return tree, stats
+
+
+def _keep(board: Board, key: tuple, tree, stats, carried: int, done: int) -> None:
+    kept = _KEPT.get(board)
+    if kept is None:
+        kept = _KEPT[board] = _Kept(key)
+    kept.key, kept.tree, kept.stats = key, tree, stats
+    kept.state = kb.clone_state(board.state)
+    kept.log.append((carried, done))
 
 
 def check_settings(policy, rave, rave_equiv, c, expand_visits, prior_weight, seconds):
@@ -180,7 +284,7 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],  # 
            expand_visits: int = DEFAULTS["expand_visits"], c: float = DEFAULTS["c"],
            root_select: str = DEFAULTS["root_select"], seconds: float = 0.0, seed=None,
            komi: float | None = None, patterns=None, tabu=None,
-           record_hashes: int = 0) -> SearchResult:
+           record_hashes: int = 0, reuse_tree: bool = False) -> SearchResult:
     """One search of the strong engine from ``board`` for the side to move: at most
     ``playouts`` playouts (fewer when ``seconds`` > 0 runs out first); the pieces as in the
     module docstring. Same seed, same result (without ``seconds``). Win rates are for
@@ -192,24 +296,27 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],  # 
     ``record_hashes`` > 0: ``SearchResult.hashes``, ``uint64[playouts done, record_hashes]``,
     row ``i`` for playout ``i``, column ``k`` the hash (:attr:`Board.hash`) after playout move
     ``k + 1`` (counted from the leaf, as :func:`mctslab.go.api.search`), 0 where the playout
-    was shorter (the paper's Fig. 5). The search stays the same; 0 records nothing (None)."""
+    was shorter (the paper's Fig. 5). The search stays the same; 0 records nothing (None).
+
+    ``reuse_tree``: start from the subtree of this board's previous search under the two moves
+    played since, and stop when the root has ``playouts`` visits (the module docstring)."""
     positive_int("playouts", playouts)
     positive_int("record_hashes", record_hashes, minimum=0)
     check_settings(policy, rave, rave_equiv, c, expand_visits, prior_weight, seconds)
     weights = prior_weights(priors, prior_weight)
     komi = board.komi if komi is None else float(komi)
     root = board.state
-    points = root.color.shape[0]
-    size = board.size
-    max_moves = 3 * size * size
+    points, max_moves = root.color.shape[0], 3 * board.size * board.size
     params = _strong.Params(RAVE_SCHEDULES[rave], float(rave_equiv), float(c),
                             int(expand_visits), any(v > 0 for v in weights), komi, max_moves)
-    buffers = _buffers(points, playouts, max_moves, int(record_hashes))
-    nodes = 64 * (points + 1)
-    tree, stats = make_tree(nodes, nodes), _stats(nodes)
-    tree_new_node(tree)
-    rng = seed_state(seed)
-    scratch = kb.clone_state(root)
+    key = (params, tuple(weights), policy, repr(tabu),
+           patterns if isinstance(patterns, (str, type(None))) else id(patterns))
+    tree, stats = _start_tree(board, key, bool(reuse_tree))
+    carried = int(tree.node_visits[0])  # 0 for a fresh tree
+    playouts = max(playouts - carried, 1)
+    buffers = _buffers(points, playouts, max_moves, int(record_hashes),
+                       depth=carried + playouts + 2)
+    rng, scratch = seed_state(seed), kb.clone_state(root)
     policy_bundle, prior_data = _policy(policy, patterns), _prior_data(points)
     tabu_lists, size_k = _tabu(tabu, board, playouts)
     start = time.perf_counter()
@@ -225,6 +332,8 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],  # 
         if step < wanted:  # the node or edge budget ran out: double the arrays
             tree, stats = _grow(tree, stats)
     seconds_used = time.perf_counter() - start
+    if reuse_tree:
+        _keep(board, key, tree, stats, carried, done)
     result = _result(board, tree, done, seconds_used, root_select)
     return dataclasses.replace(result, tabu_size=size_k,
                                tabu_candidates=int(tabu_lists.stats[0]),
