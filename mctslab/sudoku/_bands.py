@@ -313,7 +313,8 @@ def load_board(board, state, bt):
 @njit(cache=True)
 def place_singles(state, bt):
     """Give every open cell of ``state[:30]`` with one candidate its digit, without the
-    propagation in between: the digit-bands changed, -1 if one of them had lost it."""
+    propagation in between: the digit-bands to look at (those changed and those given a digit),
+    -1 if a cell had lost its digit."""
     dirty = np.int64(0)
     for band in range(3):
         once = np.int64(0)
@@ -331,7 +332,7 @@ def place_singles(state, bt):
                 changed = _place(state, 0, d, band, low, bt)
                 if changed < 0:
                     return np.int64(-1)
-                dirty |= changed
+                dirty |= changed | np.int64(1) << (3 * d + band)
     return dirty
 
 
