@@ -91,6 +91,11 @@ TABLES = {
     "strong_validation": (_strong(strong_record.validation_table), _STRONG_HOW),
     "strong_ablation": (_strong(strong_record.ablation), _STRONG_HOW),
     "strong_tabu": (_strong(strong_record.tabu_table), _STRONG_HOW),
+    "pass_rules": (_strong(strong_record.pass_rules),
+                   ": the plain pass rule's `full` against the recorded engine's over the same "
+                   "games (game i of both against the same GNU Go), by `mctslab.go."
+                   "strong_record.pass_rules`; `mctslab records check` recomputes each "
+                   "summary from its games"),
 }
 
 

@@ -26,17 +26,18 @@ from mctslab.core.scorecard import md_table
 from mctslab.core.stats import (
     detectable_difference,
     games_for_power,
+    mcnemar_exact,
     win_rate_cells,
     win_rate_row,
 )
 from mctslab.core.store import ResultStore
-from mctslab.go import match_record, plans, tables
+from mctslab.go import match, match_record, plans, tables
 from mctslab.go.plans import CONTROL, HEAD_TO_HEAD, TABU_CONFIG, TABU_EXPANSION, TABU_PLAYOUTS
 from mctslab.go.played import Played, played_from_stores
 
 __all__ = ["PREFIX", "CONTROL", "ROWS", "HEAD_TO_HEAD", "TABU_CONFIG", "TABU_DIFFERENCE", "find",
            "played", "validation_table", "ablation", "head_to_head_games", "tabu_table",
-           "example_games", "markdown"]
+           "example_games", "pass_rules", "markdown"]
 
 NOTEBOOK = "go_state_tabu"
 PREFIX = "strong9-"        # records/go_state_tabu/strong9-<date>/
@@ -281,3 +282,50 @@ def markdown(folder=None) -> str:
                           tabu_table(folder))):
         parts += [f"**{title}**", md_table(frame)]
     return "\n\n".join(parts) + "\n"
+
+
+_MOVE = re.compile(r";([BW])\[([a-z]*)\]")
+
+
+def _game_rows(folder: Path) -> list[dict]:
+    """A match folder's games in seed order: won by the referee, won by the plain count, the
+    moves played (from the game's SGF)."""
+    found = played_from_stores([folder])
+    plain = [match.plain_counts([t], [r])["plain_wins"] == 1
+             for t, r in zip(found.tasks, found.results)]
+    return [{"won": bool(r["candidate_won"]), "plain": p,
+             "moves": tuple(_MOVE.findall(r.get("sgf", "")))}
+            for r, p in zip(found.results, plain)]
+
+
+def pass_rules(folder) -> pd.DataFrame:
+    """The plain pass rule's record (``records/go_state_tabu/strong9-plain-<date>/full``)
+    against the recorded engine's (the newest ``strong9-<date>/full``, the estimate rule) over
+    their common games, game i of both against the same GNU Go: per rule, the referee's wins,
+    the plain count's wins and the share of the referee's wins that are plain wins too; then the
+    pairing: games whose moves differ, and the exact McNemar test of the referee's results
+    (b: won under the plain rule only, c: under the estimate rule only)."""
+    folder = Path(folder)
+    recorded = find(folder.parent.parent)
+    if recorded is None or not (folder / CONTROL).is_dir():
+        return _missing("the two pass rules' full/ matches", "mctslab go match ... --out "
+                        "records/go_state_tabu/strong9-plain-<date>/full")
+    plain, estimate = _game_rows(folder / CONTROL), _game_rows(recorded / CONTROL)
+    n = min(len(plain), len(estimate))
+    rows = []
+    for rule, games, where in (("estimate", estimate[:n], recorded), ("plain", plain[:n], folder)):
+        wins = sum(g["won"] for g in games)
+        both = sum(g["won"] and g["plain"] for g in games)
+        rows.append({"pass rule": rule, "games": n, "wins (referee)": wins,
+                     **win_rate_cells(wins, n),
+                     "wins (plain count)": sum(g["plain"] for g in games),
+                     "referee's wins that are plain wins too": f"{both}/{wins}",
+                     "share": round(both / wins, 3) if wins else math.nan,
+                     "record": f"records/{NOTEBOOK}/{where.name}/{CONTROL}"})
+    b = sum(p["won"] and not e["won"] for p, e in zip(plain, estimate))
+    c = sum(e["won"] and not p["won"] for p, e in zip(plain, estimate))
+    differ = sum(p["moves"] != e["moves"] for p, e in zip(plain, estimate))
+    for row in rows:
+        row.update({"games whose moves differ": differ, "McNemar b": b, "McNemar c": c,
+                    "McNemar p": float(f"{mcnemar_exact(b, c):.3g}")})
+    return pd.DataFrame(rows)

@@ -214,3 +214,34 @@ def test_the_committed_head_to_head_is_1215_of_2178_with_its_power():
     assert row.status == "complete"
     # the size it was planned at finds 3 points with 80% power, as sized
     assert row["detectable difference (80% power)"] == 0.03
+
+
+@needs_record
+def test_pass_rules_pairs_the_two_full_matches_game_by_game(tmp_path):
+    """Two records under one records folder: the recorded engine's (estimate rule) and a plain
+    rule's whose game 0 has another move list and games 1-2 another result."""
+    base = tmp_path / "go_state_tabu"
+    full = _lines("full")[:12]
+    _row(base / "strong9-2026-12-01", "full", full)
+    plain = [json.loads(line) for line in full]
+    plain[0]["result"]["sgf"] = plain[0]["result"]["sgf"].replace(";B[", ";B[", 1) + ";W[]"
+    lost = [i for i, g in enumerate(plain) if g["result"]["candidate_won"]][:2]
+    _row(base / "strong9-plain-2026-12-02", "full", [json.dumps(g) for g in plain], flip=lost)
+    table = strong_record.pass_rules(base / "strong9-plain-2026-12-02").set_index("pass rule")
+    wins = sum(g["result"]["candidate_won"] for g in plain)
+    assert table.loc["estimate", "wins (referee)"] == wins
+    assert table.loc["plain", "wins (referee)"] == wins - 2
+    assert (table.loc["plain", "McNemar b"], table.loc["plain", "McNemar c"]) == (0, 2)
+    assert table.loc["plain", "games whose moves differ"] == 1
+    assert set(table.games) == {12}
+    assert strong_record.pass_rules(tmp_path / "nowhere" / "x").columns[0] == "record"
+
+
+@pytest.mark.skipif(not (ROOT / "records/go_state_tabu/strong9-plain-2026-11-28").is_dir(),
+                    reason="no plain-rule record")
+def test_the_committed_plain_rule_keeps_every_referee_result_and_shows_its_wins():
+    table = strong_record.pass_rules(ROOT / "records/go_state_tabu/strong9-plain-2026-11-28")
+    table = table.set_index("pass rule")
+    assert table.loc["plain", "McNemar b"] == table.loc["plain", "McNemar c"] == 0
+    assert table.loc["plain", "share"] == 1.0 and table.loc["estimate", "share"] < 0.7
+    assert table.loc["plain", "games"] >= 178
