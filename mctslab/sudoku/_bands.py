@@ -296,17 +296,27 @@ def load_masks(masks_in, state, bt):
 @njit(cache=True)
 def load_board(board, state, bt):
     """The band state of a board (``uint8[81]``, 0 = empty) at ``state[:30]``, its clues
-    placed: the digit-bands changed, -1 if two clues clash."""
+    placed: the digit-bands to look at, -1 if two clues clash. The same state and digit-bands
+    as :func:`load_masks` and :func:`place_singles` on the board's candidate masks (a clue's
+    cell first loses the other digits, then the clue is placed), without the masks."""
     for i in range(30):
         state[i] = (1 << 27) - 1
+    for cell in range(81):
+        d = np.int64(board[cell])
+        if d:
+            band, low = cell // 27, np.int64(1) << (cell % 27)
+            for e in range(9):
+                state[3 * e + band] = np.int64(state[3 * e + band]) & ~low
+            state[3 * d - 3 + band] = np.int64(state[3 * d - 3 + band]) | low
     dirty = np.int64(0)
     for cell in range(81):
         d = np.int64(board[cell])
         if d:
-            changed = _place(state, 0, d - 1, cell // 27, np.int64(1) << (cell % 27), bt)
+            band = cell // 27
+            changed = _place(state, 0, d - 1, band, np.int64(1) << (cell % 27), bt)
             if changed < 0:
                 return np.int64(-1)
-            dirty |= changed
+            dirty |= changed | np.int64(1) << (3 * d - 3 + band)
     return dirty
 
 
