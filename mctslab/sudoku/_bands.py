@@ -150,6 +150,30 @@ def _place(state, at, digit, band, low, bt):
 
 
 @njit(cache=True, inline="always")
+def _place_hidden(state, at, i, cells, bt):
+    """Give the digit of digit-band ``i`` to ``cells``, its hidden singles there: their
+    columns leave the digit's other bands and the cells the other digits (their peers in the
+    band have lost the digit already). Returns the digit-bands changed."""
+    digit, band = i // 3, i % 3
+    f = np.int64(state[at + i])
+    columns = np.int64(bt[SPREAD, (cells | cells >> 9 | cells >> 18) & 511])
+    changed = np.int64(0)
+    for b in range(3):
+        j = np.uint64(at + 3 * digit + b)
+        g = np.int64(state[j])
+        state[j] = g & ~columns
+        changed |= np.int64(g & columns != 0) << (3 * digit + b)
+    for d in range(9):
+        j = np.uint64(at + 3 * d + band)
+        g = np.int64(state[j])
+        state[j] = g & ~cells
+        changed |= np.int64(g & cells != 0) << (3 * d + band)
+    state[at + i] = f
+    state[at + 27 + band] = np.int64(state[at + 27 + band]) ^ cells
+    return changed & ~(np.int64(1) << i)
+
+
+@njit(cache=True, inline="always")
 def _digit_band(state, at, i, bt):
     """Locked candidates inside the band and hidden singles in rows and boxes for digit-band
     ``i``: (the hidden singles' places, or -1 on a contradiction)."""
@@ -220,10 +244,11 @@ def propagate_bands(state, at, digit, band, places, dirty, touched, bt):
             touched |= low
             i = bit_index(low, bt)
             digits |= np.int64(1) << (i // 3)
-            places = _digit_band(state, at, i, bt)
-            if places < 0:
+            found = _digit_band(state, at, i, bt)
+            if found < 0:
                 return False
-            digit, band = i // 3, i % 3
+            if found:
+                dirty |= _place_hidden(state, at, i, found, bt)
         elif digits:
             low = digits & -digits
             d = bit_index(low, bt)
