@@ -320,28 +320,35 @@ def load_masks(masks_in, state, bt):
 
 @njit(cache=True)
 def load_board(board, state, bt):
-    """The band state of a board (``uint8[81]``, 0 = empty) at ``state[:30]``, its clues
-    placed: the digit-bands to look at, -1 if two clues clash. The same state and digit-bands
-    as :func:`load_masks` and :func:`place_singles` on the board's candidate masks (a clue's
-    cell first loses the other digits, then the clue is placed), without the masks."""
-    for i in range(30):
-        state[i] = (1 << 27) - 1
-    for cell in range(81):
-        d = np.int64(board[cell])
-        if d:
-            band, low = cell // 27, np.int64(1) << (cell % 27)
-            for e in range(9):
-                state[3 * e + band] = np.int64(state[3 * e + band]) & ~low
-            state[3 * d - 3 + band] = np.int64(state[3 * d - 3 + band]) | low
+    """The band state of a board (``uint8[81]``, 0 = empty, 1-9 a clue) at ``state[:30]``, its
+    clues placed: the digit-bands to look at, -1 if two clues clash. The same state and
+    digit-bands as :func:`load_masks` and :func:`place_singles` on the board's candidate masks
+    (a clue's cell first loses the other digits, then the clue is placed), without the masks.
+    ``state[STRIDE:STRIDE + 13]`` (the next depth's) is scratch: a band's empty cells and
+    the places of each digit, then each band's empty cells."""
+    full = np.int64((1 << 27) - 1)
+    for band in range(3):
+        for d in range(10):
+            state[STRIDE + d] = 0
+        for p in range(27):
+            j = np.uint64(STRIDE + board[27 * band + p])
+            state[j] = np.int64(state[j]) | np.int64(1) << p
+        empty = np.int64(state[STRIDE])
+        for d in range(9):
+            state[3 * d + band] = empty | np.int64(state[STRIDE + 1 + d])
+        state[27 + band] = full
+        state[STRIDE + 10 + band] = empty
     dirty = np.int64(0)
-    for cell in range(81):
-        d = np.int64(board[cell])
-        if d:
-            band = cell // 27
-            changed = _place(state, 0, d - 1, band, np.int64(1) << (cell % 27), bt)
+    for band in range(3):
+        clues = full & ~np.int64(state[STRIDE + 10 + band])
+        while clues:
+            low = clues & -clues
+            clues ^= low
+            d = np.int64(board[27 * band + bit_index(low, bt)]) - 1
+            changed = _place(state, 0, d, band, low, bt)
             if changed < 0:
                 return np.int64(-1)
-            dirty |= changed | np.int64(1) << (3 * d - 3 + band)
+            dirty |= changed | np.int64(1) << (3 * d + band)
     return dirty
 
 
