@@ -115,7 +115,9 @@ def _sat():
        change=st.sampled_from(["none", "wrong digit", "clash"]))
 def test_boards_with_none_one_or_many_solutions(solution17, keep, seed, change):
     """Few clues (many solutions) to many, a wrong digit (often none), two equal digits in a
-    unit (none): python-sat, the plain-Python search and both kernels count the same."""
+    unit (none): python-sat, the plain-Python search and both kernels count the same; the band
+    kernel loading the board (``count_board``) gives the count and first solution it gives on
+    the board's candidate masks (the same root, so the same search tree)."""
     rng = np.random.default_rng(seed)
     board = np.zeros(81, np.uint8)
     cells = rng.choice(81, keep, replace=False)
@@ -133,6 +135,15 @@ def test_boards_with_none_one_or_many_solutions(solution17, keep, seed, change):
     assert _sat().check(board)[0] == count
     if count:
         _is_solution_of(masks, solution)
+    assert _from_board(board) == (count, solution.tolist())
+
+
+def _from_board(board):
+    """(count to two, first solution) of the band kernel loading the board itself."""
+    stack, _, branch_cell, todo = _solver.make_scratch()
+    solution = np.zeros(81, np.uint8)
+    count = _solver.count_board(board, 2, TABLES, stack, branch_cell, todo, solution)
+    return int(count), solution.tolist()
 
 
 @settings(max_examples=150, deadline=None)
@@ -178,3 +189,28 @@ def test_hard_sets_with_one_clue_removed_have_many_solutions(name, dataset):
     _solver_v1.solve_many_v1(boards, TABLES, statuses[1], solutions[1])
     assert np.array_equal(statuses[0], statuses[1])
     assert np.all(statuses[0] >= 1)
+
+
+def test_board_and_masks_paths_search_the_same_tree(sample17):
+    """3,000 boards cut from the sample's solutions (0-74 clues; a quarter with one digit
+    changed): loading the board and loading its candidate masks give the same count and the
+    same first solution, also where there are many solutions (a different root would change
+    which one is found first)."""
+    _, solutions = api.solve_many(sample17[:200])
+    rng = np.random.default_rng(43)
+    stack, _, branch_cell, todo = _solver.make_scratch()
+    first = np.zeros((2, 81), np.uint8)
+    counts = np.zeros(3, int)
+    for i in range(3000):
+        board = np.zeros(81, np.uint8)
+        cells = rng.choice(81, rng.integers(0, 75), replace=False)
+        board[cells] = solutions[i % 200][cells]
+        if i % 4 == 1 and len(cells):
+            board[rng.choice(cells)] = rng.integers(1, 10)
+        count = _solver.count_board(board, 2, TABLES, stack, branch_cell, todo, first[0])
+        assert _solver.count_solutions(_board_masks(board), 2, TABLES, *_solver.make_scratch(),
+                                       first[1]) == count
+        if count:
+            assert np.array_equal(first[0], first[1])
+        counts[count] += 1
+    assert counts.min() > 300  # none, unique and multiple all exercised
