@@ -37,7 +37,7 @@ from mctslab.go.played import Played, played_from_stores
 
 __all__ = ["PREFIX", "CONTROL", "ROWS", "HEAD_TO_HEAD", "TABU_CONFIG", "TABU_DIFFERENCE", "find",
            "played", "validation_table", "ablation", "head_to_head_games", "tabu_table",
-           "example_games", "pass_rules", "markdown"]
+           "example_games", "find_plain", "pass_rules", "markdown"]
 
 NOTEBOOK = "go_state_tabu"
 PREFIX = "strong9-"        # records/go_state_tabu/strong9-<date>/
@@ -298,15 +298,24 @@ def _game_rows(folder: Path) -> list[dict]:
             for r, p in zip(found.results, plain)]
 
 
-def pass_rules(folder) -> pd.DataFrame:
+def find_plain(root=None) -> Path | None:
+    """The newest ``records/go_state_tabu/strong9-plain-<date>/`` (``root``: another records
+    folder), or None."""
+    base = paths.records_root(root) / NOTEBOOK
+    found = sorted(p for p in base.glob(f"{PREFIX}plain-*") if p.is_dir()) \
+        if base.is_dir() else []
+    return found[-1] if found else None
+
+
+def pass_rules(folder=None) -> pd.DataFrame:
     """The plain pass rule's record (``records/go_state_tabu/strong9-plain-<date>/full``)
     against the recorded engine's (the newest ``strong9-<date>/full``, the estimate rule) over
     their common games, game i of both against the same GNU Go: per rule, the referee's wins,
     the plain count's wins and the share of the referee's wins that are plain wins too; then the
     pairing: games whose moves differ, and the exact McNemar test of the referee's results
     (b: won under the plain rule only, c: under the estimate rule only)."""
-    folder = Path(folder)
-    recorded = find(folder.parent.parent)
+    folder = Path(folder) if folder is not None else find_plain()
+    recorded = find(folder.parent.parent) if folder is not None else None
     if recorded is None or not (folder / CONTROL).is_dir():
         return _missing("the two pass rules' full/ matches", "mctslab go match ... --out "
                         "records/go_state_tabu/strong9-plain-<date>/full")
