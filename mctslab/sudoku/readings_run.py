@@ -192,13 +192,15 @@ def reference_distance(paper_record=PAPER_RECORD) -> float:
 
 def search_table(folder) -> pd.DataFrame:
     """The screening's scores from a record ``folder``: one row per reading, both count modes'
-    distances and cells within a factor 2, the Table 1 claims (counting every board), runs and
-    CPU hours, best distance first."""
+    distances, cells within a factor 2 and within the targets' margins (a record written before
+    that column lacks it), the Table 1 claims (counting every board), runs and CPU hours, best
+    distance first."""
     folder = Path(folder)
     scored = pd.read_csv(folder / "screen_scores.csv")
     wide = scored[scored["counts"] == "all"].set_index("reading")
     distinct = scored[scored["counts"] == "distinct"].set_index("reading")
-    table = wide[["label", "runs", "distance", "near", "min > mean", "reducing > random",
+    near = [c for c in ("near", "within margin") if c in wide.columns]
+    table = wide[["label", "runs", "distance", *near, "min > mean", "reducing > random",
                   "rules help"]].copy()
     table.insert(3, "distance (distinct)", distinct["distance"])
     table["CPU h"] = (wide["cpu_seconds"] / 3600).round(3)

@@ -154,7 +154,8 @@ def scores(readings: list[dict], counts: pd.DataFrame, playouts: int) -> pd.Data
                    if len(mine) else 0.0}
             complete = len(mine) == 32
             row.update(table1_distance(_counted(mine, mode), playouts) if complete else
-                       {"distance": float("nan"), "near": 0, "cells": 0})
+                       {"distance": float("nan"), "near": 0, "within margin": 0,
+                         "cells": 0})
             verdicts = (table1_claims(_counted(mine, mode)).itertuples() if complete else ())
             row.update({claim: "not run" for claim in TABLE1_CLAIMS})
             for claim in verdicts:

@@ -41,6 +41,11 @@ PAPER_TABLE1 = {
         _ID, "Table 1", _variant_label(playout, selection, rules), ("N=18", "N=19", "N=20"))
     for playout in ("reducing", "random") for selection in ("min", "mean")
     for rules in (True, False)}
+# (playout, selection, rules) -> the targets of its N = 18, 19, 20 cells (margin, floor, ...)
+PAPER_TABLE1_TARGETS = {
+    key: tuple(targets.target(_ID, "Table 1", _variant_label(*key), column)
+               for column in ("N=18", "N=19", "N=20"))
+    for key in PAPER_TABLE1}
 # (c, threshold) -> (N = 18, distinct N = 18, N = 19, N = 20) (paper Table 2)
 PAPER_TABLE2 = {
     (c, threshold): targets.values(_ID, "Table 2", f"c = {c:g}, threshold {threshold}",

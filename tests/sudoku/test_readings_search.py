@@ -87,12 +87,27 @@ def _counts(means: dict, seeds=4, noise=0.0, rng=None):
 def test_the_papers_own_table_scores_zero_and_its_claims_hold():
     counts = _counts(PAPER_TABLE1, noise=0.3)
     exact = table1_distance(_counts(PAPER_TABLE1), 1_000_000)
-    assert exact == {"distance": 0.0, "near": 24, "cells": 24}
+    assert exact == {"distance": 0.0, "near": 24, "within margin": 24, "cells": 24}
     tenth = table1_distance(_counts({k: np.array(v) / 10 for k, v in PAPER_TABLE1.items()}),
                             100_000)
     assert tenth["distance"] == pytest.approx(0.0)  # scaled linearly to 1,000,000
     claims = table1_claims(counts).set_index("claim")["verdict"]
     assert list(claims) == ["holds", "holds", "holds"]
+
+
+def test_within_margin_counts_a_floor_only_with_the_cell_it_is_the_floor_of():
+    """All zeros. In their margins: the eight cells where the paper has 0.0 (margin 1) and its
+    two 0.3s; not its 1.3s (0.3..2.3) nor any larger cell. Of the eight zeros all but fully
+    random / mean / rules no / N=20 are floors, which count only when the cell they are the
+    floor of counts: candidate-reducing / mean / no rules' N=18 (its N=19 is 0.3), fully
+    random / mean / rules' N=18 (the same), and the chain N=18 -> N=19 -> N=20 of fully random /
+    mean / no rules; not the floors below 147.3, 26.5 and 1.3. So 2 + 2 + 3 = 7."""
+    zeros = table1_distance(_counts({k: (0, 0, 0) for k in PAPER_TABLE1}), 1_000_000)
+    assert zeros["within margin"] == 7
+    half = {k: (v[0], v[1] / 2, v[2]) for k, v in PAPER_TABLE1.items()}
+    assert table1_distance(_counts(half), 1_000_000)["within margin"] == 24  # x2 and +-1 hold
+    third = {k: (v[0], v[1], v[2] / 3) for k, v in PAPER_TABLE1.items()}
+    assert table1_distance(_counts(third), 1_000_000)["within margin"] == 24 - 7  # N=20's x2s
 
 
 def test_a_reversed_table_fails_and_a_flat_one_is_undecided():
