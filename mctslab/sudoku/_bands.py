@@ -18,7 +18,7 @@
 
 Written for numba: branch-free where a branch would be mispredicted (which masks a placement
 changes), the steps inlined into the one loop (``inline="always"``: a call that takes arrays
-costs numba's reference counting of each, more than a step), the tables one ``uint32[9, 512]``
+costs numba's reference counting of each, more than a step), the tables one ``uint32[8, 512]``
 array (:func:`make_band_tables`, passed in as ``Tables.band``).
 """
 
@@ -39,14 +39,13 @@ LONE = 4       # [minirows]: those alone in their row or in their box
 CELLS = 5      # [minirows]: their places
 SPREAD = 6     # [9 columns]: their places in a band
 DEBRUIJN = 7   # [(lowest bit * de Bruijn constant) >> 58]: the bit's index
-KIND = 8       # [9-bit candidate mask]: 0 all nine, 1 + d digit d alone, 10 others, 11 none
 STRIDE = 32    # uint32 per search depth in the stack (30 used)
 
 
 def make_band_tables() -> np.ndarray:
-    """The band solver's tables, ``uint32[9, 512]``, one row per name above. Read with bands
+    """The band solver's tables, ``uint32[8, 512]``, one row per name above. Read with bands
     for rows and columns for boxes, ALLOWED and LONE serve a stack's bands and columns too."""
-    tables = np.zeros((9, 512), np.uint32)
+    tables = np.zeros((8, 512), np.uint32)
     place_rc = [divmod(p, 9) for p in range(27)]
     for p, (r, c) in enumerate(place_rc):
         for q, (r2, c2) in enumerate(place_rc):
@@ -69,9 +68,6 @@ def make_band_tables() -> np.ndarray:
                          or sum(m >> (3 * i + k) & 1 for i in range(3)) == 1)
                 tables[LONE, m] |= alone << (3 * r + k)
         tables[SPREAD, m] = m | m << 9 | m << 18
-    tables[KIND] = 10
-    tables[KIND, [0, 511]] = 11, 0
-    tables[KIND, 1 << np.arange(9)] = np.arange(1, 10)
     for i in range(64):
         tables[DEBRUIJN, ((1 << i) * 0x022FDD63CC95386D & (2**64 - 1)) >> 58] = i
     tables.setflags(write=False)
@@ -309,30 +305,17 @@ def candidates(state, at, cell):
 
 @njit(cache=True)
 def load_masks(masks_in, state, bt):
-    """The band state of ``uint16[81]`` candidate masks at ``state[:30]``, every cell open.
-    Cells with all nine candidates or one go to per-band masks by a table look-up (``KIND``)
-    without a branch; only the others' candidates are looked at one by one.
-    ``state[STRIDE:STRIDE + 12]`` (the next depth's) is scratch."""
-    for band in range(3):
-        for k in range(12):
-            state[STRIDE + k] = 0
-        for p in range(27):
-            j = np.uint64(STRIDE + bt[KIND, masks_in[27 * band + p] & 511])
-            state[j] = np.int64(state[j]) | np.int64(1) << p
-        every = np.int64(state[STRIDE])
-        for d in range(9):
-            state[3 * d + band] = every | np.int64(state[STRIDE + 1 + d])
-        state[27 + band] = (1 << 27) - 1
-        partial = np.int64(state[STRIDE + 10])
-        while partial:
-            low = partial & -partial
-            partial ^= low
-            m = np.int64(masks_in[27 * band + bit_index(low, bt)]) & 511
-            while m:
-                bit = m & -m
-                m ^= bit
-                i = 3 * bit_index(bit, bt) + band
-                state[i] = np.int64(state[i]) | low
+    """The band state of ``uint16[81]`` candidate masks at ``state[:30]``, every cell open."""
+    for i in range(30):
+        state[i] = (1 << 27) - 1
+    for cell in range(81):
+        missing = ~np.int64(masks_in[cell]) & 511
+        band, low = cell // 27, np.int64(1) << (cell % 27)
+        while missing:
+            bit = missing & -missing
+            missing ^= bit
+            i = 3 * bit_index(bit, bt) + band
+            state[i] = np.int64(state[i]) & ~low
 
 
 @njit(cache=True)

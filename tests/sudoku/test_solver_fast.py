@@ -94,8 +94,6 @@ def test_band_tables_by_their_definitions():
         assert bt[_bands.PEERS, p] == sum(1 << q for q in peers)
     assert [bt[_bands.DEBRUIJN, ((1 << i) * 0x022FDD63CC95386D % 2**64) >> 58]
             for i in range(64)] == list(range(64))
-    kinds = {0: 11, 511: 0} | {1 << d: 1 + d for d in range(9)}
-    assert [bt[_bands.KIND, m] for m in range(512)] == [kinds.get(m, 10) for m in range(512)]
 
 
 def test_both_kernels_agree_on_the_sample_in_one_call(sample17):
