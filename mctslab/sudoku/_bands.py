@@ -11,10 +11,14 @@
   hidden single.
 - A digit's stacks (:func:`_digit_stacks`): the same table on each stack's (band, column)
   pattern gives locked candidates along the columns and hidden singles in columns.
-- Placing a digit (:func:`_place`): a few masks per digit-band, no loop over the 20 peers.
-  Naked singles (:func:`_naked_single`): bit-sliced counts of a band's nine digit masks.
+- Placing a digit (:func:`_place`): a few masks per digit-band, no loop over the 20 peers; a
+  digit-band's hidden singles all at once (:func:`_place_hidden`). Naked singles
+  (:func:`_naked_single`): bit-sliced counts of a band's nine digit masks.
 - :func:`propagate_bands`: a worklist of changed digit-bands and digits, naked singles when it
   is empty, to a fixed point or a contradiction.
+- The root: a board's clues (:func:`load_board`) or candidate masks' singles
+  (:func:`load_masks`, :func:`place_singles`) are placed before any propagation, which then
+  starts from the digit-bands they changed or gave a digit.
 
 Written for numba: branch-free where a branch would be mispredicted (which masks a placement
 changes), the steps inlined into the one loop (``inline="always"``: a call that takes arrays

@@ -7,9 +7,10 @@ against python-sat and the plain-Python reference in the tests.
 
 - State and propagation: ``_bands.py`` (per digit and band of three rows, a 27-bit mask of its
   places; naked and hidden singles, locked candidates along rows and columns).
-- Search (:func:`count_solutions`): iterative DFS on a preallocated stack of band states,
-  branching on an open cell with two candidates (else three, else the first), stopping at
-  ``limit`` solutions. A branch copies 120 bytes.
+- Search (:func:`count_solutions` from candidate masks, :func:`count_board` from a board):
+  iterative DFS on a preallocated stack of band states, branching on an open cell with two
+  candidates (else three, else the first), stopping at ``limit`` solutions. A branch copies
+  120 bytes.
 
 The singles propagation on ``uint16[81]`` candidate masks (:func:`propagate`,
 :func:`start_propagation`) is the rules' (``_rules.py``); ``_solver_v1.py`` keeps the
@@ -135,7 +136,8 @@ def board_to_masks(board, masks):
 
 @njit(cache=True)
 def solve_board(board, tables, masks, stack, queue, branch_cell, todo, solution):
-    """``NO_ANSWER``, ``UNIQUE`` or ``MULTIPLE`` for a board; the first solution in ``solution``."""
+    """``NO_ANSWER``, ``UNIQUE`` or ``MULTIPLE`` for a board; the first solution in ``solution``.
+    ``masks`` and ``queue`` are not used (the API's scratch, shared with the reference kernel)."""
     return count_board(board, 2, tables, stack, branch_cell, todo, solution)
 
 
