@@ -16,7 +16,8 @@ Reading guide, from the board up:
 * the strong engine: ``_strong`` - MCTS with RAVE on ``mctslab.core.tree``;
   ``_prior`` - priors of new tree nodes (captures, self-atari, 3x3 patterns, distance to the
   last move, edge); ``_heavy`` - its playouts (pattern policy with a self-atari filter,
-  recording moves for AMAF); ``strong`` - its Python side (:func:`strong.search`, the pieces'
+  recording moves for AMAF); ``_ladder`` - its ladder reader (for the priors and the
+  playouts, ``ladders``); ``strong`` - its Python side (:func:`strong.search`, the pieces'
   switches and defaults);
 * ``engine`` - ``EngineSettings``, the one settings type of our engine; ``host`` - the paper's
   engines: GNU Go 3.8's classical move generation hosts our search, which may veto its move;

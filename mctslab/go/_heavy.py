@@ -13,6 +13,11 @@ Reading guide.
   ``reject_random`` when the light policy drew it; a refused move is drawn again uniformly, at
   most ``random_tries`` times, then the last draw is played. A lone stone may still be played
   into atari (throw-ins, nakade), as in michi's and Pachi's playouts.
+* **Ladders** (``PlayoutPolicy.ladders``, with ``PATTERN`` and ``HEAVY``): a proposed move that
+  extends an own string in atari (its liberty, capturing nothing) is not played when the
+  string is then captured in a ladder (:func:`laddered_escape`, :mod:`mctslab.go._ladder`);
+  the light policy draws the move instead, as Pachi's moggy and michi skip an escape that
+  runs into a ladder.
 * **Playout** (:func:`playout_recorded`): plays the position out to two passes or
   ``max_moves`` moves and appends every move (points, ``PASS = 0``) to ``seq`` from index
   ``start``, so the search can credit the first play of each point to the AMAF statistics of
@@ -31,15 +36,19 @@ from typing import NamedTuple
 from numba import njit
 
 from mctslab.go._board import (
+    I_KO,
+    I_KO_COLOR,
     I_PASSES,
     I_TO_MOVE,
     I_WIDTH,
     PASS,
+    _atari,
     _u,
     area_score,
     hash_after,
     play_arrays,
 )
+from mctslab.go._ladder import CAPTURED, LadderScratch, read_ladder
 from mctslab.go._patterns import PatternPolicy, choose_pattern_move, liberties_after
 from mctslab.go._playout import TABU_NONE, TABU_STATE, choose_light_move
 from mctslab.go._tabu import tabu_check, tabu_key
@@ -56,6 +65,8 @@ class PlayoutPolicy(NamedTuple):
     reject_suggested: float  # HEAVY: probability of refusing a proposed bad self-atari
     reject_random: float     # HEAVY: the same for a uniformly drawn move
     random_tries: int        # HEAVY: uniform redraws after refusals before playing the last
+    ladders: bool            # PATTERN, HEAVY: no proposed escape into a ladder
+    ladder: LadderScratch    # the ladder reader's board and stack
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -87,6 +98,22 @@ def _bad_self_atari(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, w,
                                            lib_sumsq, w, color, p) >= 2
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def laddered_escape(col, group, libs, lib_sum, lib_sumsq, info, color, p, ladder):
+    """``color`` on ``p`` extends an own string in atari, captures nothing, and the string is
+    then captured (in a ladder, or at once); ``ladder``: a :class:`LadderScratch`."""
+    w = info[I_WIDTH]
+    target = -1
+    for q in (p - 1, p + 1, p - w, p + w):
+        c = col[_u(q)]
+        if (c == color or c == 3 - color) and _atari(libs, lib_sum, lib_sumsq, group[_u(q)]):
+            if c != color:
+                return False  # a capture, not an extension
+            target = q
+    return target >= 0 and read_ladder(col, w, info[I_KO], info[I_KO_COLOR], color, p, target,
+                                       ladder) == CAPTURED
+
+
 # inline="always": a call passing the policy bundle (the pattern tables' tuple) cost ~10% of
 # the 19x19 playout speed (measured); choose_pattern_move stays a call (see _patterns)
 @njit(cache=True, _nrt=False, inline="always")
@@ -98,7 +125,8 @@ def heavy_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, 
     if code != LIGHT:
         p = choose_pattern_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info,
                                 rng, color, policy.patterns)
-        if p >= 0:
+        if p >= 0 and not (policy.ladders and laddered_escape(
+                col, group, libs, lib_sum, lib_sumsq, info, color, p, policy.ladder)):
             if code == PATTERN or not _bad_self_atari(
                     col, group, next_stone, stones, libs, lib_sum, lib_sumsq, w, color, p) or \
                     rng_random(rng) >= policy.reject_suggested:

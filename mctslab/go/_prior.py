@@ -22,6 +22,14 @@ move (:class:`PriorWeights`, 0 switches a piece off; michi's and Pachi's pieces,
   (michi's empty-area rule): first and second line ``v += edge`` (negative), third line
   ``v += w += edge`` (positive).
 
+With ladder reading in the priors (``PriorData.ladders``, :mod:`mctslab.go._ladder`), the
+capture piece reads ladders: an escape (``p`` saves an own string in atari and captures
+nothing) after which the string is captured in a ladder adds ``v += capture_*`` with no wins
+(a loss prior instead of the escape bonus); a move that captures nothing at once but puts an
+enemy string of two liberties in atari on one of them, when that string is then captured in a
+ladder, adds ``v += w += capture_*`` by its stones. Both are read once per position
+(:func:`ladder_tables`, kept until the position or the side to move changes).
+
 :func:`cfg_distances` is a breadth-first search from the last move that settles a whole string
 at once (its stones are one vertex); distances beyond :data:`MAX_DISTANCE` are not explored.
 """
@@ -33,8 +41,21 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from mctslab.go._board import BLACK, BORDER, EMPTY, I_SIZE, I_WIDTH, PASS, WHITE, _atari, _u
+from mctslab.go._board import (
+    BLACK,
+    BORDER,
+    EMPTY,
+    I_KO,
+    I_KO_COLOR,
+    I_SIZE,
+    I_WIDTH,
+    PASS,
+    WHITE,
+    _atari,
+    _u,
+)
 from mctslab.go._heavy import self_atari_stones
+from mctslab.go._ladder import CAPTURED, LadderScratch, fill, new_stamp, read_ladder
 from mctslab.go._patterns import liberties_after, pattern_weight
 
 MAX_DISTANCE = 3  # the last CFG distance that carries a prior
@@ -65,6 +86,11 @@ class PriorData(NamedTuple):
     pattern_min: float         # a pattern "matches" at this value or more
     dist: np.ndarray           # int8[P] CFG distance from the last move (FAR: none)
     queue: np.ndarray          # int16[P] breadth-first queue
+    ladders: bool              # the capture piece reads ladders (module docstring)
+    ladder: LadderScratch      # the ladder reader's board and stack
+    ladder_escape: np.ndarray  # int16[P] stones an escape on p runs into a ladder
+    ladder_capture: np.ndarray  # int16[P] stones p captures in a ladder
+    ladder_key: np.ndarray     # uint64[3] hash, colour and ko point the two tables are for
 
 
 @njit(cache=True, _nrt=False)
@@ -165,6 +191,52 @@ def tactical_stones(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, w,
     return 0
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _captures_next_to(col, group, libs, lib_sum, lib_sumsq, w, color, p):
+    """Some enemy string next to ``p`` is in atari (``color`` on ``p`` captures)."""
+    for q in (p - 1, p + 1, p - w, p + w):
+        if col[_u(q)] == 3 - color and _atari(libs, lib_sum, lib_sumsq, group[_u(q)]):
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def ladder_tables(st, color, data):
+    """Fill ``data.ladder_escape`` and ``data.ladder_capture`` for ``color`` to move on ``st``
+    (module docstring): per point, the stones of own strings in atari whose escape there is
+    captured in a ladder, and of enemy two-liberty strings captured in a ladder after an atari
+    there; then ``data.ladder_key`` names the position."""
+    col, group, stones = st.color, st.group, st.stones
+    libs, lib_sum, lib_sumsq = st.libs, st.lib_sum, st.lib_sumsq
+    w = st.info[I_WIDTH]
+    ko, ko_color = st.info[I_KO], st.info[I_KO_COLOR]
+    escape, capture, sc = data.ladder_escape, data.ladder_capture, data.ladder
+    for p in range(col.shape[0]):
+        escape[p] = 0
+        capture[p] = 0
+    for g in range(col.shape[0]):
+        c = col[g]
+        if (c != BLACK and c != WHITE) or group[g] != g:
+            continue
+        if _atari(libs, lib_sum, lib_sumsq, g):
+            if c != color:
+                continue  # captured at once: the capture piece counts it
+            q = np.int64(lib_sum[g]) // np.int64(libs[g])
+            if not _captures_next_to(col, group, libs, lib_sum, lib_sumsq, w, color, q) and \
+                    read_ladder(col, w, ko, ko_color, color, q, g, sc) == CAPTURED:
+                escape[q] += stones[g]
+        elif c != color:
+            n, l1, l2, _ = fill(col, w, g, sc.mark, new_stamp(sc.counters, sc.mark), sc.queue, 3)
+            if n != 2:
+                continue
+            for q in (l1, l2):
+                if read_ladder(col, w, ko, ko_color, color, q, g, sc) == CAPTURED:
+                    capture[q] += stones[g]
+    data.ladder_key[0] = st.hash[0]
+    data.ladder_key[1] = color
+    data.ladder_key[2] = ko
+
+
 @njit(cache=True, _nrt=False, inline="always")  # once per new child: no call overhead
 def move_prior(st, color, p, weights, data):
     """``(virtual visits, virtual wins)`` of ``color`` playing the legal move ``p`` (PASS: the
@@ -180,9 +252,19 @@ def move_prior(st, color, p, weights, data):
     if weights.capture_one > 0.0 or weights.capture_many > 0.0:
         n = tactical_stones(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, w, color,
                             p)
+        laddered = False
+        if data.ladders:
+            key = data.ladder_key
+            if key[0] != st.hash[0] or key[1] != color or key[2] != st.info[I_KO]:
+                ladder_tables(st, color, data)
+            if n > 0:
+                laddered = data.ladder_escape[p] > 0
+            else:
+                n = data.ladder_capture[p]
         bonus = weights.capture_many if n >= 2 else (weights.capture_one if n == 1 else 0.0)
         visits += bonus
-        wins += bonus
+        if not laddered:
+            wins += bonus
     if weights.self_atari > 0.0 and self_atari_stones(
             col, group, next_stone, stones, libs, lib_sum, lib_sumsq, w, color, p) >= 2:
         visits += weights.self_atari

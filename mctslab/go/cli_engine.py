@@ -69,7 +69,7 @@ def engine(args, **fixed):
                   resign=args.resign, timeout=args.timeout, rave=args.rave,
                   rave_equiv=args.rave_equiv, priors=args.priors,
                   prior_weight=args.prior_weight, seconds=args.seconds,
-                  pass_rule=args.pass_rule, reuse_tree=args.reuse_tree)
+                  pass_rule=args.pass_rule, reuse_tree=args.reuse_tree, ladders=args.ladders)
     for name in ("policy", "c", "root_select"):
         value = getattr(args, name)
         values[name] = verb.get(name) if value is None else value
@@ -211,3 +211,8 @@ def _strong_options(p) -> None:
                         help="keep the search tree between moves (the subtree under our move "
                              "and the reply); --playouts then counts the reused visits, as "
                              "Pachi's -t =N does (default: a fresh tree per move)")
+    strong.add_argument("--ladders", default=None,
+                        help="read ladders in: priors (an escape into a ladder gets a loss "
+                             "prior, an atari that captures in one the capture bonus), "
+                             "playouts (no escape into a ladder), both comma-separated, all or "
+                             "none (default none)")

@@ -41,7 +41,8 @@ STRONG_FIELDS = {"engine": "uct", "rave": strong.DEFAULTS["rave"],
                  "priors": strong.DEFAULTS["priors"],
                  "prior_weight": strong.DEFAULTS["prior_weight"],
                  "expand_visits": strong.DEFAULTS["expand_visits"], "seconds": 0.0,
-                 "pass_rule": "estimate", "reuse_tree": False}
+                 "pass_rule": "estimate", "reuse_tree": False,
+                 "ladders": strong.DEFAULTS["ladders"]}
 # The strong engine's values of the shared fields (engine_settings("strong")): it passes only
 # when the plain count wins (pass_rule "plain"; its matches' task parameters then carry the
 # rule, so their ids differ from the games recorded with the estimate rule).
@@ -89,7 +90,9 @@ class EngineSettings:
     ``priors`` (comma-separated pieces, or none) scaled by ``prior_weight``, ``expand_visits``,
     ``seconds`` (a time limit per move, 0: none; ``playouts`` stays the cap), ``reuse_tree``
     (keep the tree between moves: ``playouts`` is then what the root reaches, reused visits
-    included, as Pachi counts; :mod:`mctslab.go.strong`); it reads
+    included, as Pachi counts; :mod:`mctslab.go.strong`), ``ladders`` (where it reads
+    ladders: ``priors``, ``playouts``, both comma-separated, or ``none``; kept in the canonical
+    order of ``strong.LADDER_USES``); it reads
     ``policy`` (light | pattern | heavy), ``c`` (a UCB term on top of RAVE) and ``root_select``
     as well. Use :func:`engine_settings` for its defaults.
     """
@@ -123,6 +126,7 @@ class EngineSettings:
     seconds: float = STRONG_FIELDS["seconds"]
     pass_rule: str = STRONG_FIELDS["pass_rule"]
     reuse_tree: bool = STRONG_FIELDS["reuse_tree"]
+    ladders: str = STRONG_FIELDS["ladders"]
 
     def __post_init__(self):
         self._check_engine()
@@ -145,6 +149,11 @@ class EngineSettings:
             raise ValueError(f"reuse_tree must be true or false, got {self.reuse_tree!r}")
         if self.reuse_tree and self.engine != "strong":
             raise ValueError("tree reuse (reuse_tree) is the strong engine's (engine strong)")
+        if not isinstance(self.ladders, str):
+            raise ValueError(f"ladders must be a comma-separated text, got {self.ladders!r}")
+        object.__setattr__(self, "ladders", strong.ladder_name(self.ladders))  # canonical
+        if self.ladders != "none" and self.engine != "strong":
+            raise ValueError("ladder reading (ladders) is the strong engine's (engine strong)")
         if self.engine == "strong":
             if self.classical != "none":
                 raise ValueError("the strong engine is a pure engine: classical must be none")

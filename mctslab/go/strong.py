@@ -19,7 +19,12 @@ and ``mctslab go`` flags of the same names):
   one queue set per leaf, as in the UCT engine;
 * ``record_hashes``: the positions after each playout's first moves, for the paper's Fig. 5
   (``SearchResult.hashes``, as the UCT engine's ``api.search``);
-* ``reuse_tree``: tree reuse between moves (pondering off), below.
+* ``reuse_tree``: tree reuse between moves (pondering off), below;
+* ``ladders``: ladder reading (:mod:`mctslab.go._ladder`) in the ``priors`` (an escape into a
+  ladder gets the capture piece's virtual playouts as losses, an atari that captures in a
+  ladder gets them as wins: :mod:`mctslab.go._prior`) and in the ``playouts`` (a proposed
+  escape into a ladder is not played: :mod:`mctslab.go._heavy`), comma-separated, ``all`` or
+  ``none`` (the default: the engine as before).
 
 **Tree reuse** (``reuse_tree=True``; off by default, and the search is then the same as
 without it). The search's tree is kept with the :class:`~mctslab.go.api.Board` it searched
@@ -56,7 +61,7 @@ import numpy as np
 from mctslab.core.params import positive_int
 from mctslab.core.tree import make_tree, tree_grow, tree_new_node
 from mctslab.go import _board as kb
-from mctslab.go import _heavy, _playout, _prior, _strong
+from mctslab.go import _heavy, _ladder, _playout, _prior, _strong
 from mctslab.go import patterns as pattern_files
 from mctslab.go._tabu import make_queues
 from mctslab.go.api import Board, SearchResult, choose_root_move
@@ -64,13 +69,14 @@ from mctslab.go.tabu import TabuConfig, parse_config, tabu_size
 from mctslab.rng import seed_state
 
 __all__ = ["PLAYOUT_POLICIES", "RAVE_SCHEDULES", "PRIOR_PIECES", "PRIOR_WEIGHTS", "DEFAULTS",
-           "parse_priors", "prior_weights", "check_settings", "playout_policy", "search",
-           "reuse_log"]
+           "LADDER_USES", "parse_priors", "parse_ladders", "prior_weights", "check_settings",
+           "playout_policy", "search", "reuse_log"]
 
 PLAYOUT_POLICIES = {"light": _heavy.LIGHT, "pattern": _heavy.PATTERN, "heavy": _heavy.HEAVY}
 RAVE_SCHEDULES = {"none": _strong.RAVE_NONE, "silver": _strong.RAVE_SILVER,
                   "gelly": _strong.RAVE_GELLY}
 PRIOR_PIECES = ("even", "capture", "self-atari", "pattern", "distance", "edge")
+LADDER_USES = ("priors", "playouts")  # where the engine reads ladders (``ladders``)
 
 # Virtual playouts per prior piece (``_prior`` describes each): the magnitudes michi and Pachi
 # use on 9x9 (an "equivalent experience" of 10 to 30 playouts per piece).
@@ -80,28 +86,46 @@ PRIOR_WEIGHTS = _prior.PriorWeights(even=10.0, capture_one=15.0, capture_many=30
 PRIOR_PATTERN_FILE = "mc_mogo_classic"  # MoGo's 3x3 patterns (value 100) for the prior
 PRIOR_PATTERN_MIN = 100.0
 
-# The strong engine's defaults (``EngineSettings`` fields); everything on.
+# The strong engine's defaults (``EngineSettings`` fields); every piece on but the ladders.
 DEFAULTS = dict(policy="heavy", c=0.0, rave="silver", rave_equiv=3000.0,
                 priors=",".join(PRIOR_PIECES), prior_weight=1.0, expand_visits=2,
-                root_select="visits")
+                root_select="visits", ladders="none")
 HEAVY_REJECT_SUGGESTED = 0.9  # self-atari filter: refuse a proposed bad self-atari
 HEAVY_REJECT_RANDOM = 0.5     # ... and a uniformly drawn one (lower: nakade shapes need them)
 HEAVY_RANDOM_TRIES = 5
 
 
-def parse_priors(text: str) -> tuple[str, ...]:
-    """``"even,capture"`` -> ``("even", "capture")``; ``"none"`` or ``""`` -> ``()``;
-    ``"all"`` -> every piece. ValueError names an unknown piece."""
-    words = [w.strip() for w in str(text).replace(";", ",").split(",") if w.strip()]
+def _parse_words(text, known: tuple, what: str) -> tuple[str, ...]:
+    """Comma-separated names (or a sequence of them) in ``known``'s order; ``none`` or nothing
+    -> ``()``, ``all`` -> ``known``. ValueError names an unknown one."""
+    text = ",".join(map(str, text)) if isinstance(text, (tuple, list)) else str(text)
+    words = [w.strip() for w in text.replace(";", ",").split(",") if w.strip()]
     if words in (["none"], []):
         return ()
     if words == ["all"]:
-        return PRIOR_PIECES
-    unknown = [w for w in words if w not in PRIOR_PIECES]
+        return known
+    unknown = [w for w in words if w not in known]
     if unknown:
-        raise ValueError(f"unknown prior piece(s) {', '.join(unknown)}; known: "
-                         f"{', '.join(PRIOR_PIECES)} (or none, all)")
-    return tuple(p for p in PRIOR_PIECES if p in words)
+        raise ValueError(f"unknown {what}(s) {', '.join(unknown)}; known: {', '.join(known)} "
+                         f"(or none, all)")
+    return tuple(p for p in known if p in words)
+
+
+def parse_priors(text: str) -> tuple[str, ...]:
+    """``"even,capture"`` -> ``("even", "capture")``; ``"none"`` or ``""`` -> ``()``;
+    ``"all"`` -> every piece. ValueError names an unknown piece."""
+    return _parse_words(text, PRIOR_PIECES, "prior piece")
+
+
+def parse_ladders(text) -> tuple[str, ...]:
+    """``"playouts,priors"`` -> ``("priors", "playouts")`` (:data:`LADDER_USES`' order);
+    ``"none"`` or ``""`` -> ``()``; ``"all"`` -> both. ValueError names an unknown use."""
+    return _parse_words(text, LADDER_USES, "ladder use")
+
+
+def ladder_name(uses) -> str:
+    """The canonical name of ladder uses (``"priors,playouts"``; ``"none"`` for none)."""
+    return ",".join(parse_ladders(uses)) or "none"
 
 
 def prior_weights(pieces, scale: float = 1.0) -> _prior.PriorWeights:
@@ -118,11 +142,13 @@ def prior_weights(pieces, scale: float = 1.0) -> _prior.PriorWeights:
     return _prior.PriorWeights(**w)
 
 
-def _policy(policy: str, patterns) -> _heavy.PlayoutPolicy:
+def _policy(policy: str, patterns, ladder_size: int = 0) -> _heavy.PlayoutPolicy:
+    """The playouts' bundle; ``ladder_size`` > 0: reading ladders on that board size."""
     table = pattern_files.load_patterns(pattern_files.DEFAULT_PATTERN_FILE if patterns is None
                                         else patterns)
     return _heavy.PlayoutPolicy(PLAYOUT_POLICIES[policy], pattern_files.policy_data(table),
-                                HEAVY_REJECT_SUGGESTED, HEAVY_REJECT_RANDOM, HEAVY_RANDOM_TRIES)
+                                HEAVY_REJECT_SUGGESTED, HEAVY_REJECT_RANDOM, HEAVY_RANDOM_TRIES,
+                                ladder_size > 0, _ladder.make_scratch(max(ladder_size, 1)))
 
 
 def playout_policy(policy: str, patterns=None) -> _heavy.PlayoutPolicy:
@@ -135,11 +161,16 @@ def playout_policy(policy: str, patterns=None) -> _heavy.PlayoutPolicy:
     return _policy(policy, patterns)
 
 
-def _prior_data(points: int) -> _prior.PriorData:
+def _prior_data(points: int, ladders: bool = False) -> _prior.PriorData:
+    """The prior's tables and scratch for boards of ``points`` points (padded); ``ladders``:
+    the capture piece reads ladders."""
     table = pattern_files.load_patterns(PRIOR_PATTERN_FILE)
+    size = round(points ** 0.5) - 2
     return _prior.PriorData(table.pattern_class, table.class_weight, table.class_need,
                             PRIOR_PATTERN_MIN, np.full(points, _prior.FAR, np.int8),
-                            np.zeros(points, np.int16))
+                            np.zeros(points, np.int16), bool(ladders),
+                            _ladder.make_scratch(size if ladders else 1), np.zeros(points, np.int16),
+                            np.zeros(points, np.int16), np.zeros(3, np.uint64))
 
 
 def _stats(nodes: int) -> _strong.Stats:
@@ -283,8 +314,8 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],  # 
            priors=DEFAULTS["priors"], prior_weight: float = DEFAULTS["prior_weight"],
            expand_visits: int = DEFAULTS["expand_visits"], c: float = DEFAULTS["c"],
            root_select: str = DEFAULTS["root_select"], seconds: float = 0.0, seed=None,
-           komi: float | None = None, patterns=None, tabu=None,
-           record_hashes: int = 0, reuse_tree: bool = False) -> SearchResult:
+           komi: float | None = None, patterns=None, tabu=None, record_hashes: int = 0,
+           reuse_tree: bool = False, ladders=DEFAULTS["ladders"]) -> SearchResult:
     """One search of the strong engine from ``board`` for the side to move: at most
     ``playouts`` playouts (fewer when ``seconds`` > 0 runs out first); the pieces as in the
     module docstring. Same seed, same result (without ``seconds``). Win rates are for
@@ -299,29 +330,29 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],  # 
     was shorter (the paper's Fig. 5). The search stays the same; 0 records nothing (None).
 
     ``reuse_tree``: start from the subtree of this board's previous search under the two moves
-    played since, and stop when the root has ``playouts`` visits (the module docstring)."""
+    played since, and stop when the root has ``playouts`` visits; ``ladders``: where ladders
+    are read (:data:`LADDER_USES`; ``all``, ``none``). Both: the module docstring."""
     positive_int("playouts", playouts)
     positive_int("record_hashes", record_hashes, minimum=0)
     check_settings(policy, rave, rave_equiv, c, expand_visits, prior_weight, seconds)
     weights = prior_weights(priors, prior_weight)
-    komi = board.komi if komi is None else float(komi)
-    root = board.state
+    uses = parse_ladders(ladders)
+    komi, root = board.komi if komi is None else float(komi), board.state
     points, max_moves = root.color.shape[0], 3 * board.size * board.size
     params = _strong.Params(RAVE_SCHEDULES[rave], float(rave_equiv), float(c),
                             int(expand_visits), any(v > 0 for v in weights), komi, max_moves)
     key = (params, tuple(weights), policy, repr(tabu),
-           patterns if isinstance(patterns, (str, type(None))) else id(patterns))
+           patterns if isinstance(patterns, (str, type(None))) else id(patterns), uses)
     tree, stats = _start_tree(board, key, bool(reuse_tree))
     carried = int(tree.node_visits[0])  # 0 for a fresh tree
     playouts = max(playouts - carried, 1)
     buffers = _buffers(points, playouts, max_moves, int(record_hashes),
                        depth=carried + playouts + 2)
     rng, scratch = seed_state(seed), kb.clone_state(root)
-    policy_bundle, prior_data = _policy(policy, patterns), _prior_data(points)
+    policy_bundle = _policy(policy, patterns, board.size if "playouts" in uses else 0)
+    prior_data = _prior_data(points, "priors" in uses)
     tabu_lists, size_k = _tabu(tabu, board, playouts)
-    start = time.perf_counter()
-    chunk = playouts if seconds <= 0 else 256
-    done = 0
+    start, chunk, done = time.perf_counter(), playouts if seconds <= 0 else 256, 0
     while done < playouts:
         wanted = min(chunk, playouts - done)
         step = _strong.strong_run(tree, stats, root, scratch, rng, wanted, params, weights,

@@ -154,7 +154,9 @@ POSITION = [(BLACK, (4, 4)), (WHITE, (2, 6)), (BLACK, (6, 2)), (WHITE, (2, 3))]
 
 @pytest.mark.parametrize("pieces", [{}, dict(rave="none"), dict(priors="none"),
                                     dict(policy="light"), dict(rave="gelly", c=0.5),
-                                    dict(expand_visits=8, policy="pattern")])
+                                    dict(expand_visits=8, policy="pattern"),
+                                    dict(ladders="all"), dict(ladders="playouts",
+                                                              policy="pattern")])
 def test_same_seed_same_result_and_visits_add_up(pieces):
     board = Board.from_moves(9, POSITION)
     a, b = _search(board, **pieces), _search(board, **pieces)
@@ -314,6 +316,9 @@ def test_the_gtp_command_line_starts_and_answers_genmove():
     # recorded at commit ebfa14a, the code of the recorded matches (docs/bench/go.md); a change
     # here changes the engine those matches measured: re-record only on purpose
     ({}, ((4, 7), 16001, 0.51, [((4, 7), 316), ((3, 2), 204), ((6, 4), 126), ((2, 1), 124)])),
+    # the ladder reading off by name is the same engine
+    (dict(ladders="none"),
+     ((4, 7), 16001, 0.51, [((4, 7), 316), ((3, 2), 204), ((6, 4), 126), ((2, 1), 124)])),
     (dict(rave="gelly", policy="pattern"),
      ((1, 3), 14178, 0.486, [((1, 3), 125), ((4, 7), 101), ((6, 6), 100), ((3, 5), 79)])),
     (dict(priors="none", policy="light", expand_visits=4),
