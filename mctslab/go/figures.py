@@ -218,8 +218,8 @@ def draw_board(ax, board: dict, title: str | None = None) -> dict:
 
 def game_boards_figure(boards: dict, title: str = "Games of the strong engine"):
     """The final positions ``boards`` (:func:`mctslab.go.experiments.run_game_boards`:
-    ``{title: board}``) side by side, each with its move numbers (:func:`draw_board`); an empty dict
-    gives a figure saying there is no game to show."""
+    ``{title: board}``) two to a row, each with its move numbers (:func:`draw_board`); an empty
+    dict gives a figure saying there is no game to show."""
     if not boards:
         fig, ax = plt.subplots(figsize=(7, 2))
         ax.axis("off")
@@ -227,9 +227,13 @@ def game_boards_figure(boards: dict, title: str = "Games of the strong engine"):
                 ha="center", va="center")
         fig.suptitle(title)
         return fig
-    fig, axes = plt.subplots(1, len(boards), figsize=(5.2 * len(boards), 5.6), squeeze=False)
-    for ax, (name, board) in zip(axes[0], boards.items()):
+    cols = min(2, len(boards))
+    rows = -(-len(boards) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 5.6 * rows), squeeze=False)
+    for ax, (name, board) in zip(axes.flat, boards.items()):
         draw_board(ax, board, name)
+    for ax in axes.flat[len(boards):]:
+        ax.axis("off")
     fig.suptitle(title)
     fig.tight_layout()
     return fig

@@ -37,7 +37,7 @@ from mctslab.go.played import Played, played_from_stores
 
 __all__ = ["PREFIX", "CONTROL", "ROWS", "HEAD_TO_HEAD", "TABU_CONFIG", "TABU_DIFFERENCE", "find",
            "played", "validation_table", "ablation", "head_to_head_games", "tabu_table",
-           "example_games", "find_plain", "pass_rules", "markdown"]
+           "example_games", "examples", "pass_rules", "markdown"]
 
 NOTEBOOK = "go_state_tabu"
 PREFIX = "strong9-"        # records/go_state_tabu/strong9-<date>/
@@ -49,12 +49,15 @@ TABU_DIFFERENCE = 0.03  # the issue's question: a 3-point difference in win rate
 TABU_CPU_S_PER_GAME = 6.0
 
 
-def find(root=None) -> Path | None:
+def find(root=None, kind: str = "") -> Path | None:
     """The newest ``records/go_state_tabu/strong9-<date>/`` (``root``: another records
-    folder), or None; a record of another engine (``strong9-plain-<date>``) is not one."""
+    folder), or None; a record of another match (``strong9-<kind>-<date>``) is not one. With
+    ``kind``, the newest ``strong9-<kind>-<date>/``: ``plain``, the plain pass rule's
+    validation; ``pachi``, the match against Pachi."""
     base = paths.records_root(root) / NOTEBOOK
-    found = sorted(p for p in base.glob(f"{PREFIX}*") if p.is_dir()
-                   and re.fullmatch(rf"{PREFIX}\d{{4}}-\d\d-\d\d", p.name)) \
+    middle = f"{kind}-" if kind else ""
+    found = sorted(p for p in base.glob(f"{PREFIX}{middle}*") if p.is_dir()
+                   and re.fullmatch(rf"{PREFIX}{middle}\d{{4}}-\d\d-\d\d", p.name)) \
         if base.is_dir() else []
     return found[-1] if found else None
 
@@ -241,13 +244,15 @@ def tabu_table(folder=None) -> pd.DataFrame:
     return frame[[c for c in order if c in frame.columns]]
 
 
-def example_games(folder=None) -> dict[str, bytes]:
+def example_games(folder=None, against: str = "") -> dict[str, bytes]:
     """One won and one lost game of the full engine (the first of each in seed order), as
-    ``{"won: game i (colour)": SGF bytes, "lost: ...": bytes}``, from the record's games
-    whether packed or not (:func:`mctslab.go.match_record.game_sgf`); empty without a record."""
+    ``{"strong won: game i, as Colour": SGF bytes, "strong lost: ...": bytes}`` (``against``,
+    when given, follows "strong won"/"lost" as "against <who>"), from the record's games whether
+    packed or not (:func:`mctslab.go.match_record.game_sgf`); empty without a record."""
     folder = Path(folder) if folder is not None else find()
     if folder is None or not match_record.games_kept(folder / CONTROL):
         return {}
+    against = f" against {against}" if against else ""
     frame = tables.games_frame(played(folder))
     frame = frame[frame.method == CONTROL]
     chosen = {}
@@ -259,8 +264,15 @@ def example_games(folder=None) -> dict[str, bytes]:
         colour = "Black" if game.color == "B" else "White"
         text = match_record.game_sgf(folder / CONTROL, f"{int(game.game):04d}-{game.color}.sgf")
         if text is not None:
-            chosen[f"strong {word}: game {int(game.game)}, as {colour}"] = text
+            chosen[f"strong {word}{against}: game {int(game.game)}, as {colour}"] = text
     return chosen
+
+
+def examples() -> dict[str, bytes]:
+    """:func:`example_games` of the validation against GNU Go, then of the newest match
+    against Pachi (``strong9-pachi-<date>``) when there is one: the notebook's board images."""
+    pachi = find(kind="pachi")
+    return {**example_games(), **(example_games(pachi, against="Pachi") if pachi else {})}
 
 
 def markdown(folder=None) -> str:
@@ -298,15 +310,6 @@ def _game_rows(folder: Path) -> list[dict]:
             for r, p in zip(found.results, plain)]
 
 
-def find_plain(root=None) -> Path | None:
-    """The newest ``records/go_state_tabu/strong9-plain-<date>/`` (``root``: another records
-    folder), or None."""
-    base = paths.records_root(root) / NOTEBOOK
-    found = sorted(p for p in base.glob(f"{PREFIX}plain-*") if p.is_dir()) \
-        if base.is_dir() else []
-    return found[-1] if found else None
-
-
 def pass_rules(folder=None) -> pd.DataFrame:
     """The plain pass rule's record (``records/go_state_tabu/strong9-plain-<date>/full``)
     against the recorded engine's (the newest ``strong9-<date>/full``, the estimate rule) over
@@ -314,7 +317,7 @@ def pass_rules(folder=None) -> pd.DataFrame:
     the plain count's wins and the share of the referee's wins that are plain wins too; then the
     pairing: games whose moves differ, and the exact McNemar test of the referee's results
     (b: won under the plain rule only, c: under the estimate rule only)."""
-    folder = Path(folder) if folder is not None else find_plain()
+    folder = Path(folder) if folder is not None else find(kind="plain")
     recorded = find(folder.parent.parent) if folder is not None else None
     if recorded is None or not (folder / CONTROL).is_dir():
         return _missing("the two pass rules' full/ matches", "mctslab go match ... --out "

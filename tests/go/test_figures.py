@@ -72,6 +72,10 @@ def test_two_games_side_by_side_and_an_empty_figure_saying_why(tmp_path):
     empty = figures.game_boards_figure({})
     assert "no committed game record" in empty.axes[0].texts[0].get_text()
     plt.close(empty)
+    three = figures.game_boards_figure(_boards({"a": a, "b": a, "c": a}, tmp_path))
+    assert len(three.axes) == 4 and not three.axes[3].axison  # two to a row, the 4th blank
+    assert [len(ax.patches) for ax in three.axes[:3]] == [3, 3, 3]
+    plt.close(three)
 
 
 @pytest.mark.skipif(not FULL.is_dir(), reason="no committed strong record")

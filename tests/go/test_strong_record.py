@@ -172,6 +172,21 @@ def test_one_won_and_one_lost_game_are_picked_from_the_committed_sgf(tmp_path, p
 
 
 @needs_record
+def test_the_examples_add_the_games_against_pachi_when_recorded(tmp_path):
+    """A Pachi record beside the validation: its won and lost games follow the GNU Go ones,
+    titled "against Pachi"; without it, only the validation's (and find(kind) finds nothing)."""
+    base = tmp_path / "go_state_tabu"
+    shutil.copytree(RECORD / "full", base / "strong9-pachi-2026-12-01" / "full")
+    games = strong_record.example_games(base / "strong9-pachi-2026-12-01", against="Pachi")
+    assert [t.split(":")[0] for t in games] == ["strong won against Pachi",
+                                                "strong lost against Pachi"]
+    assert strong_record.find(tmp_path, kind="pachi").name == "strong9-pachi-2026-12-01"
+    assert strong_record.find(tmp_path) is None and strong_record.find(tmp_path, "plain") is None
+    shown = strong_record.examples()
+    assert list(shown)[:2] == list(strong_record.example_games())
+
+
+@needs_record
 def test_the_strong_record_passes_the_records_check(tmp_path):
     report = records.check_record(RECORD)
     assert report.ok, report.problems
