@@ -48,7 +48,7 @@ from mctslab.go._board import (
     hash_after,
     play_arrays,
 )
-from mctslab.go._ladder import CAPTURED, LadderScratch, read_ladder
+from mctslab.go._ladder import CAPTURED, LadderScratch, open_escape, read_ladder
 from mctslab.go._patterns import PatternPolicy, choose_pattern_move, liberties_after
 from mctslab.go._playout import TABU_NONE, TABU_STATE, choose_light_move
 from mctslab.go._tabu import tabu_check, tabu_key
@@ -98,11 +98,14 @@ def _bad_self_atari(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, w,
                                            lib_sumsq, w, color, p) >= 2
 
 
-@njit(cache=True, _nrt=False, inline="always")
+# not inlined: with the ladders off (the default) the playout's loop keeps its code as before
+@njit(cache=True, _nrt=False)
 def laddered_escape(col, group, libs, lib_sum, lib_sumsq, info, color, p, ladder):
     """``color`` on ``p`` extends an own string in atari, captures nothing, and the string is
     then captured (in a ladder, or at once); ``ladder``: a :class:`LadderScratch`."""
     w = info[I_WIDTH]
+    if open_escape(col, w, p):
+        return False
     target = -1
     for q in (p - 1, p + 1, p - w, p + w):
         c = col[_u(q)]

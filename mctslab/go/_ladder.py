@@ -21,9 +21,10 @@ through ``target`` captured in a ladder? The AND-OR search it runs:
   wins if every move fails (or none is legal).
 
 The search is depth first with an explicit stack (numba's cached recursive functions crash on
-reload), on a copy of the position's colours (``LadderScratch.col``) with moves played and
-undone through a log; liberties are counted by flood fill, captures, suicide and simple ko
-follow :mod:`mctslab.go._board`'s rules. It is bounded: at most ``limits[0]`` moves played per
+reload), on the position's colour array itself, moves played and undone through a log (the
+array is as it was when the reading returns); liberties are counted by flood fill, captures,
+suicide and simple ko follow :mod:`mctslab.go._board`'s rules. :func:`open_escape` is the
+callers' quick exit. It is bounded: at most ``limits[0]`` moves played per
 reading and ``candidates.shape[0]`` plies deep, and a defender node with more than
 ``candidates.shape[1]`` moves; a reading that hits a bound answers :data:`UNKNOWN`, which
 callers take as "no ladder".
@@ -42,6 +43,7 @@ CAPTURED, ESCAPES, UNKNOWN = 1, 0, -1  # read_ladder's answers
 ATTACKER, DEFENDER = 0, 1              # who moves at a search node
 NO_KO = 0                              # the ko point of a node with none (PASS, never a point)
 C_STAMP, C_PLAYS, C_TOP = 0, 1, 2      # counters[]: last flood-fill stamp, moves left, log top
+C_READS, C_MOVES = 3, 4                # ... and, for diagnostics, readings and moves played
 DEFENDER_MOVES = 16                    # K: a defender node's most moves (counter-captures + 1)
 
 
@@ -49,7 +51,6 @@ class LadderScratch(NamedTuple):
     """A reading's board and stack (one per search; :func:`make_scratch` sizes it for a
     board). ``P`` points, ``D`` plies, ``K`` defender moves per node."""
 
-    col: np.ndarray         # int8[P] the position being read (a copy of its colours)
     mark: np.ndarray        # int32[P] flood-fill stamps (a point is seen when == the stamp)
     queue: np.ndarray       # int16[P] flood fill of the laddered string
     queue2: np.ndarray      # int16[P] flood fill of the strings next to it
@@ -57,11 +58,15 @@ class LadderScratch(NamedTuple):
     log_color: np.ndarray   # int8[P + 2 D + 8] their colour before
     candidates: np.ndarray  # int16[D, K] the moves of the node at each ply
     frames: np.ndarray      # int64[D, 5] per ply: kind, next move, moves, log top, ko point
-    counters: np.ndarray    # int64[3] C_STAMP, C_PLAYS, C_TOP
+    counters: np.ndarray    # int64[5] C_STAMP, C_PLAYS, C_TOP, C_READS, C_MOVES
     limits: np.ndarray      # int64[1] moves one reading may play
 
 
 F_KIND, F_NEXT, F_COUNT, F_UNDO, F_KO = 0, 1, 2, 3, 4  # frames[d, :]
+
+# The kernels that take the scratch bundle are inlined (inline="always") into the search: a call
+# passing a NamedTuple of arrays costs about 130 ns in numba (see mctslab.go._board), several per
+# move read.
 
 
 def make_scratch(size: int) -> LadderScratch:
@@ -70,10 +75,10 @@ def make_scratch(size: int) -> LadderScratch:
     points, depth = (size + 2) ** 2, 4 * size + 8
     log = points + 2 * depth + 8  # every placed stone and every stone captured on one path
     return LadderScratch(
-        np.zeros(points, np.int8), np.zeros(points, np.int32), np.zeros(points, np.int16),
+        np.zeros(points, np.int32), np.zeros(points, np.int16),
         np.zeros(points, np.int16), np.zeros(log, np.int16), np.zeros(log, np.int8),
         np.zeros((depth, DEFENDER_MOVES), np.int16), np.zeros((depth, 5), np.int64),
-        np.zeros(3, np.int64), np.array([32 * size], np.int64))
+        np.zeros(5, np.int64), np.array([32 * size], np.int64))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -126,34 +131,33 @@ def fill(col, w, s, mark, stamp, queue, cap):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _set(sc, p, c, top):
+def _set(col, sc, p, c, top):
     """Colour ``p`` with ``c``, logged at ``top``; returns the next log slot."""
     sc.log[_u(top)] = p
-    sc.log_color[_u(top)] = sc.col[_u(p)]
-    sc.col[_u(p)] = c
+    sc.log_color[_u(top)] = col[_u(p)]
+    col[_u(p)] = c
     return top + 1
 
 
-@njit(cache=True, _nrt=False)
-def undo(sc, until):
-    """Undo the logged colour changes back to log slot ``until``."""
+@njit(cache=True, _nrt=False, inline="always")
+def undo(col, sc, until):
+    """Undo the logged colour changes of ``col`` back to log slot ``until``."""
     top = sc.counters[C_TOP]
     while top > until:
         top -= 1
-        sc.col[_u(sc.log[_u(top)])] = sc.log_color[_u(top)]
+        col[_u(sc.log[_u(top)])] = sc.log_color[_u(top)]
     sc.counters[C_TOP] = until
 
 
-@njit(cache=True, _nrt=False)
-def play(sc, w, color, p, ko):
-    """``color`` plays the empty point ``p`` on ``sc.col`` (``ko``: the point it may not take,
+@njit(cache=True, _nrt=False, inline="always")
+def play(col, sc, w, color, p, ko):
+    """``color`` plays the empty point ``p`` on ``col`` (``ko``: the point it may not take,
     NO_KO for none); returns the ko point of the reply (NO_KO when none), or -1 when the move is
     illegal (the board then unchanged). Every change is logged for :func:`undo`."""
-    col = sc.col
     if col[_u(p)] != EMPTY or p == ko:
         return -1
     start = sc.counters[C_TOP]
-    top = _set(sc, p, color, start)
+    top = _set(col, sc, p, color, start)
     enemy = 3 - color
     taken = 0
     last_taken = NO_KO
@@ -163,14 +167,14 @@ def play(sc, w, color, p, ko):
         n, _, _, stones = fill(col, w, q, sc.mark, new_stamp(sc.counters, sc.mark), sc.queue, 1)
         if n == 0:
             for i in range(stones):
-                top = _set(sc, np.int64(sc.queue[_u(i)]), EMPTY, top)
+                top = _set(col, sc, np.int64(sc.queue[_u(i)]), EMPTY, top)
             taken += stones
             last_taken = np.int64(sc.queue[0])
     sc.counters[C_TOP] = top
     if taken == 0:
         n, _, _, _ = fill(col, w, p, sc.mark, new_stamp(sc.counters, sc.mark), sc.queue, 1)
         if n == 0:  # suicide
-            undo(sc, start)
+            undo(col, sc, start)
             return -1
         return NO_KO
     if taken == 1:
@@ -185,12 +189,12 @@ def play(sc, w, color, p, ko):
     return NO_KO
 
 
-@njit(cache=True, _nrt=False)
-def _defender_moves(sc, w, s, d):
+@njit(cache=True, _nrt=False, inline="always")
+def _defender_moves(col, sc, w, s, d):
     """The defender's moves at ply ``d`` (string ``s`` in atari) into ``candidates[d]``: the
     liberty of each attacker string in atari next to it, then its own liberty; returns how
     many, -1 when they do not fit."""
-    col, mark, cand = sc.col, sc.mark, sc.candidates
+    mark, cand = sc.mark, sc.candidates
     k_max = cand.shape[1]
     defender = col[_u(s)]
     attacker = 3 - defender
@@ -224,13 +228,13 @@ def _defender_moves(sc, w, s, d):
     return k
 
 
-@njit(cache=True, _nrt=False)
-def _open_node(sc, w, s, d, kind, ko):
+@njit(cache=True, _nrt=False, inline="always")
+def _open_node(col, sc, w, s, d, kind, ko):
     """Set up the node at ply ``d``; returns 1 or 0 when its value is known at once (attacker
     wins / loses), 2 when its moves are to be tried, -1 when it does not fit the bounds."""
     if d >= sc.candidates.shape[0]:
         return -1
-    n, l1, l2, _ = fill(sc.col, w, s, sc.mark, new_stamp(sc.counters, sc.mark), sc.queue, 3)
+    n, l1, l2, _ = fill(col, w, s, sc.mark, new_stamp(sc.counters, sc.mark), sc.queue, 3)
     frames = sc.frames
     frames[_u(d), F_KIND] = kind
     frames[_u(d), F_NEXT] = 0
@@ -246,7 +250,7 @@ def _open_node(sc, w, s, d, kind, ko):
         return 2
     if n >= 2:
         return 0  # not in atari: out of the ladder
-    k = _defender_moves(sc, w, s, d)
+    k = _defender_moves(col, sc, w, s, d)
     if k < 0:
         return -1
     frames[_u(d), F_COUNT] = k
@@ -254,10 +258,10 @@ def _open_node(sc, w, s, d, kind, ko):
 
 
 @njit(cache=True, _nrt=False)
-def _search(sc, w, s, kind, ko):  # noqa: C901 - numba kernel: the AND-OR search's stack loop, its cases inline
+def _search(col, sc, w, s, kind, ko):  # noqa: C901 - numba kernel: the AND-OR search's stack loop, its cases inline
     """The attacker's result from a node (module docstring): 1 wins, 0 loses, -1 a bound hit.
     ``kind``: who moves first; ``ko``: the point that side may not take."""
-    value = _open_node(sc, w, s, 0, kind, ko)
+    value = _open_node(col, sc, w, s, 0, kind, ko)
     if value != 2:
         return value
     d = 0
@@ -266,7 +270,7 @@ def _search(sc, w, s, kind, ko):  # noqa: C901 - numba kernel: the AND-OR search
     while True:
         attacking = frames[_u(d), F_KIND] == ATTACKER
         if pending >= 0:
-            undo(sc, frames[_u(d), F_UNDO])
+            undo(col, sc, frames[_u(d), F_UNDO])
             wins = pending == 1
             pending = -1
             if wins == attacking:  # the mover found a move that wins: the node is decided
@@ -287,19 +291,28 @@ def _search(sc, w, s, kind, ko):  # noqa: C901 - numba kernel: the AND-OR search
         if sc.counters[C_PLAYS] <= 0:
             return -1
         sc.counters[C_PLAYS] -= 1
-        defender = np.int64(sc.col[_u(s)])
+        sc.counters[C_MOVES] += 1
+        defender = np.int64(col[_u(s)])
         frames[_u(d), F_UNDO] = sc.counters[C_TOP]
-        reply_ko = play(sc, w, 3 - defender if attacking else defender,
+        reply_ko = play(col, sc, w, 3 - defender if attacking else defender,
                         np.int64(sc.candidates[_u(d), _u(i)]), frames[_u(d), F_KO])
         if reply_ko < 0:
             continue
-        value = _open_node(sc, w, s, d + 1, DEFENDER if attacking else ATTACKER, reply_ko)
+        value = _open_node(col, sc, w, s, d + 1, DEFENDER if attacking else ATTACKER, reply_ko)
         if value < 0:
             return -1
         if value == 2:
             d += 1
         else:
             pending = value  # a leaf: handled at ply d on the next turn
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def open_escape(col, w, p):
+    """Three or more empty points next to ``p``: a string extended on ``p`` has three liberties
+    or more, no ladder (the common case, decided without a reading)."""
+    return np.int64(col[_u(p - 1)] == EMPTY) + np.int64(col[_u(p + 1)] == EMPTY) + \
+        np.int64(col[_u(p - w)] == EMPTY) + np.int64(col[_u(p + w)] == EMPTY) >= 3
 
 
 @njit(cache=True, _nrt=False)
@@ -309,16 +322,19 @@ def read_ladder(col, w, ko, ko_color, color, p, target, sc):
     in a ladder? :data:`CAPTURED` (also when ``p`` captures it, or leaves it one liberty with
     the attacker to move), :data:`ESCAPES`, or :data:`UNKNOWN` (``p`` illegal, or a bound hit).
     The side owning ``target`` defends; the other attacks. ``sc``: a :class:`LadderScratch`
-    of the board's size."""
-    for q in range(col.shape[0]):
-        sc.col[q] = col[q]
+    of the board's size. The moves are played on ``col`` itself and undone: ``col`` is as it
+    was on return."""
     sc.counters[C_TOP] = 0
     sc.counters[C_PLAYS] = sc.limits[0]
-    reply_ko = play(sc, w, color, p, ko if ko_color == color else NO_KO)
+    sc.counters[C_READS] += 1
+    reply_ko = play(col, sc, w, color, p, ko if ko_color == color else NO_KO)
     if reply_ko < 0:
         return UNKNOWN
-    defender = sc.col[_u(target)]
-    if defender != BLACK and defender != WHITE:
-        return CAPTURED
-    value = _search(sc, w, target, ATTACKER if defender == color else DEFENDER, reply_ko)
-    return UNKNOWN if value < 0 else (CAPTURED if value == 1 else ESCAPES)
+    answer = CAPTURED
+    defender = col[_u(target)]
+    if defender == BLACK or defender == WHITE:
+        value = _search(col, sc, w, target, ATTACKER if defender == color else DEFENDER,
+                        reply_ko)
+        answer = UNKNOWN if value < 0 else (CAPTURED if value == 1 else ESCAPES)
+    undo(col, sc, 0)
+    return answer

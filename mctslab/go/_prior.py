@@ -55,7 +55,7 @@ from mctslab.go._board import (
     _u,
 )
 from mctslab.go._heavy import self_atari_stones
-from mctslab.go._ladder import CAPTURED, LadderScratch, fill, new_stamp, read_ladder
+from mctslab.go._ladder import CAPTURED, LadderScratch, fill, new_stamp, open_escape, read_ladder
 from mctslab.go._patterns import liberties_after, pattern_weight
 
 MAX_DISTANCE = 3  # the last CFG distance that carries a prior
@@ -200,6 +200,16 @@ def _captures_next_to(col, group, libs, lib_sum, lib_sumsq, w, color, p):
     return False
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _free_but(col, w, p, q):
+    """Empty points next to ``p`` other than ``q``."""
+    free = 0
+    for r in (p - 1, p + 1, p - w, p + w):
+        if r != q and col[_u(r)] == EMPTY:
+            free += 1
+    return free
+
+
 @njit(cache=True, _nrt=False)
 def ladder_tables(st, color, data):
     """Fill ``data.ladder_escape`` and ``data.ladder_capture`` for ``color`` to move on ``st``
@@ -222,15 +232,18 @@ def ladder_tables(st, color, data):
             if c != color:
                 continue  # captured at once: the capture piece counts it
             q = np.int64(lib_sum[g]) // np.int64(libs[g])
-            if not _captures_next_to(col, group, libs, lib_sum, lib_sumsq, w, color, q) and \
+            if not open_escape(col, w, q) and not _captures_next_to(
+                    col, group, libs, lib_sum, lib_sumsq, w, color, q) and \
                     read_ladder(col, w, ko, ko_color, color, q, g, sc) == CAPTURED:
                 escape[q] += stones[g]
         elif c != color:
             n, l1, l2, _ = fill(col, w, g, sc.mark, new_stamp(sc.counters, sc.mark), sc.queue, 3)
             if n != 2:
                 continue
-            for q in (l1, l2):
-                if read_ladder(col, w, ko, ko_color, color, q, g, sc) == CAPTURED:
+            for q, other in ((l1, l2), (l2, l1)):
+                # the extension on the other liberty gets three: no ladder, no reading
+                if _free_but(col, w, other, q) < 3 and \
+                        read_ladder(col, w, ko, ko_color, color, q, g, sc) == CAPTURED:
                     capture[q] += stones[g]
     data.ladder_key[0] = st.hash[0]
     data.ladder_key[1] = color

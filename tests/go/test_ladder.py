@@ -320,6 +320,18 @@ def test_ladders_off_is_the_search_as_before_and_on_is_reproducible():
     assert sum(v for _, v, _ in a.children) == 400
 
 
+@pytest.mark.extended
+@pytest.mark.parametrize("ladders,expected", [
+    # recorded when the ladder reading was added (the measurements of docs/bench/go.md,
+    # "Ladder reading"); a change here changes the engine those games measured
+    ("priors", ((2, 4), 17051, 0.485, [((2, 4), 314), ((3, 2), 207), ((5, 5), 91), ((1, 2), 89)])),
+    ("all", ((2, 5), 17400, 0.494, [((2, 5), 204), ((4, 2), 118), ((3, 2), 116), ((3, 3), 86)])),
+])
+def test_golden_searches_with_ladders(ladders, expected):
+    r = strong.search(Board.from_moves(9, POSITION), 1000, seed=7, ladders=ladders)
+    assert (r.move, r.nodes, r.root_win_rate, [(m, v) for m, v, _ in r.children[:4]]) == expected
+
+
 def test_the_option_parses_and_defaults_to_none():
     assert strong.parse_ladders("none") == () and strong.parse_ladders("") == ()
     assert strong.parse_ladders("all") == ("priors", "playouts")
