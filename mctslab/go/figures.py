@@ -229,7 +229,9 @@ def game_boards_figure(boards: dict, title: str = "Games of the strong engine"):
         return fig
     cols = min(2, len(boards))
     rows = -(-len(boards) // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 5.6 * rows), squeeze=False)
+    # a board's four-line caption below it needs room above the next row's board
+    fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 5.6 + 6.4 * (rows - 1)),
+                             squeeze=False)
     for ax, (name, board) in zip(axes.flat, boards.items()):
         draw_board(ax, board, name)
     for ax in axes.flat[len(boards):]:

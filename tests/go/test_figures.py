@@ -74,6 +74,8 @@ def test_two_games_side_by_side_and_an_empty_figure_saying_why(tmp_path):
     plt.close(empty)
     three = figures.game_boards_figure(_boards({"a": a, "b": a, "c": a}, tmp_path))
     assert len(three.axes) == 4 and not three.axes[3].axison  # two to a row, the 4th blank
+    three.suptitle(three._suptitle.get_text() + " (scale: smoke)")
+    assert figure_problems(three) == []  # captions clear of the next row
     assert [len(ax.patches) for ax in three.axes[:3]] == [3, 3, 3]
     plt.close(three)
 
