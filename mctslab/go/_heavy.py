@@ -15,7 +15,8 @@ Reading guide.
   into atari (throw-ins, nakade), as in michi's and Pachi's playouts.
 * **Ladders** (``PlayoutPolicy.ladders``, with ``PATTERN`` and ``HEAVY``): a proposed move that
   extends an own string in atari (its liberty, capturing nothing) is not played when the
-  string is then captured in a ladder (:func:`laddered_escape`, :mod:`mctslab.go._ladder`);
+  string is then captured in a ladder (:func:`escape_target`, then
+  :func:`mctslab.go._ladder.read_ladder`);
   the light policy draws the move instead, as Pachi's moggy and michi skip an escape that
   runs into a ladder.
 * **Playout** (:func:`playout_recorded`): plays the position out to two passes or
@@ -98,23 +99,21 @@ def _bad_self_atari(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, w,
                                            lib_sumsq, w, color, p) >= 2
 
 
-# not inlined: with the ladders off (the default) the playout's loop keeps its code as before
-@njit(cache=True, _nrt=False)
-def laddered_escape(col, group, libs, lib_sum, lib_sumsq, info, color, p, ladder):
-    """``color`` on ``p`` extends an own string in atari, captures nothing, and the string is
-    then captured (in a ladder, or at once); ``ladder``: a :class:`LadderScratch`."""
-    w = info[I_WIDTH]
+@njit(cache=True, _nrt=False, inline="always")
+def escape_target(col, group, libs, lib_sum, lib_sumsq, w, color, p):
+    """A stone of the own string in atari that ``color`` on ``p`` extends, when the move
+    captures nothing and leaves ``p`` fewer than three empty neighbours (else there is no ladder
+    to read); -1 when there is none."""
     if open_escape(col, w, p):
-        return False
+        return -1
     target = -1
     for q in (p - 1, p + 1, p - w, p + w):
         c = col[_u(q)]
         if (c == color or c == 3 - color) and _atari(libs, lib_sum, lib_sumsq, group[_u(q)]):
             if c != color:
-                return False  # a capture, not an extension
+                return -1  # a capture, not an extension
             target = q
-    return target >= 0 and read_ladder(col, w, info[I_KO], info[I_KO_COLOR], color, p, target,
-                                       ladder) == CAPTURED
+    return target
 
 
 # inline="always": a call passing the policy bundle (the pattern tables' tuple) cost ~10% of
@@ -128,8 +127,12 @@ def heavy_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, 
     if code != LIGHT:
         p = choose_pattern_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info,
                                 rng, color, policy.patterns)
-        if p >= 0 and not (policy.ladders and laddered_escape(
-                col, group, libs, lib_sum, lib_sumsq, info, color, p, policy.ladder)):
+        if p >= 0 and policy.ladders:  # the cheap tests here, a call only to read
+            target = escape_target(col, group, libs, lib_sum, lib_sumsq, w, color, p)
+            if target >= 0 and read_ladder(col, w, info[I_KO], info[I_KO_COLOR], color, p,
+                                           target, policy.ladder) == CAPTURED:
+                p = -1
+        if p >= 0:
             if code == PATTERN or not _bad_self_atari(
                     col, group, next_stone, stones, libs, lib_sum, lib_sumsq, w, color, p) or \
                     rng_random(rng) >= policy.reject_suggested:

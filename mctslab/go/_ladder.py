@@ -131,6 +131,12 @@ def fill(col, w, s, mark, stamp, queue, cap):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _next_to_empty(col, w, p):
+    return col[_u(p - 1)] == EMPTY or col[_u(p + 1)] == EMPTY or col[_u(p - w)] == EMPTY or \
+        col[_u(p + w)] == EMPTY
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _set(col, sc, p, c, top):
     """Colour ``p`` with ``c``, logged at ``top``; returns the next log slot."""
     sc.log[_u(top)] = p
@@ -162,8 +168,8 @@ def play(col, sc, w, color, p, ko):
     taken = 0
     last_taken = NO_KO
     for q in (p - 1, p + 1, p - w, p + w):
-        if col[_u(q)] != enemy:
-            continue
+        if col[_u(q)] != enemy or _next_to_empty(col, w, q):
+            continue  # not a stone of the opponent's, or one with a liberty of its own
         n, _, _, stones = fill(col, w, q, sc.mark, new_stamp(sc.counters, sc.mark), sc.queue, 1)
         if n == 0:
             for i in range(stones):
@@ -171,12 +177,11 @@ def play(col, sc, w, color, p, ko):
             taken += stones
             last_taken = np.int64(sc.queue[0])
     sc.counters[C_TOP] = top
-    if taken == 0:
+    if taken == 0 and not _next_to_empty(col, w, p):
         n, _, _, _ = fill(col, w, p, sc.mark, new_stamp(sc.counters, sc.mark), sc.queue, 1)
         if n == 0:  # suicide
             undo(col, sc, start)
             return -1
-        return NO_KO
     if taken == 1:
         own = 0
         free = 0
@@ -190,15 +195,14 @@ def play(col, sc, w, color, p, ko):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _defender_moves(col, sc, w, s, d):
-    """The defender's moves at ply ``d`` (string ``s`` in atari) into ``candidates[d]``: the
-    liberty of each attacker string in atari next to it, then its own liberty; returns how
-    many, -1 when they do not fit."""
+def _defender_moves(col, sc, w, s, d, lib, stones):
+    """The defender's moves at ply ``d`` (string ``s`` in atari, its liberty ``lib``, its
+    stones ``sc.queue[:stones]``) into ``candidates[d]``: the liberty of each attacker string in
+    atari next to it, then ``lib``; returns how many, -1 when they do not fit."""
     mark, cand = sc.mark, sc.candidates
     k_max = cand.shape[1]
     defender = col[_u(s)]
     attacker = 3 - defender
-    n, lib, _, stones = fill(col, w, s, mark, new_stamp(sc.counters, mark), sc.queue, 2)
     k = 0
     first = sc.counters[C_STAMP] + 1  # strings filled below get this stamp or later
     for i in range(stones):
@@ -234,7 +238,7 @@ def _open_node(col, sc, w, s, d, kind, ko):
     wins / loses), 2 when its moves are to be tried, -1 when it does not fit the bounds."""
     if d >= sc.candidates.shape[0]:
         return -1
-    n, l1, l2, _ = fill(col, w, s, sc.mark, new_stamp(sc.counters, sc.mark), sc.queue, 3)
+    n, l1, l2, stones = fill(col, w, s, sc.mark, new_stamp(sc.counters, sc.mark), sc.queue, 3)
     frames = sc.frames
     frames[_u(d), F_KIND] = kind
     frames[_u(d), F_NEXT] = 0
@@ -250,7 +254,7 @@ def _open_node(col, sc, w, s, d, kind, ko):
         return 2
     if n >= 2:
         return 0  # not in atari: out of the ladder
-    k = _defender_moves(col, sc, w, s, d)
+    k = _defender_moves(col, sc, w, s, d, l1, stones)  # one liberty: the fill saw every stone
     if k < 0:
         return -1
     frames[_u(d), F_COUNT] = k
