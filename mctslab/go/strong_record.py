@@ -31,7 +31,7 @@ from mctslab.core.stats import (
     win_rate_row,
 )
 from mctslab.core.store import ResultStore
-from mctslab.go import match, match_record, plans, tables
+from mctslab.go import endgame, match_record, plans, tables
 from mctslab.go.plans import CONTROL, HEAD_TO_HEAD, TABU_CONFIG, TABU_EXPANSION, TABU_PLAYOUTS
 from mctslab.go.played import Played, played_from_stores
 
@@ -303,11 +303,10 @@ def _game_rows(folder: Path) -> list[dict]:
     """A match folder's games in seed order: won by the referee, won by the plain count, the
     moves played (from the game's SGF)."""
     found = played_from_stores([folder])
-    plain = [match.plain_counts([t], [r])["plain_wins"] == 1
-             for t, r in zip(found.tasks, found.results)]
-    return [{"won": bool(r["candidate_won"]), "plain": p,
+    return [{"won": bool(r["candidate_won"]),
+             "plain": endgame.plain_winner(r) == t.params["color"],
              "moves": tuple(_MOVE.findall(r.get("sgf", "")))}
-            for r, p in zip(found.results, plain)]
+            for t, r in zip(found.tasks, found.results)]
 
 
 def pass_rules(folder=None) -> pd.DataFrame:
