@@ -22,7 +22,8 @@ Python-side API::
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from mctslab.core.jit import njit
 
 __all__ = ["seed_state", "spawn_states", "rng_next", "rng_random", "rng_below"]
 

@@ -27,9 +27,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from numba import njit
 from scipy import stats as _st
 
+from mctslab.core.jit import njit
 from mctslab.core.rounding import round_table
 
 __all__ = [

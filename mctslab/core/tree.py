@@ -33,8 +33,8 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from mctslab.core.jit import njit
 from mctslab.core.ucb import ucb_min
 from mctslab.rng import rng_below
 

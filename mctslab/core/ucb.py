@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
+from mctslab.core.jit import njit
 
 __all__ = ["exploration", "ucb_max", "ucb_min"]
 

@@ -31,7 +31,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+
+from mctslab.core.jit import njit
 
 EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
 PASS = 0

@@ -34,8 +34,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from numba import njit
-
+from mctslab.core.jit import njit
 from mctslab.go._board import (
     I_KO,
     I_KO_COLOR,

@@ -35,8 +35,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from mctslab.core.jit import njit
 from mctslab.go._board import BLACK, EMPTY, WHITE, _u
 
 CAPTURED, ESCAPES, UNKNOWN = 1, 0, -1  # read_ladder's answers

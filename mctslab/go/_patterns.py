@@ -49,9 +49,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import overload
 
+from mctslab.core.jit import njit
 from mctslab.go._board import (
     BLACK,
     BORDER,

@@ -39,8 +39,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from mctslab.core.jit import njit
 from mctslab.go._board import (
     BLACK,
     BORDER,

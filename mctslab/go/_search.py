@@ -34,8 +34,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from mctslab.core.jit import njit
 from mctslab.core.tree import tree_expand, tree_new_node, tree_select_max
 from mctslab.go._board import (
     BLACK,

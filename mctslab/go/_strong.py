@@ -45,8 +45,8 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from mctslab.core.jit import njit
 from mctslab.core.tree import tree_expand, tree_new_node
 from mctslab.go._board import (
     BLACK,

@@ -27,7 +27,8 @@ accepted.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from mctslab.core.jit import njit
 
 NIL = np.uint64(0)
 NONE, SEQUENTIAL, BATCH_ON_LOSS = 0, 1, 2

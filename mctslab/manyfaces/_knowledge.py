@@ -21,7 +21,8 @@ neighbours of p are ``p +- 1``, ``p +- w``). Plain-Python twins are in
 """
 
 import numpy as np
-from numba import njit
+
+from mctslab.core.jit import njit
 
 EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
 MAX_RAY = 3

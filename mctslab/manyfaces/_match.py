@@ -51,8 +51,9 @@ loses more than 5%.
 
 from typing import NamedTuple
 
-import numba
 import numpy as np
+
+from mctslab.core.jit import njit
 
 WINDOWS, HASHES, CANDIDATES, COMPARISONS, WORDS, OPS, MATCHES, MASK_OPS, ANCHORS = range(9)
 N_COUNTERS = 9
@@ -120,7 +121,7 @@ class Switches(NamedTuple):
     word_bits: int             # 8, 16, 32 or 64
 
 
-@numba.njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def build_windows(board, n, src, win):
     """Fill win[8, n*n, 3] from board[n*n]; src[o, a] is the board point shown at
     transformed point a."""
@@ -153,7 +154,7 @@ def build_windows(board, n, src, win):
                 win[o, ar * n + ac, 2] = e
 
 
-@numba.njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def window_hash(own, other, key_bits):
     """8-bit key: the 2-bit state code of 4 window points, from the window's own and
     other masks (black and white, swapped for colour 1). The code is own | other << 1:
@@ -166,12 +167,12 @@ def window_hash(own, other, key_bits):
     return h
 
 
-@numba.njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def clear_bit(match_bits, t, a, p):
     match_bits[t, a, p >> 6] &= ~(np.uint64(1) << np.uint64(p & 63))
 
 
-@numba.njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def words_to_fail(hit, word_bits):
     """Words of ``word_bits`` compared up to and including the first that fails (the
     paper's word-wise early exit; the kernel itself compares 64 bits at once)."""
@@ -184,7 +185,7 @@ def words_to_fail(hit, word_bits):
     return 64 // word_bits
 
 
-@numba.njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def match_anchor(o, colour, ar, ac, n, pats, cands, row, j_lo, q_row, q_col, q_old, in_place,  # noqa: C901, PLR0913, PLR0915 - numba kernel: one candidate list's scan at a window, every case inline in the loop (a call per candidate costs the matcher's speed)
                  state, switches):
     """Try one candidate list at one (orientation, colour, anchor) and set match bits.
@@ -276,7 +277,7 @@ def match_anchor(o, colour, ar, ac, n, pats, cands, row, j_lo, q_row, q_col, q_o
     count_window(counters, n_cand, n_comp, n_words, n_match, n_tests)
 
 
-@numba.njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def later_blocks_hit(o, colour, ar, ac, n, win, pats, p, ok, early_exit, word_bits):  # noqa: PLR0913 - numba kernel: the window's coordinates and the matcher's switches as scalars (inlined into match_anchor)
     """The other 8x8 blocks of pattern ``p`` (bigger than 8x8) at one window, after its first
     block gave ``ok``: returns ``(ok, words compared)``; with ``early_exit`` the blocks after
@@ -296,7 +297,7 @@ def later_blocks_hit(o, colour, ar, ac, n, win, pats, p, ok, early_exit, word_bi
     return ok, n_words
 
 
-@numba.njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def count_window(counters, n_cand, n_comp, n_words, n_match, n_tests):
     """Add one window's counts (:func:`match_anchor`) to the counters."""
     counters[WINDOWS] += 1
@@ -307,7 +308,7 @@ def count_window(counters, n_cand, n_comp, n_words, n_match, n_tests):
     counters[OPS] += CANDIDATE_OPS * n_cand + WORD_OPS * n_words + POINT_TEST_OPS * n_tests
 
 
-@numba.njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def hashed_row(o, colour, ar, ac, n, win, key_bits, counters):
     """The row of the bucket table (anchor class, orientation, 8-bit key) for a window."""
     a = ar * n + ac
@@ -318,7 +319,7 @@ def hashed_row(o, colour, ar, ac, n, win, key_bits, counters):
     return (cls * 8 + o) * 256 + h
 
 
-@numba.njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def match_full(n, pats, lists, state, switches):
     """Match every pattern at every anchor, orientation and colour; match_bits is cleared."""
     state.match_bits[:] = 0
@@ -337,7 +338,7 @@ def match_full(n, pats, lists, state, switches):
                                  state, switches)
 
 
-@numba.njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def update_windows(board, new_board, n, fwd, win, changed, changed_old, counters):
     """Apply new_board's differences to the window masks; returns the number of changed
     points, written to changed[] (their old states to changed_old[]). board is updated
@@ -368,7 +369,7 @@ def update_windows(board, new_board, n, fwd, win, changed, changed_old, counters
     return n_changed
 
 
-@numba.njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def key_point_changed(o, ar, ac, n, fwd, changed, n_changed, key_mask):
     """Did this update change a hash key point of window (o, anchor)? If not, its bucket
     is the one its current match bits were found in."""
@@ -381,7 +382,7 @@ def key_point_changed(o, ar, ac, n, fwd, changed, n_changed, key_mask):
     return False
 
 
-@numba.njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def forget_matches_through(q_row, q_col, ar, ac, t, a, meta, match_bits, match_count):
     """Clear the match bits at (t, a) of the patterns whose box contains (q_row, q_col)."""
     for wd in range(match_bits.shape[2] if match_count[t, a] > 0 else 0):
@@ -395,7 +396,7 @@ def forget_matches_through(q_row, q_col, ar, ac, t, a, meta, match_bits, match_c
                 match_count[t, a] -= 1
 
 
-@numba.njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def rematch_near(geometry, q, q_old, o, colour, pats, lists, state, changed, n_changed,  # noqa: PLR0913 - numba kernel: the window geometry, the changed point and the matcher's bundles
                  switches):
     """Re-match, for one orientation and colour, every (pattern, anchor) whose box
@@ -437,7 +438,7 @@ def rematch_near(geometry, q, q_old, o, colour, pats, lists, state, changed, n_c
                              state, switches)
 
 
-@numba.njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def update(board, new_board, geometry, pats, lists, state, changed, changed_old, switches):
     """Bring windows and matches from board to new_board (board updated in place).
     Returns the number of changed points, or -1 (nothing changed) when new_board holds a

@@ -24,8 +24,8 @@ into the cache, so nothing that varies lives at module level).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mctslab.core.jit import njit
 from mctslab.othello._bitops import flips_ir, legal_moves_ir, popcount_ir
 
 # Squares of the start position (a1 = 0): d4 = 27, e4 = 28, d5 = 35, e5 = 36.

@@ -19,8 +19,8 @@ RNG state, so the same state in gives the same fitness out.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mctslab.core.jit import njit
 from mctslab.core.stats import elo_update
 from mctslab.othello._players import play_game, play_match
 

@@ -29,8 +29,8 @@ Reading guide
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mctslab.core.jit import njit
 from mctslab.othello._bitops import flips_ir
 from mctslab.othello._board import START_BLACK, START_WHITE, legal_moves, play, popcount
 from mctslab.rng import rng_below, rng_random

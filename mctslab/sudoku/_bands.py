@@ -31,7 +31,8 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from numba import njit
+
+from mctslab.core.jit import njit
 
 # Rows of the band tables (make_band_tables). A place p of a band is bit p = 9 r + c; a minirow
 # mask has bit 3 r + k for row r of the band and box k.

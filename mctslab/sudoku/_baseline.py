@@ -11,8 +11,7 @@
 
 from __future__ import annotations
 
-from numba import njit
-
+from mctslab.core.jit import njit
 from mctslab.sudoku._playout import playout, reduce_to_minimal
 
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from numba import njit
+
+from mctslab.core.jit import njit
 
 
 def make_line_perms() -> np.ndarray:

@@ -24,7 +24,8 @@ where ``g`` is the board, transposed first when ``transposed``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from mctslab.core.jit import njit
 
 OK = 0
 OVERFLOW = 1

@@ -31,8 +31,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from mctslab.core.jit import njit
 from mctslab.rng import rng_below
 from mctslab.sudoku._rules import apply_rules
 from mctslab.sudoku._solver import count_solutions

@@ -18,8 +18,8 @@ clues: the playout keeps its clues separately (paper, footnote 1).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mctslab.core.jit import njit
 from mctslab.sudoku._solver import start_propagation
 
 

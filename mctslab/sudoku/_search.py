@@ -35,8 +35,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from mctslab.core.jit import njit
 from mctslab.core.tree import tree_backup, tree_expand, tree_new_node, tree_select_min
 from mctslab.sudoku._canon import paper_normalise
 from mctslab.sudoku._playout import (

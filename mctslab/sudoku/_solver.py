@@ -24,8 +24,8 @@ count capped at two).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mctslab.core.jit import njit
 from mctslab.sudoku._bands import (
     STRIDE,
     bit_index,

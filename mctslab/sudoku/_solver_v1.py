@@ -15,8 +15,8 @@ Status codes as in ``_solver.py``: 0 no answer, 1 unique, 2 multiple.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mctslab.core.jit import njit
 from mctslab.sudoku._solver import board_to_masks, propagate, record_decided, start_propagation
 
 

@@ -29,7 +29,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from mctslab.core.jit import njit
 
 EUC_2D = 0
 CEIL_2D = 1

@@ -10,7 +10,8 @@ memory is 2^n x n float64, so n <= 20 (16 cities: 8 MB, under a second).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from mctslab.core.jit import njit
 
 
 @njit(cache=True)

@@ -41,8 +41,8 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from mctslab.core.jit import njit
 from mctslab.core.tree import NO_MASK, tree_backup, tree_expand, tree_new_node, tree_select_min
 from mctslab.tsp._playout import playout
 

@@ -8,8 +8,8 @@ graph needs no n x n matrix: d15112 takes about a second and O(n) memory.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mctslab.core.jit import njit
 from mctslab.tsp._distance import weight
 
 

@@ -36,8 +36,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from mctslab.core.jit import njit
 from mctslab.rng import rng_below, rng_random
 from mctslab.tsp._distance import ATT, CEIL_2D, EUC_2D, path_length, weight
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from mctslab.core.jit import njit
 from mctslab.rng import rng_below, rng_random
 from mctslab.tsp._distance import EXPLICIT, coord_weight, path_length
 

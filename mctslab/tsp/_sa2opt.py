@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
+from mctslab.core.jit import njit
 from mctslab.rng import rng_below, rng_random
 from mctslab.tsp._distance import weight
 

@@ -26,7 +26,8 @@ PACKAGE = Path(mctslab.__file__).parent
 DOC = PACKAGE.parent / "docs" / "ARCHITECTURE.md"
 
 KERNEL_IMPORTS = ("numpy", "numba", "llvmlite", "math", "typing", "itertools", "__future__",
-                  "mctslab.rng", "mctslab.core.tree", "mctslab.core.stats", "mctslab.core.ucb")
+                  "mctslab.rng", "mctslab.core.tree", "mctslab.core.stats", "mctslab.core.ucb",
+                  "mctslab.core.jit")
 IO_CALLS = {"open", "print", "input", "Path", "np.load", "np.save", "np.loadtxt", "json.load",
             "json.loads", "json.dump", "pd.read_csv", "os.listdir", "subprocess.run"}
 
