@@ -117,7 +117,9 @@ def _detectable(games: int, rate: float, lower: bool = True) -> float:
 
 def validation_table(folder=None) -> pd.DataFrame:
     """The full engine against GNU Go level 10: games (and the games planned), wins by colour,
-    rate, 95% Clopper-Pearson interval, two-sided binomial p against 0.5, CPU seconds per game
+    rate, 95% Clopper-Pearson interval, two-sided binomial p against 0.5, the wins by the plain
+    count (every stone alive: a win the referee gives by removing dead stones may not be one on
+    a server that counts every stone), CPU seconds per game
     of each side, and the smallest drop in rate (80% power, 5% two-sided, two independent
     rates) a row of as many games could be told apart from it."""
     folder = Path(folder) if folder is not None else find()
@@ -133,6 +135,7 @@ def validation_table(folder=None) -> pd.DataFrame:
         "games": n, "status": _status(n, _plan(folder).get(CONTROL)),
         "wins as B": f"{int(black.won.sum())}/{len(black)}",
         "wins as W": f"{int(white.won.sum())}/{len(white)}", "wins": wins, **cells,
+        "wins (plain count)": _plain_wins(folder / CONTROL, n),
         "CPU s/game (ours)": round(float(games.cpu_candidate.mean()), 2),
         "CPU s/game (GNU Go)": round(float(games.cpu_opponent.mean()), 2),
         "detectable drop (80% power)": _detectable(n, wins / n),
@@ -141,7 +144,8 @@ def validation_table(folder=None) -> pd.DataFrame:
 
 def ablation(folder=None) -> pd.DataFrame:
     """:func:`mctslab.go.tables.ablation_table` of the record's rows against the full engine
-    over their common games (the same seeds), with what each row changes, the games it was
+    over their common games (the same seeds), with what each row changes, its wins by the
+    plain count (every stone alive) over the same games, the games it was
     planned to reach and its status (complete, partial, not played), and the smallest drop
     from the full engine's rate its games could find (80% power, 5% two-sided; two
     independent rates, so a bound: the paired design finds somewhat less). Rows of the plan
@@ -157,6 +161,9 @@ def ablation(folder=None) -> pd.DataFrame:
     table.insert(1, "changes", [ROWS.get(r, "") for r in table.row])
     table.insert(3, "status", [_status(int(n), plan.get(r)) for r, n in zip(table.row,
                                                                              table.games)])
+    matches = _matches(folder)
+    table.insert(table.columns.get_loc("wins") + 1, "wins (plain count)",
+                 [_plain_wins(matches[r], int(n)) for r, n in zip(table.row, table.games)])
     table["detectable drop (80% power)"] = [
         math.nan if r == CONTROL else _detectable(int(n), control_rate) for r, n in
         zip(table.row, table.games)]
@@ -168,7 +175,8 @@ def ablation(folder=None) -> pd.DataFrame:
     table = table.iloc[sorted(range(len(table)),
                               key=lambda k: (order.get(table.row[k], len(order)), table.row[k]))]
     table = table.reset_index(drop=True)
-    for column in ("games", "wins", f"{CONTROL} wins", "difference (games)"):
+    for column in ("games", "wins", "wins (plain count)", f"{CONTROL} wins",
+                   "difference (games)"):
         table[column] = table[column].astype("Int64")  # unplayed rows: empty, not 0.0
     return table
 
@@ -307,6 +315,12 @@ def _game_rows(folder: Path) -> list[dict]:
              "plain": endgame.plain_winner(r) == t.params["color"],
              "moves": tuple(_MOVE.findall(r.get("sgf", "")))}
             for t, r in zip(found.tasks, found.results)]
+
+
+def _plain_wins(match: Path, games: int) -> int:
+    """The wins by the plain count (every stone alive) of a match folder's first ``games``
+    games, the games a table's row counts (its common games with the control)."""
+    return sum(g["plain"] for g in _game_rows(match)[:games])
 
 
 def pass_rules(folder=None) -> pd.DataFrame:

@@ -60,6 +60,19 @@ def test_the_committed_validation_is_157_of_200():
     drop = row["detectable drop (80% power)"]
     assert games_for_power(0.785, 0.785 - drop) <= 200 < games_for_power(0.785, 0.786 - drop)
     assert strong_record.find(ROOT / "records").name >= RECORD.name  # the newest strong9-*
+    # the recount from the raw games: 102 of 200 by a count with every stone alive
+    assert row["wins (plain count)"] == 102
+
+
+@needs_record
+def test_the_ablations_plain_wins_are_each_rows_own_games():
+    table = strong_record.ablation(RECORD).set_index("row")
+    assert table.loc["full", "wins (plain count)"] == 102
+    for row, entry in table.iterrows():
+        games = strong_record._game_rows(RECORD / row)[:entry.games]
+        assert entry["wins (plain count)"] == sum(g["plain"] for g in games), row
+    # the same referee's wins as the full engine (b = c = 0), a plain count of its own games
+    assert table.loc["resign", "wins"] == 157 and table.loc["resign", "wins (plain count)"] == 97
 
 
 def _stored(row: str) -> int:
