@@ -11,6 +11,8 @@
 * ``go.strong_speed_ratio`` (and ``_9x9``): the strong engine's playouts per second with
   RAVE, priors and heavy playouts on, as a share of the UCT engine's pattern playouts per
   second measured alternately in the same run (goal: at least 0.6).
+* ``go.strong_ladders_ratio_9x9``: the strong engine's playouts per second with ladder reading
+  (priors and playouts) as a share of its own without, alternately in the same run (no goal).
 * ``go.tree_memory_mb``: peak memory (tracemalloc: every NumPy array the search allocates,
   tree with its grown edge arrays, scratch board, buffers) of a search that builds a
   100,000-node tree on 19x19. Goal <= 200 MB.
@@ -275,3 +277,31 @@ def strong_speed_ratio() -> dict:
 def strong_speed_ratio_9x9() -> dict:
     """The same on 9x9, 20,000 playouts."""
     return _strong_vs_pattern(9, 20_000, 3)
+
+
+@benchmark("go.strong_ladders_ratio_9x9", unit="x playouts/s without ladders")
+def strong_ladders_ratio_9x9() -> dict:
+    """9x9, 20,000 playouts from the empty board: the strong engine's playouts per second with
+    ladder reading in its priors and playouts (``ladders="priors,playouts"``) as a share of the
+    same engine's without, measured alternately in the same run, best of 3 by CPU time each
+    (the ladders' cost: docs/bench/go.md, "Ladder reading")."""
+    from mctslab.go import strong
+    from mctslab.go.api import Board
+
+    arms = {"none": "none", "ladders": "priors,playouts"}
+    for ladders in arms.values():
+        strong.search(Board(9), 50, seed=0, ladders=ladders)  # compile / load from the cache
+    best = dict.fromkeys(arms, 0.0)
+    for seed in range(3):
+        for name, ladders in arms.items():
+            cpu = time.process_time()
+            result = strong.search(Board(9), 20_000, seed=seed, ladders=ladders)
+            cpu = time.process_time() - cpu
+            best[name] = max(best[name], result.playouts / cpu) if cpu > 0 else best[name]
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return {"value": best["ladders"] / best["none"], "reference": best["none"],
+            "ladders_playouts_per_s": best["ladders"],
+            "detail": f"9x9 from the empty board, 20,000 playouts, best of 3 by CPU time, the "
+                      f"two arms alternately: with ladders (priors and playouts) "
+                      f"{best['ladders']:,.0f}/s, without {best['none']:,.0f}/s (load average "
+                      f"{load:.1f} on {os.cpu_count()} cores)"}
