@@ -161,6 +161,8 @@ def record(out, folder, budget=BUDGET) -> Path:
             if phase in ("table2", "paper2") and len(phase_counts):
                 _table2_verdicts(phase_counts, best).to_csv(folder / f"{phase}_claims.csv",
                                                             index=False)
+                search.table2_scores(phase_counts, playouts, best).to_csv(
+                    folder / f"{phase}_scores.csv", index=False)
             if phase == "paper1" and len(phase_counts):
                 _paper_scores(phase_counts, readings, best).to_csv(
                     folder / "paper1_scores.csv", index=False)
@@ -181,7 +183,54 @@ def summary(folder=RECORD) -> str:
     head = (f"From `{folder.name}/` (written {status['written']}): {done} of {len(table)} "
             f"readings complete, {status['screen_tasks']} of 640 screening runs, "
             f"{status['screen_cpu_hours']} CPU hours.")
-    return head + "\n\n" + md_table(table)
+    text = head + "\n\n" + md_table(table)
+    best = best_table(folder)
+    if "phase" in best.columns:
+        text += ("\n\nThe best readings further (`best_table`: each phase's cells within a "
+                 "factor 2 and within the targets' margins, counting every board; the claims "
+                 "of that table; CPU hours of its runs):\n\n" + md_table(best))
+    return text
+
+
+# the phases after the screening: (phase, its scores file, the table it scores, playouts per run)
+LATER = (("table2", "table2_scores.csv", "Table 2", 3 * BUDGET),
+         ("paper1", "paper1_scores.csv", "Table 1", 1_000_000),
+         ("paper2", "paper2_scores.csv", "Table 2", 3_000_000))
+
+
+def best_table(folder) -> pd.DataFrame:
+    """The best readings' later phases from a record ``folder`` (their ``*_scores.csv``), one
+    row per phase and reading: the table scored and its playouts per run, runs stored, both
+    count modes' distances, cells within a factor 2 and within the targets' margins (counting
+    every board), the verdicts of that table's claims and the CPU hours; the screening's row of
+    each best reading first (Table 1 at the screening budget). Before the screening is
+    complete, one row saying how far it got."""
+    folder = Path(folder)
+    status = json.loads((folder / "status.json").read_text())
+    if "best" not in status:
+        return pd.DataFrame({"status": [f"the screening is not complete: {status['screen_tasks']}"
+                                        f" of 640 runs in this record; no best readings yet"]})
+    readings = pd.read_csv(folder / "readings.csv").set_index("reading")["label"]
+    frames = [("screen", pd.read_csv(folder / "screen_scores.csv"), "Table 1", BUDGET)]
+    frames += [(phase, pd.read_csv(folder / name), table, playouts)
+               for phase, name, table, playouts in LATER if (folder / name).is_file()]
+    rows = []
+    for phase, scored, table, playouts in frames:
+        claims = search.TABLE1_CLAIMS if table == "Table 1" else search.TABLE2_CLAIMS
+        for reading in status["best"]:
+            mine = scored[scored["reading"] == reading].set_index("counts")
+            if mine.empty:
+                continue
+            every, distinct = mine.loc["all"], mine.loc["distinct"]
+            rows.append({"phase": phase, "table": table, "playouts/run": playouts,
+                         "reading": reading, "label": readings[reading],
+                         "runs": int(every["runs"]), "distance": round(every["distance"], 3),
+                         "distance (distinct)": round(distinct["distance"], 3),
+                         "near (x2)": int(every["near"]),
+                         "within margin": int(every["within margin"]),
+                         "claims": "; ".join(f"{c}: {every[c]}" for c in claims),
+                         "CPU h": round(float(every["cpu_seconds"]) / 3600, 3)})
+    return pd.DataFrame(rows)
 
 
 def reference_distance(paper_record=PAPER_RECORD) -> float:

@@ -8,6 +8,9 @@ verdicts, with the criterion of each stated in :data:`CRITERIA`; the search over
   ``|log10((ours + 1) / (paper + 1))|``, ours being the mean count per run over the seeds,
   scaled linearly to the paper's 1,000,000 playouts; and how many cells lie within a factor 2
   on the same ``+ 1`` scale.
+- :func:`table2_distance`: the same over Table 2's 24 cells (c = 0.5 and 1 x thresholds 10-40 x
+  N = 18, 19, 20), scaled to its 3,000,000 playouts; a reading's grid (c x {0.5, 1}) is put
+  against the paper's rows in order (its smaller c against the paper's c = 0.5).
 - :func:`table1_claims`: min > mean, candidate-reducing > fully random, rules help.
 - :func:`table2_claims`: the larger c > the smaller, the threshold does not matter.
 
@@ -26,15 +29,18 @@ import numpy as np
 import pandas as pd
 from scipy import stats as scipy_stats
 
+from mctslab.core import targets
 from mctslab.core.targets import floor_of, margin_bounds
 from mctslab.sudoku.generator import variant_name
-from mctslab.sudoku.tables import PAPER_TABLE1, PAPER_TABLE1_TARGETS
+from mctslab.sudoku.tables import PAPER_TABLE1, PAPER_TABLE1_TARGETS, PAPER_TABLE2
 
-__all__ = ["CLUES", "CRITERIA", "PAPER_PLAYOUTS", "run_yield", "table1_means", "table1_distance",
+__all__ = ["CLUES", "CRITERIA", "PAPER_PLAYOUTS", "PAPER_TABLE2_PLAYOUTS", "run_yield",
+           "table1_means", "table1_distance", "table2_means", "table2_distance",
            "permutation_claim", "table1_claims", "table2_claims"]
 
 CLUES = (18, 19, 20)
 PAPER_PLAYOUTS = 1_000_000          # Table 1's playouts per run
+PAPER_TABLE2_PLAYOUTS = 3_000_000   # Table 2's
 ALPHA = 0.05
 PERMUTATIONS = 20_000
 SPREAD = float(np.log10(3.0))       # the threshold claim's largest spread of mean yields
@@ -83,29 +89,63 @@ def table1_distance(counts: pd.DataFrame, playouts: int) -> dict:
     """
     means = table1_means(counts).to_numpy(float) * (PAPER_PLAYOUTS / playouts)
     paper = np.array([PAPER_TABLE1[key] for key in PAPER_TABLE1], float)
+    return _distance(means, paper, [PAPER_TABLE1_TARGETS[key] for key in PAPER_TABLE1])
+
+
+_TABLE2_ROWS = tuple((c, t) for c in (0.5, 1.0) for t in (10, 20, 30, 40))
+# (c, threshold) -> the targets of its N = 18, 19, 20 cells (the paper's Table 2)
+PAPER_TABLE2_TARGETS = {
+    (c, t): tuple(targets.target("sudoku_less_clue", "Table 2", f"c = {c:g}, threshold {t}",
+                                 column) for column in COLUMNS)
+    for c, t in _TABLE2_ROWS}
+
+
+def table2_means(counts: pd.DataFrame) -> pd.DataFrame:
+    """Mean count per run of each Table 2 setting (rows: the smaller c's thresholds 10-40, then
+    the larger c's, as the paper's rows c = 0.5 then c = 1; columns ``N=18..20``); a setting
+    without runs is NaN. ``counts`` has columns ``c``, ``threshold``, ``N=18..20``."""
+    cs = sorted(counts["c"].unique())
+    if len(cs) != 2:
+        raise ValueError(f"Table 2 needs two values of c, got {cs}")
+    means = counts.groupby(["c", "threshold"])[list(COLUMNS)].mean()
+    return means.reindex([(c, t) for c in cs for t in (10, 20, 30, 40)])
+
+
+def table2_distance(counts: pd.DataFrame, playouts: int) -> dict:
+    """:func:`table1_distance` for Table 2: its 24 cells (the paper's c = 0.5 and c = 1 rows,
+    thresholds 10-40, N = 18..20; a reading's smaller c against c = 0.5), the means scaled
+    from ``playouts`` to the paper's 3,000,000 per run."""
+    means = table2_means(counts).to_numpy(float) * (PAPER_TABLE2_PLAYOUTS / playouts)
+    paper = np.array([[PAPER_TABLE2[key][k] for k in (0, 2, 3)] for key in _TABLE2_ROWS],
+                     float)
+    return _distance(means, paper, [PAPER_TABLE2_TARGETS[key] for key in _TABLE2_ROWS])
+
+
+def _distance(means: np.ndarray, paper: np.ndarray, cell_targets) -> dict:
     gap = np.abs(np.log10((means + 1.0) / (paper + 1.0)))
     done = ~np.isnan(gap)
     return {"distance": float(gap.mean()) if done.all() else float("nan"),
             "near": int(np.sum(gap[done] <= NEAR + 1e-12)),
-            "within margin": _within_margin(means), "cells": int(done.sum())}
+            "within margin": _within_margin(means, cell_targets), "cells": int(done.sum())}
 
 
-def _within_margin(means: np.ndarray) -> int:
-    """Cells of Table 1 (rows: the paper's variants in order; columns N = 18..20) whose value
-    lies in its target's margin; a floor (a zero where the paper has none) counts only when the
-    cell it is the floor of counts (the scorecard's rule)."""
+def _within_margin(means: np.ndarray, cell_targets) -> int:
+    """Cells (rows: ``cell_targets``, each row's N = 18..20 targets; ``means`` in the same
+    shape) whose value lies in its target's margin; a floor (a zero where the paper has none)
+    counts only when the cell it is the floor of counts (the scorecard's rule). A floor of a
+    cell outside the table does not count."""
     cells = {}
-    for v, key in enumerate(PAPER_TABLE1):
-        for c, record in enumerate(PAPER_TABLE1_TARGETS[key]):
+    for v, row in enumerate(cell_targets):
+        for c, record in enumerate(row):
             low, high = margin_bounds(record["value"], record["margin"])
-            cells[(record["row"], record["column"])] = (
+            cells[(record["artefact"], record["row"], record["column"])] = (
                 bool(low - 1e-9 <= means[v, c] <= high + 1e-9), floor_of(record))
 
     def counts(cell, seen=()):
-        inside, floor = cells[cell]
+        inside, floor = cells.get(cell, (False, None))
         if not inside or floor is None or cell in seen:
             return inside
-        return counts(floor[1:], (*seen, cell))
+        return counts(tuple(floor), (*seen, cell))
     return sum(counts(cell) for cell in cells)
 
 

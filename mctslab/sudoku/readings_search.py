@@ -25,10 +25,16 @@ import pandas as pd
 from mctslab.sudoku import experiments, readings
 from mctslab.sudoku.generator import variant_name
 from mctslab.sudoku.readings import READING_DEFAULTS, READINGS
-from mctslab.sudoku.readings_score import table1_claims, table1_distance
+from mctslab.sudoku.readings_score import (
+    table1_claims,
+    table1_distance,
+    table2_claims,
+    table2_distance,
+)
 
 __all__ = ["SEED", "SHARED", "MIN_ONLY", "FACTORS", "COUNTS", "design", "reading_label", "reading_config",
-           "table1_tasks", "table2_tasks", "run_counts", "scores", "best_readings"]
+           "table1_tasks", "table2_tasks", "run_counts", "scores", "table2_scores",
+           "best_readings"]
 
 SEED = 20261122                       # the notebook's experiment seed
 # The factors screened (first level: today's reading). Seven change both selections: the
@@ -48,6 +54,7 @@ DEFAULTS = {name: levels[0] for name, levels in FACTORS.items()}
 # the sums mod 2 of (1, 2), (1, 3), (2, 3) and (1, 2, 3), so run 0 is every factor's default.
 GENERATORS = ((0,), (1,), (2,), (0, 1), (0, 2), (1, 2), (0, 1, 2))
 TABLE1_CLAIMS = ("min > mean", "reducing > random", "rules help")
+TABLE2_CLAIMS = ("c = 1.0 > 0.5", "threshold does not matter")
 COUNTS = ("all", "distinct")          # what Table 1 counts: every board, or distinct boards
 BEST = 3                              # readings run further
 
@@ -160,6 +167,29 @@ def scores(readings: list[dict], counts: pd.DataFrame, playouts: int) -> pd.Data
             row.update({claim: "not run" for claim in TABLE1_CLAIMS})
             for claim in verdicts:
                 row[claim.claim] = claim.verdict
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def table2_scores(counts: pd.DataFrame, playouts: int, readings: list[int]) -> pd.DataFrame:
+    """Table 2 of the best readings scored as :func:`scores` scores Table 1: one row per
+    reading (``rank`` in ``counts``, its search index from ``readings``) and count mode, with
+    the 24-cell distance (:func:`~mctslab.sudoku.readings_score.table2_distance`, scaled from
+    ``playouts`` to the paper's 3,000,000; NaN until all 32 runs are in), cells within a factor
+    2 and within the targets' margins, the two Table 2 claims' verdicts and the CPU seconds."""
+    rows = []
+    for rank, reading in enumerate(readings):
+        mine = counts[counts["rank"] == rank] if len(counts) else counts
+        for mode in COUNTS:
+            row = {"rank": rank, "reading": reading, "counts": mode, "runs": len(mine),
+                   "cpu_seconds": float(mine["cpu_seconds"].sum()) if len(mine) else 0.0}
+            complete = len(mine) == 32
+            row.update(table2_distance(_counted(mine, mode), playouts) if complete else
+                       {"distance": float("nan"), "near": 0, "within margin": 0, "cells": 0})
+            row.update({claim: "not run" for claim in TABLE2_CLAIMS})
+            if complete:
+                for claim in table2_claims(_counted(mine, mode)).itertuples():
+                    row[claim.claim] = claim.verdict
             rows.append(row)
     return pd.DataFrame(rows)
 

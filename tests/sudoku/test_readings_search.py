@@ -18,6 +18,7 @@ from mctslab.sudoku.readings_score import (
     ranking_kept,
     table1_claims,
     table1_distance,
+    table2_distance,
     table2_claims,
 )
 from mctslab.sudoku.tables import PAPER_TABLE1, PAPER_TABLE2
@@ -150,6 +151,22 @@ def test_table2_claims_on_the_papers_grid_and_on_a_grid_where_the_threshold_matt
     assert claims["c = 1.0 > 0.5"] == "undecided"
 
 
+def test_table2_distance_scores_the_papers_grid_zero_and_maps_a_readings_c_in_order():
+    exact = table2_distance(_table2(PAPER_TABLE2, noise=0.0), 3_000_000)
+    assert exact == {"distance": 0.0, "near": 24, "within margin": 24, "cells": 24}
+    # a reading with c = 1.5 runs c in {0.75, 1.5}: its rows stand against c = 0.5 and c = 1
+    scaled = {(c * 1.5, t): tuple(v / 10 for v in values)
+              for (c, t), values in PAPER_TABLE2.items()}
+    assert table2_distance(_table2(scaled, noise=0.0), 300_000)["distance"] == pytest.approx(0.0)
+    # ten times too few everywhere: one decade off, nothing within x2 (no cell is near 0)
+    tenth = table2_distance(_table2(scaled, noise=0.0), 3_000_000)
+    assert tenth["near"] == 0 and tenth["within margin"] == 0
+    assert 0.9 < tenth["distance"] < 1.0
+    # the smaller c's rows swapped with the larger's: a different table
+    swapped = {(1.5 - c, t): v for (c, t), v in PAPER_TABLE2.items()}
+    assert table2_distance(_table2(swapped, noise=0.0), 3_000_000)["distance"] > 0.05
+
+
 def test_ranking_kept_needs_the_same_order_and_the_same_verdicts():
     reference = _counts(PAPER_TABLE1, noise=0.3)
     assert ranking_kept(_counts({k: np.array(v) / 10 for k, v in PAPER_TABLE1.items()},
@@ -206,6 +223,17 @@ def test_the_later_phases_wait_for_the_screening_and_the_record_follows_the_stor
     scored = pd.read_csv(folder / "paper1_scores.csv")
     assert set(scored["reading"]) == set(status["best"]) and scored["distance"].notna().all()
     assert "32 of 32 readings complete, 640 of 640" in readings_run.summary(folder)
+    assert not (folder / "table2_scores.csv").exists()  # no Table 2 run stored yet
+    _fill_store(out, "readings_table2", table2, rng)
+    readings_run.record(out, folder)
+    table2_scores = pd.read_csv(folder / "table2_scores.csv")
+    assert len(table2_scores) == 2 * 3 and table2_scores["cells"].eq(24).all()
+    assert set(table2_scores["threshold does not matter"]) <= {"holds", "fails", "undecided"}
+    best = readings_run.best_table(folder)
+    assert list(best["phase"]) == ["screen"] * 3 + ["table2"] * 3 + ["paper1"] * 3
+    assert list(best["reading"]) == status["best"] * 3 and best["runs"].eq(32).all()
+    assert best.loc[best.phase == "table2", "claims"].str.startswith("c = 1.0 > 0.5: ").all()
+    assert "The best readings further" in readings_run.summary(folder)
 
 
 def test_the_hunt_of_a_paper_scale_phase_is_written_from_its_runs(tmp_path):
