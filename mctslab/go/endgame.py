@@ -11,7 +11,8 @@ pass rule that wins without a referee.
   Black's and White's. ``policy`` is the engine's: ``light`` (the UCT engine's uniform
   playouts) or the strong engine's ``pattern``/``heavy`` (:mod:`mctslab.go._heavy`);
   :func:`dead_stones` - the stones whose point ends the other colour's in more than
-  ``threshold`` of them (``final_status_list dead``);
+  ``threshold`` of them (``final_status_list dead``); :func:`seki_stones` - the strings in
+  seki, read statically once those are removed (``final_status_list seki``);
 * the pass rules (:data:`PASS_RULES`, ``EngineSettings.pass_rule``): ``estimate`` passes when
   the search prefers it, or when the opponent has just passed and the count after removing
   the stones light playouts find dead wins: a referee that removes dead stones agrees, a plain
@@ -37,7 +38,7 @@ from mctslab.go.api import BLACK
 from mctslab.rng import seed_state
 
 __all__ = ["PASS_RULES", "area_owner", "own_eye", "non_eye_moves", "ownership", "dead_stones",
-           "plain_margin", "plain_count_wins", "plain_winner", "capture_moves", "play_on_move"]
+           "seki_stones", "plain_margin", "plain_count_wins", "plain_winner", "capture_moves", "play_on_move"]
 
 PASS_RULES = ("estimate", "plain")
 OWN_AREA = 0.7  # a point the reading gives us in more than this share of playouts is ours
@@ -205,6 +206,45 @@ def _string(stones: np.ndarray, r0: int, c0: int) -> tuple[list, set]:
                 seen.add((rr, cc))
                 stack.append((rr, cc))
     return members, liberties
+
+
+def _approaches(stones: np.ndarray, color: int, point) -> bool:
+    """Can ``color`` play the empty ``point`` without being captured at once: the move
+    captures, or its string keeps two liberties or more (not a suicide, not a self-atari)?"""
+    after = stones.copy()
+    after[point] = color
+    for q in _neighbours(after.shape[0], *point):
+        if after[q] == 3 - color and not _string(after, *q)[1]:
+            return True  # a capture
+    return len(_string(after, *point)[1]) >= 2
+
+
+def seki_stones(stones: np.ndarray, dead=()) -> list[tuple[int, int]]:
+    """The stones in seki, read statically from a final position once the ``dead`` stones are
+    removed: a string is in seki when it has a liberty that neither colour owns (an empty
+    region both reach: :func:`area_owner`) and neither colour can play any such liberty of it
+    without being captured at once (:func:`_approaches`): the two-shared-liberty seki, and the
+    seki of one eye each and a shared liberty. A string that lives with two eyes is never in
+    seki (its own move on a shared point keeps two liberties); a string of a seki group that
+    touches no shared liberty is not listed (the reading is of strings, not of groups). It
+    does not read what a capture leaves: where giving up stones on a shared liberty kills (the
+    capturer's space a bulky five), the strings look like a seki here, and only the ``dead``
+    stones, read first by playouts (``final_status_list``), tell them apart
+    (``tests/go/test_seki.py`` checks both kinds against GNU Go 3.8)."""
+    board = np.array(stones, copy=True)
+    for point in dead:
+        board[tuple(point)] = 0
+    owner = area_owner(board)
+    seen, found = set(), []
+    for r, c in np.argwhere(board != 0):
+        if (int(r), int(c)) in seen:
+            continue
+        members, liberties = _string(board, int(r), int(c))
+        seen.update(members)
+        shared = [p for p in liberties if owner[p] == 0]
+        if shared and not any(_approaches(board, color, p) for p in shared for color in (1, 2)):
+            found += members
+    return sorted(found)
 
 
 def _safe(board, color: int, move) -> bool:

@@ -33,8 +33,11 @@ Our choices where GTP leaves them open:
   one-point eye, to two passes; under ``pass_rule="plain"`` the strong engine's own heavy
   ones), its point ends owned by the other colour more than ``dead_threshold`` (0.7) of the
   time: the estimate GoGui and Sabaki expect from
-  ``final_status_list dead``. We do not detect seki: ``final_status_list seki`` is always
-  empty. ``final_score`` is the area (Tromp-Taylor) score after removing the dead stones.
+  ``final_status_list dead``. ``final_status_list seki`` lists the strings that, once those
+  are removed, share a liberty no colour owns that neither colour can play without being
+  captured at once (:func:`mctslab.go.endgame.seki_stones`); ``alive`` is every other stone.
+  ``final_score`` is the area (Tromp-Taylor) score after removing the dead stones (a seki's
+  shared liberties count for neither side).
 - ``kgs-genmove_cleanup``: ``genmove`` that never passes while a legal move exists that does
   not fill one of our own one-point eyes (and never resigns): the simplest honest cleanup.
 - ``time_settings``, ``kgs-time_settings`` and ``time_left`` set the clock
@@ -52,7 +55,7 @@ import numpy as np
 from mctslab import __version__
 from mctslab.go import api as go_api
 from mctslab.go import clock, endgame, sgf, strong
-from mctslab.go.endgame import area_owner, dead_stones, non_eye_moves, own_eye
+from mctslab.go.endgame import area_owner, dead_stones, non_eye_moves, own_eye, seki_stones
 from mctslab.go.engine import EngineSettings
 from mctslab.go.host import ClassicalHost, root_moves, shortlist_move
 
@@ -486,12 +489,12 @@ class GtpServer:
         status = status.lower()
         if status not in ("dead", "alive", "seki"):
             raise CommandError("syntax error")
-        if status == "seki":
-            return ""
         dead = set(self.dead())
         stones = self.board.stones()
+        seki = set(seki_stones(stones, dead))
         points = [(int(r), int(c)) for r, c in np.argwhere(stones != 0)]
-        chosen = [p for p in points if (p in dead) == (status == "dead")]
+        status_of = {p: "dead" if p in dead else "seki" if p in seki else "alive" for p in points}
+        chosen = [p for p in points if status_of[p] == status]
         return " ".join(self.api.vertex(p, self.size) for p in chosen)
 
     def cmd_showboard(self, args):

@@ -18,8 +18,8 @@ from mctslab.sudoku.readings_score import (
     ranking_kept,
     table1_claims,
     table1_distance,
-    table2_distance,
     table2_claims,
+    table2_distance,
 )
 from mctslab.sudoku.tables import PAPER_TABLE1, PAPER_TABLE2
 
