@@ -104,6 +104,10 @@ MODULES_OVER_400 = {
                        "per method",
     "mctslab.sudoku.tables": "Tables 1 and 2, the 17-clue hunt, the baseline and paper_vs_run "
                              "read the same generation results",
+    "mctslab.sudoku.readings_run": "the readings search's long run: its phases, the record it "
+                                   "writes from the store, the tables read back from that "
+                                   "record, staging for the notebook, and the one command "
+                                   "line that drives them all (python -m ...readings_run)",
     "mctslab.othello.learning": "DE/rand/1/bin's individual and group learning: Sec. 4 and 5 "
                                 "share the population, the mutation and the fitness",
     "mctslab.othello.tables": "Tables 3 and 4, the repetitions and the claims read the same "
