@@ -12,6 +12,9 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.mctslab-installed
 SCALE  ?= default
+# make test runs the suite in one process per core, at most four (pytest-xdist), a test file's
+# tests in one process (module fixtures, GNU Go sessions); PYTEST_WORKERS= runs it in one
+PYTEST_WORKERS ?= -n auto --maxprocesses 4 --dist loadfile
 
 .PHONY: setup reproduce test test-reruns bench lint clean-results
 
@@ -34,7 +37,7 @@ reproduce: setup
 
 test: setup lint
 	$(BIN)/mctslab records check
-	$(BIN)/python -m pytest -m "not reruns and not extended and not full"
+	$(BIN)/python -m pytest -m "not reruns and not extended and not full" $(PYTEST_WORKERS)
 
 test-reruns: setup
 	$(BIN)/python -m pytest -m "reruns or extended or full"
