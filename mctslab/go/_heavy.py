@@ -19,6 +19,13 @@ Reading guide.
   :func:`mctslab.go._ladder.read_ladder`);
   the light policy draws the move instead, as Pachi's moggy and michi skip an escape that
   runs into a ladder.
+* **Last good reply with forgetting** (``PlayoutPolicy.lgrf``; Baier & Drake 2010, LGRF-1):
+  ``replies[c, q]`` is the point ``c`` last answered ``q`` with in a playout ``c`` won
+  (:func:`lgrf_update`, after every simulation, tree moves included; a reply of a lost
+  simulation that is stored is forgotten). A playout move first tries the stored reply to the
+  previous move: played when the point is empty, legal for ``color``, not its own eye nor the
+  ko, and (``HEAVY``) not a bad self-atari; else the policy's move. The table starts empty at
+  every search.
 * **Playout** (:func:`playout_recorded`): plays the position out to two passes or
   ``max_moves`` moves and appends every move (points, ``PASS = 0``) to ``seq`` from index
   ``start``, so the search can credit the first play of each point to the AMAF statistics of
@@ -34,8 +41,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
+
 from mctslab.core.jit import njit
 from mctslab.go._board import (
+    BLACK,
+    EMPTY,
     I_KO,
     I_KO_COLOR,
     I_PASSES,
@@ -43,6 +54,7 @@ from mctslab.go._board import (
     I_WIDTH,
     PASS,
     _atari,
+    _playable,
     _u,
     area_score,
     hash_after,
@@ -67,6 +79,8 @@ class PlayoutPolicy(NamedTuple):
     random_tries: int        # HEAVY: uniform redraws after refusals before playing the last
     ladders: bool            # PATTERN, HEAVY: no proposed escape into a ladder
     ladder: LadderScratch    # the ladder reader's board and stack
+    lgrf: bool               # play the last good reply first (module docstring)
+    replies: np.ndarray      # int32[3, points]: colour, previous point -> its reply (0: none)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -147,6 +161,43 @@ def heavy_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, 
     return p
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def stored_reply(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info, color, prev,  # noqa: PLR0913 - numba kernel: the unpacked board arrays, as heavy_move
+                 policy):
+    """The last good reply of ``color`` to the point ``prev`` when it can be played now (module
+    docstring), else -1."""
+    r = np.int64(policy.replies[color, prev])
+    if r <= 0 or col[_u(r)] != EMPTY:
+        return -1
+    w = info[I_WIDTH]
+    if (info[I_KO_COLOR] == color and r == info[I_KO]) or \
+            not _playable(col, group, libs, lib_sum, lib_sumsq, w, color, r):
+        return -1
+    if policy.policy == HEAVY and _bad_self_atari(col, group, next_stone, stones, libs,
+                                                  lib_sum, lib_sumsq, w, color, r):
+        return -1
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def lgrf_update(replies, seq, seq_end, first_color, result):
+    """LGRF-1 after a simulation ``seq[:seq_end]`` (moves alternate, the first by
+    ``first_color``; ``result`` 1 Black won, 0 White, 0.5 a draw: nothing learnt): each move of
+    the winner becomes its reply to the move before it; a move of the loser that is the stored
+    reply to the move before it is forgotten."""
+    if result == 0.5:
+        return
+    winner = BLACK if result > 0.5 else 3 - BLACK
+    for k in range(1, seq_end):
+        color = first_color if k % 2 == 0 else 3 - first_color
+        prev, move = seq[k - 1], seq[k]
+        if color == winner:
+            if move != PASS:
+                replies[color, prev] = move
+        elif replies[color, prev] == move:
+            replies[color, prev] = 0
+
+
 @njit(cache=True, _nrt=False)
 def playout_recorded(st, rng, policy, komi, max_moves, seq, start, tabu, slot, hash_out):
     """Play ``st`` out in place with ``policy``; every move goes to ``seq[start:]``. Returns
@@ -168,8 +219,13 @@ def playout_recorded(st, rng, policy, komi, max_moves, seq, start, tabu, slot, h
         tabu.config[1] > 0 else 0
     while info[I_PASSES] < 2 and moves < max_moves:
         color = info[I_TO_MOVE]
-        p = heavy_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, info,
-                       rng, color, policy)
+        p = -1
+        if policy.lgrf and n > 0:
+            p = stored_reply(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info,
+                             color, seq[n - 1], policy)
+        if p < 0:
+            p = heavy_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty,
+                           info, rng, color, policy)
         rejected = 0
         while moves < tabu_moves:
             if tabu.config[3] == TABU_STATE:

@@ -58,7 +58,7 @@ from mctslab.go._board import (
     copy_state,
     play_unchecked,
 )
-from mctslab.go._heavy import playout_recorded
+from mctslab.go._heavy import lgrf_update, playout_recorded
 from mctslab.go._playout import TABU_NONE
 from mctslab.go._prior import cfg_distances, move_prior
 from mctslab.go._search import tree_moves
@@ -287,6 +287,8 @@ def strong_run(tree, stats, root, scratch, rng, n_playouts, params, weights, pri
                     buffers.hash_log[first + done, k] = buffers.hash_out[k]
         backup(tree, stats, buffers.path, length, buffers.seq, seq_end, buffers.first,
                root_color, result, params.rave)
+        if policy.lgrf:
+            lgrf_update(policy.replies, buffers.seq, seq_end, root_color, result)
         done += 1
     return done
 

@@ -69,7 +69,8 @@ def engine(args, **fixed):
                   resign=args.resign, timeout=args.timeout, rave=args.rave,
                   rave_equiv=args.rave_equiv, priors=args.priors,
                   prior_weight=args.prior_weight, seconds=args.seconds,
-                  pass_rule=args.pass_rule, reuse_tree=args.reuse_tree, ladders=args.ladders)
+                  pass_rule=args.pass_rule, reuse_tree=args.reuse_tree, ladders=args.ladders,
+                  lgrf=args.lgrf)
     for name in ("policy", "c", "root_select"):
         value = getattr(args, name)
         values[name] = verb.get(name) if value is None else value
@@ -216,3 +217,6 @@ def _strong_options(p) -> None:
                              "prior, an atari that captures in one the capture bonus), "
                              "playouts (no escape into a ladder), both comma-separated, all or "
                              "none (default none)")
+    strong.add_argument("--lgrf", action="store_true", default=None,
+                        help="the playouts play the last good reply to the previous move first "
+                             "(LGRF-1; default: off)")

@@ -42,7 +42,7 @@ STRONG_FIELDS = {"engine": "uct", "rave": strong.DEFAULTS["rave"],
                  "prior_weight": strong.DEFAULTS["prior_weight"],
                  "expand_visits": strong.DEFAULTS["expand_visits"], "seconds": 0.0,
                  "pass_rule": "estimate", "reuse_tree": False,
-                 "ladders": strong.DEFAULTS["ladders"]}
+                 "ladders": strong.DEFAULTS["ladders"], "lgrf": strong.DEFAULTS["lgrf"]}
 # The strong engine's values of the shared fields (engine_settings("strong")): it passes only
 # when the plain count wins (pass_rule "plain"; its matches' task parameters then carry the
 # rule, so their ids differ from the games recorded with the estimate rule).
@@ -92,7 +92,8 @@ class EngineSettings:
     (keep the tree between moves: ``playouts`` is then what the root reaches, reused visits
     included, as Pachi counts; :mod:`mctslab.go.strong`), ``ladders`` (where it reads
     ladders: ``priors``, ``playouts``, both comma-separated, or ``none``; kept in the canonical
-    order of ``strong.LADDER_USES``); it reads
+    order of ``strong.LADDER_USES``), ``lgrf`` (the playouts play the last good reply first);
+    it reads
     ``policy`` (light | pattern | heavy), ``c`` (a UCB term on top of RAVE) and ``root_select``
     as well. Use :func:`engine_settings` for its defaults.
     """
@@ -127,6 +128,7 @@ class EngineSettings:
     pass_rule: str = STRONG_FIELDS["pass_rule"]
     reuse_tree: bool = STRONG_FIELDS["reuse_tree"]
     ladders: str = STRONG_FIELDS["ladders"]
+    lgrf: bool = STRONG_FIELDS["lgrf"]
 
     def __post_init__(self):
         self._check_engine()
@@ -149,6 +151,10 @@ class EngineSettings:
             raise ValueError(f"reuse_tree must be true or false, got {self.reuse_tree!r}")
         if self.reuse_tree and self.engine != "strong":
             raise ValueError("tree reuse (reuse_tree) is the strong engine's (engine strong)")
+        if not isinstance(self.lgrf, bool):
+            raise ValueError(f"lgrf must be true or false, got {self.lgrf!r}")
+        if self.lgrf and self.engine != "strong":
+            raise ValueError("last good replies (lgrf) are the strong engine's (engine strong)")
         if not isinstance(self.ladders, str):
             raise ValueError(f"ladders must be a comma-separated text, got {self.ladders!r}")
         object.__setattr__(self, "ladders", strong.ladder_name(self.ladders))  # canonical

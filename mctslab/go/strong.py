@@ -24,7 +24,9 @@ and ``mctslab go`` flags of the same names):
   ladder gets the capture piece's virtual playouts as losses, an atari that captures in a
   ladder gets them as wins: :mod:`mctslab.go._prior`) and in the ``playouts`` (a proposed
   escape into a ladder is not played: :mod:`mctslab.go._heavy`), comma-separated, ``all`` or
-  ``none`` (the default: the engine as before).
+  ``none`` (the default: the engine as before);
+* ``lgrf``: the playouts play the last good reply to the previous move first (LGRF-1, Baier
+  & Drake 2010: :mod:`mctslab.go._heavy`); off by default, and the search is then the same.
 
 **Tree reuse** (``reuse_tree=True``; off by default, and the search is then the same as
 without it). The search's tree is kept with the :class:`~mctslab.go.api.Board` it searched
@@ -89,7 +91,7 @@ PRIOR_PATTERN_MIN = 100.0
 # The strong engine's defaults (``EngineSettings`` fields); every piece on but the ladders.
 DEFAULTS = dict(policy="heavy", c=0.0, rave="silver", rave_equiv=3000.0,
                 priors=",".join(PRIOR_PIECES), prior_weight=1.0, expand_visits=2,
-                root_select="visits", ladders="none")
+                root_select="visits", ladders="none", lgrf=False)
 HEAVY_REJECT_SUGGESTED = 0.9  # self-atari filter: refuse a proposed bad self-atari
 HEAVY_REJECT_RANDOM = 0.5     # ... and a uniformly drawn one (lower: nakade shapes need them)
 HEAVY_RANDOM_TRIES = 5
@@ -142,13 +144,16 @@ def prior_weights(pieces, scale: float = 1.0) -> _prior.PriorWeights:
     return _prior.PriorWeights(**w)
 
 
-def _policy(policy: str, patterns, ladder_size: int = 0) -> _heavy.PlayoutPolicy:
-    """The playouts' bundle; ``ladder_size`` > 0: reading ladders on that board size."""
+def _policy(policy: str, patterns, ladder_size: int = 0,
+            lgrf_points: int = 0) -> _heavy.PlayoutPolicy:
+    """The playouts' bundle; ``ladder_size`` > 0: reading ladders on that board size;
+    ``lgrf_points`` > 0: last good replies on a board of that many points (padded)."""
     table = pattern_files.load_patterns(pattern_files.DEFAULT_PATTERN_FILE if patterns is None
                                         else patterns)
     return _heavy.PlayoutPolicy(PLAYOUT_POLICIES[policy], pattern_files.policy_data(table),
                                 HEAVY_REJECT_SUGGESTED, HEAVY_REJECT_RANDOM, HEAVY_RANDOM_TRIES,
-                                ladder_size > 0, _ladder.make_scratch(max(ladder_size, 1)))
+                                ladder_size > 0, _ladder.make_scratch(max(ladder_size, 1)),
+                                lgrf_points > 0, np.zeros((3, max(lgrf_points, 1)), np.int32))
 
 
 def playout_policy(policy: str, patterns=None) -> _heavy.PlayoutPolicy:
@@ -315,7 +320,8 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],  # 
            expand_visits: int = DEFAULTS["expand_visits"], c: float = DEFAULTS["c"],
            root_select: str = DEFAULTS["root_select"], seconds: float = 0.0, seed=None,
            komi: float | None = None, patterns=None, tabu=None, record_hashes: int = 0,
-           reuse_tree: bool = False, ladders=DEFAULTS["ladders"]) -> SearchResult:
+           reuse_tree: bool = False, ladders=DEFAULTS["ladders"],
+           lgrf: bool = DEFAULTS["lgrf"]) -> SearchResult:
     """One search of the strong engine from ``board`` for the side to move: at most
     ``playouts`` playouts (fewer when ``seconds`` > 0 runs out first); the pieces as in the
     module docstring. Same seed, same result (without ``seconds``). Win rates are for
@@ -331,7 +337,9 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],  # 
 
     ``reuse_tree``: start from the subtree of this board's previous search under the two moves
     played since, and stop when the root has ``playouts`` visits; ``ladders``: where ladders
-    are read (:data:`LADDER_USES`; ``all``, ``none``). Both: the module docstring."""
+    are read (:data:`LADDER_USES`; ``all``, ``none``); ``lgrf``: the playouts play the last
+    good reply first (:mod:`mctslab.go._heavy`, a table kept for this search only). All three:
+    the module docstring."""
     positive_int("playouts", playouts)
     positive_int("record_hashes", record_hashes, minimum=0)
     check_settings(policy, rave, rave_equiv, c, expand_visits, prior_weight, seconds)
@@ -342,14 +350,16 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],  # 
     params = _strong.Params(RAVE_SCHEDULES[rave], float(rave_equiv), float(c),
                             int(expand_visits), any(v > 0 for v in weights), komi, max_moves)
     key = (params, tuple(weights), policy, repr(tabu),
-           patterns if isinstance(patterns, (str, type(None))) else id(patterns), uses)
+           patterns if isinstance(patterns, (str, type(None))) else id(patterns), uses,
+           bool(lgrf))
     tree, stats = _start_tree(board, key, bool(reuse_tree))
     carried = int(tree.node_visits[0])  # 0 for a fresh tree
     playouts = max(playouts - carried, 1)
     buffers = _buffers(points, playouts, max_moves, int(record_hashes),
                        depth=carried + playouts + 2)
     rng, scratch = seed_state(seed), kb.clone_state(root)
-    policy_bundle = _policy(policy, patterns, board.size if "playouts" in uses else 0)
+    policy_bundle = _policy(policy, patterns, board.size if "playouts" in uses else 0,
+                            points if lgrf else 0)
     prior_data = _prior_data(points, "priors" in uses)
     tabu_lists, size_k = _tabu(tabu, board, playouts)
     start, chunk, done = time.perf_counter(), playouts if seconds <= 0 else 256, 0
