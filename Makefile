@@ -2,7 +2,7 @@
 #   make reproduce   set up, then regenerate every notebook, table and figure at scale=default
 #   make test        set up, lint (ruff, notebooks stripped), check the committed records
 #                    (mctslab records check: seconds), then the test suite: unit tests and one
-#                    run of every notebook at scale=smoke (about 10 minutes on 2 cores)
+#                    run of every notebook at scale=smoke (12-13 minutes on 2 cores, in two processes)
 #   make test-reruns the slower second runs (same seed twice, stop signals, Dask), the tests
 #                    marked extended (the strong Go engine's) and full (all 2,000 real Go games
 #                    replayed); .ci/run runs `make test`, then this
