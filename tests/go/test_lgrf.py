@@ -83,17 +83,20 @@ def test_lgrf_off_is_the_search_as_before_and_on_is_reproducible():
     assert sum(v for _, v, _ in a.children) == 400
 
 
-def test_the_option_is_the_strong_engines_and_keeps_task_ids():
-    assert engine_settings("strong").lgrf is False
-    assert engine_settings("strong", lgrf=True).lgrf is True
+@pytest.mark.parametrize("name", ["lgrf", "reuse_tree"])
+def test_a_strong_engine_switch_is_its_own_and_keeps_task_ids(name):
+    """The strong engine's on/off options: off by default, refused for the UCT engine and for a
+    value that is not a bool, and in a match's parameters only when on."""
+    assert getattr(engine_settings("strong"), name) is False
+    assert getattr(engine_settings("strong", **{name: True}), name) is True
     with pytest.raises(ValueError, match="strong engine"):
-        EngineSettings(lgrf=True)
-    with pytest.raises(ValueError, match="lgrf must be true or false"):
-        engine_settings("strong", lgrf="yes")
-    assert "lgrf" not in Player("mcts", engine=engine_settings("strong")).params()["engine"]
-    params = Player("mcts", engine=engine_settings("strong", lgrf=True)).params()
-    assert params["engine"]["lgrf"] is True
-    assert Player.from_params(params).engine.lgrf is True
+        EngineSettings(**{name: True})
+    with pytest.raises(ValueError, match=f"{name} must be true or false"):
+        engine_settings("strong", **{name: "yes"})
+    assert name not in Player("mcts", engine=engine_settings("strong")).params()["engine"]
+    params = Player("mcts", engine=engine_settings("strong", **{name: True})).params()
+    assert params["engine"][name] is True
+    assert getattr(Player.from_params(params).engine, name) is True
 
 
 def test_the_command_line_option():

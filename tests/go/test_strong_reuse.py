@@ -15,9 +15,8 @@ from mctslab import cli
 from mctslab.core.tree import make_tree
 from mctslab.go import _strong, strong
 from mctslab.go.api import BLACK, WHITE, Board
-from mctslab.go.engine import EngineSettings, engine_settings
+from mctslab.go.engine import engine_settings
 from mctslab.go.gtp import GtpServer
-from mctslab.go.match import Player
 
 pytestmark = pytest.mark.extended  # the strong engine's kernels (as tests/go/test_strong.py)
 
@@ -210,16 +209,8 @@ def _vertex(server, point):
     return server.api.vertex(server.board.move_of(point), server.size)
 
 
-def test_settings_command_line_and_match_parameters():
-    assert EngineSettings().reuse_tree is False
-    with pytest.raises(ValueError, match="strong engine"):
-        EngineSettings(reuse_tree=True)
-    with pytest.raises(ValueError, match="true or false"):
-        engine_settings("strong", reuse_tree="yes")
-    assert "reuse_tree" not in Player("mcts", engine=engine_settings("strong")).params()["engine"]
-    params = Player("mcts", engine=engine_settings("strong", reuse_tree=True)).params()
-    assert params["engine"]["reuse_tree"] is True
-    assert Player.from_params(params).engine.reuse_tree is True
+def test_the_command_line_option():
+    """(Its settings and match parameters: tests/go/test_lgrf.py, every on/off option.)"""
     from mctslab.go import cli_engine
 
     parser = cli.build_parser()
