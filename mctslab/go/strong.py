@@ -320,8 +320,7 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],  # 
            expand_visits: int = DEFAULTS["expand_visits"], c: float = DEFAULTS["c"],
            root_select: str = DEFAULTS["root_select"], seconds: float = 0.0, seed=None,
            komi: float | None = None, patterns=None, tabu=None, record_hashes: int = 0,
-           reuse_tree: bool = False, ladders=DEFAULTS["ladders"],
-           lgrf: bool = DEFAULTS["lgrf"]) -> SearchResult:
+           reuse_tree: bool = False, ladders=DEFAULTS["ladders"], lgrf=False) -> SearchResult:
     """One search of the strong engine from ``board`` for the side to move: at most
     ``playouts`` playouts (fewer when ``seconds`` > 0 runs out first); the pieces as in the
     module docstring. Same seed, same result (without ``seconds``). Win rates are for
@@ -337,29 +336,25 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],  # 
 
     ``reuse_tree``: start from the subtree of this board's previous search under the two moves
     played since, and stop when the root has ``playouts`` visits; ``ladders``: where ladders
-    are read (:data:`LADDER_USES`; ``all``, ``none``); ``lgrf``: the playouts play the last
-    good reply first (:mod:`mctslab.go._heavy`, a table kept for this search only). All three:
-    the module docstring."""
+    are read (:data:`LADDER_USES`; ``all``, ``none``); ``lgrf``: last good replies in the
+    playouts. All three: the module docstring."""
     positive_int("playouts", playouts)
     positive_int("record_hashes", record_hashes, minimum=0)
     check_settings(policy, rave, rave_equiv, c, expand_visits, prior_weight, seconds)
-    weights = prior_weights(priors, prior_weight)
-    uses = parse_ladders(ladders)
+    weights, uses = prior_weights(priors, prior_weight), parse_ladders(ladders)
     komi, root = board.komi if komi is None else float(komi), board.state
     points, max_moves = root.color.shape[0], 3 * board.size * board.size
     params = _strong.Params(RAVE_SCHEDULES[rave], float(rave_equiv), float(c),
                             int(expand_visits), any(v > 0 for v in weights), komi, max_moves)
-    key = (params, tuple(weights), policy, repr(tabu),
-           patterns if isinstance(patterns, (str, type(None))) else id(patterns), uses,
-           bool(lgrf))
+    key = (params, tuple(weights), policy, repr(tabu), uses, bool(lgrf),
+           patterns if isinstance(patterns, (str, type(None))) else id(patterns))
     tree, stats = _start_tree(board, key, bool(reuse_tree))
     carried = int(tree.node_visits[0])  # 0 for a fresh tree
     playouts = max(playouts - carried, 1)
     buffers = _buffers(points, playouts, max_moves, int(record_hashes),
                        depth=carried + playouts + 2)
     rng, scratch = seed_state(seed), kb.clone_state(root)
-    policy_bundle = _policy(policy, patterns, board.size if "playouts" in uses else 0,
-                            points if lgrf else 0)
+    policy_bundle = _policy(policy, patterns, board.size * ("playouts" in uses), points * lgrf)
     prior_data = _prior_data(points, "priors" in uses)
     tabu_lists, size_k = _tabu(tabu, board, playouts)
     start, chunk, done = time.perf_counter(), playouts if seconds <= 0 else 256, 0
