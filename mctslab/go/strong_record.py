@@ -125,7 +125,8 @@ def validation_table(folder=None) -> pd.DataFrame:
     folder = Path(folder) if folder is not None else find()
     if folder is None or CONTROL not in (_matches(folder) if folder.is_dir() else {}):
         return _missing(f"a {CONTROL}/ match", "scripts/go-strong validate 200")
-    frame = tables.games_frame(played(folder))
+    found = played(folder)
+    frame = tables.games_frame(found)
     games = frame[frame.method == CONTROL]
     n, wins = len(games), int(games.won.sum())
     cells = _rate_cells(wins, n)
@@ -135,7 +136,7 @@ def validation_table(folder=None) -> pd.DataFrame:
         "games": n, "status": _status(n, _plan(folder).get(CONTROL)),
         "wins as B": f"{int(black.won.sum())}/{len(black)}",
         "wins as W": f"{int(white.won.sum())}/{len(white)}", "wins": wins, **cells,
-        "wins (plain count)": _plain_wins(folder / CONTROL, n),
+        "wins (plain count)": _plain_wins(found, CONTROL, n),
         "CPU s/game (ours)": round(float(games.cpu_candidate.mean()), 2),
         "CPU s/game (GNU Go)": round(float(games.cpu_opponent.mean()), 2),
         "detectable drop (80% power)": _detectable(n, wins / n),
@@ -161,9 +162,8 @@ def ablation(folder=None) -> pd.DataFrame:
     table.insert(1, "changes", [ROWS.get(r, "") for r in table.row])
     table.insert(3, "status", [_status(int(n), plan.get(r)) for r, n in zip(table.row,
                                                                              table.games)])
-    matches = _matches(folder)
     table.insert(table.columns.get_loc("wins") + 1, "wins (plain count)",
-                 [_plain_wins(matches[r], int(n)) for r, n in zip(table.row, table.games)])
+                 [_plain_wins(found, r, int(n)) for r, n in zip(table.row, table.games)])
     table["detectable drop (80% power)"] = [
         math.nan if r == CONTROL else _detectable(int(n), control_rate) for r, n in
         zip(table.row, table.games)]
@@ -317,10 +317,12 @@ def _game_rows(folder: Path) -> list[dict]:
             for t, r in zip(found.tasks, found.results)]
 
 
-def _plain_wins(match: Path, games: int) -> int:
-    """The wins by the plain count (every stone alive) of a match folder's first ``games``
-    games, the games a table's row counts (its common games with the control)."""
-    return sum(g["plain"] for g in _game_rows(match)[:games])
+def _plain_wins(found, row: str, games: int) -> int:
+    """The wins by the plain count (every stone alive) of ``row``'s first ``games`` games in
+    the loaded record ``found`` (a :class:`Played`; the games a table's row counts, its common
+    games with the control), from the games already read."""
+    mine = [(t, r) for t, r, name in zip(found.tasks, found.results, found.rows) if name == row]
+    return sum(endgame.plain_winner(r) == t.params["color"] for t, r in mine[:games])
 
 
 def pass_rules(folder=None) -> pd.DataFrame:
