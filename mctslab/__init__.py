@@ -11,7 +11,7 @@ bumped: the minor version whenever an output changes.
 
 import importlib
 
-__version__ = "0.21.0"
+__version__ = "0.21.1"
 
 __all__ = ["__version__", "DOMAINS", "NOTEBOOKS", "warmup"]
 

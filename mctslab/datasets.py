@@ -67,6 +67,9 @@ SHIPPED = {s.name: s for s in (
             "games", "games", "**/*.sgf"),
     Shipped("go-positions", "100 mid-game 9x9 positions (GNU Go 3.8 self-play after random "
             "openings) for the state-tabu veto-rate table", "positions", "9x9/*.sgf"),
+    Shipped("go-patterns", "large Go patterns (diamonds of radius 2-4) with their played and "
+            "seen counts in the tom9d games, the strong engine's large-pattern prior", "tables",
+            "*.npz"),
 )}
 
 _RUSTDOKU = "https://raw.githubusercontent.com/rikshot/rustdoku/5fa5444c886f8bcdcd96f8000e639bb4dc1ac1d4"

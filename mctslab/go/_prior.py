@@ -20,7 +20,12 @@ move (:class:`PriorWeights`, 0 switches a piece off; michi's and Pachi's pieces,
   Pachi's ``cfgd``): ``v += w += distance_d``;
 * ``edge``: ``p`` is on the first three lines with no stone within Manhattan distance 3
   (michi's empty-area rule): first and second line ``v += edge`` (negative), third line
-  ``v += w += edge`` (positive).
+  ``v += w += edge`` (positive);
+* ``large`` (``PriorData.large`` > 0, off by default): the move's large pattern
+  (:mod:`mctslab.go._large`: the diamond of radius 4, 3 or 2 around ``p``, the largest in the
+  table) was the move played a share ``q`` of the times it was on the board in the learned
+  games (:mod:`mctslab.go.large_patterns`): ``v += w += large * sqrt(q)`` (michi's form of a
+  large-pattern prior: the root tones up rare patterns).
 
 With ladder reading in the priors (``PriorData.ladders``, :mod:`mctslab.go._ladder`), the
 capture piece reads ladders: an escape (``p`` saves an own string in atari and captures
@@ -56,6 +61,7 @@ from mctslab.go._board import (
 )
 from mctslab.go._heavy import self_atari_stones
 from mctslab.go._ladder import CAPTURED, LadderScratch, fill, new_stamp, open_escape, read_ladder
+from mctslab.go._large import pattern_probability
 from mctslab.go._patterns import liberties_after, pattern_weight
 
 MAX_DISTANCE = 3  # the last CFG distance that carries a prior
@@ -91,6 +97,8 @@ class PriorData(NamedTuple):
     ladder_escape: np.ndarray  # int16[P] stones an escape on p runs into a ladder
     ladder_capture: np.ndarray  # int16[P] stones p captures in a ladder
     ladder_key: np.ndarray     # uint64[3] hash, colour and ko point the two tables are for
+    large: float               # the large-pattern piece's virtual playouts (0: off)
+    large_data: object         # large_patterns.LargeData, the learned table
 
 
 @njit(cache=True, _nrt=False)
@@ -297,7 +305,18 @@ def move_prior(st, color, p, weights, data):
             visits += weights.edge
             if h == 2:
                 wins += weights.edge
-    return visits, wins
+    bonus = large_bonus(st, color, p, data)
+    return visits + bonus, wins + bonus
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def large_bonus(st, color, p, data):
+    """The large-pattern piece's virtual wins of ``p``: ``large * sqrt(q)`` (0 when no key of
+    the move is in the table)."""
+    if data.large <= 0.0:
+        return 0.0
+    q = pattern_probability(st, color, p, data.large_data)
+    return data.large * np.sqrt(q) if q > 0.0 else 0.0
 
 
 @njit(cache=True, _nrt=False)

@@ -151,6 +151,16 @@ def _positions(args) -> int:
     return 0
 
 
+def _large_patterns(args) -> int:
+    from mctslab.go import large_patterns
+
+    if args.verb == "learn":
+        print(large_patterns.learn_shipped(args.games, args.out))
+    else:
+        print(large_patterns.describe(args.path))
+    return 0
+
+
 def _report(args) -> int:
     from mctslab.go import tables
     from mctslab.go.played import played_from_stores
@@ -310,3 +320,17 @@ def _plan_verbs(verbs) -> None:
     p.add_argument("--count", type=cliargs.positive_int, default=100, help="positions")
     p.add_argument("--out", default="data/go-positions/9x9", help="folder (default %(default)s)")
     p.set_defaults(func=_positions)
+    _data_verbs(verbs)
+
+
+def _data_verbs(verbs) -> None:
+    """The verbs that make the engine's data: ``large-patterns``."""
+    p = verbs.add_parser("large-patterns", help="learn (from data/go-games/tom9d) or show the "
+                         "strong engine's large-pattern table (--large-patterns)")
+    p.add_argument("verb", choices=["learn", "show"])
+    p.add_argument("path", nargs="?", default=None, help="show: a table (default the shipped)")
+    p.add_argument("--games", type=cliargs.positive_int, default=None,
+                   help="learn: evenly spaced games (default all 1,784)")
+    p.add_argument("--out", default=None, help="learn: the table (default "
+                   "data/go-patterns/large.npz)")
+    p.set_defaults(func=_large_patterns)

@@ -42,7 +42,8 @@ STRONG_FIELDS = {"engine": "uct", "rave": strong.DEFAULTS["rave"],
                  "prior_weight": strong.DEFAULTS["prior_weight"],
                  "expand_visits": strong.DEFAULTS["expand_visits"], "seconds": 0.0,
                  "pass_rule": "estimate", "reuse_tree": False,
-                 "ladders": strong.DEFAULTS["ladders"], "lgrf": strong.DEFAULTS["lgrf"]}
+                 "ladders": strong.DEFAULTS["ladders"], "lgrf": strong.DEFAULTS["lgrf"],
+                 "large_patterns": strong.DEFAULTS["large_patterns"]}
 # The strong engine's values of the shared fields (engine_settings("strong")): it passes only
 # when the plain count wins (pass_rule "plain"; its matches' task parameters then carry the
 # rule, so their ids differ from the games recorded with the estimate rule).
@@ -92,8 +93,8 @@ class EngineSettings:
     (keep the tree between moves: ``playouts`` is then what the root reaches, reused visits
     included, as Pachi counts; :mod:`mctslab.go.strong`), ``ladders`` (where it reads
     ladders: ``priors``, ``playouts``, both comma-separated, or ``none``; kept in the canonical
-    order of ``strong.LADDER_USES``), ``lgrf`` (the playouts play the last good reply first);
-    it reads
+    order of ``strong.LADDER_USES``), ``lgrf`` (the playouts play the last good reply first),
+    ``large_patterns`` (the large-pattern prior's weight, 0: off); it reads
     ``policy`` (light | pattern | heavy), ``c`` (a UCB term on top of RAVE) and ``root_select``
     as well. Use :func:`engine_settings` for its defaults.
     """
@@ -129,6 +130,7 @@ class EngineSettings:
     reuse_tree: bool = STRONG_FIELDS["reuse_tree"]
     ladders: str = STRONG_FIELDS["ladders"]
     lgrf: bool = STRONG_FIELDS["lgrf"]
+    large_patterns: float = STRONG_FIELDS["large_patterns"]
 
     def __post_init__(self):
         self._check_engine()
@@ -155,6 +157,9 @@ class EngineSettings:
             raise ValueError(f"lgrf must be true or false, got {self.lgrf!r}")
         if self.lgrf and self.engine != "strong":
             raise ValueError("last good replies (lgrf) are the strong engine's (engine strong)")
+        if self.large_patterns and self.engine != "strong":
+            raise ValueError("the large-pattern prior (large_patterns) is the strong engine's "
+                             "(engine strong)")
         if not isinstance(self.ladders, str):
             raise ValueError(f"ladders must be a comma-separated text, got {self.ladders!r}")
         object.__setattr__(self, "ladders", strong.ladder_name(self.ladders))  # canonical
@@ -164,7 +169,8 @@ class EngineSettings:
             if self.classical != "none":
                 raise ValueError("the strong engine is a pure engine: classical must be none")
             strong.check_settings(self.policy, self.rave, self.rave_equiv, self.c,
-                                  self.expand_visits, self.prior_weight, self.seconds)
+                                  self.expand_visits, self.prior_weight, self.seconds,
+                                  self.large_patterns)
             strong.parse_priors(self.priors)
         elif self.policy not in POLICIES:
             raise ValueError(f"unknown policy {self.policy!r}; known: {', '.join(POLICIES)}")

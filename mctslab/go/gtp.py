@@ -347,7 +347,8 @@ class GtpServer:
                                    prior_weight=s.prior_weight, expand_visits=s.expand_visits,
                                    c=s.c, root_select=s.root_select, seconds=seconds,
                                    seed=self._next_seed(), komi=self.komi, tabu=s.tabu(),
-                                   reuse_tree=s.reuse_tree, ladders=s.ladders, lgrf=s.lgrf)
+                                   reuse_tree=s.reuse_tree, ladders=s.ladders, lgrf=s.lgrf,
+                                   large_patterns=s.large_patterns)
         else:
             tabu = s.tabu()
             result = self.search(board, s.playouts, policy=s.policy, c=s.c,

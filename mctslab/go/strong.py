@@ -26,27 +26,11 @@ and ``mctslab go`` flags of the same names):
   escape into a ladder is not played: :mod:`mctslab.go._heavy`), comma-separated, ``all`` or
   ``none`` (the default: the engine as before);
 * ``lgrf``: the playouts play the last good reply to the previous move first (LGRF-1, Baier
-  & Drake 2010: :mod:`mctslab.go._heavy`); off by default, and the search is then the same.
+  & Drake 2010: :mod:`mctslab.go._heavy`); off by default, and the search is then the same;
+* ``large_patterns``: the weight of the large-pattern prior (learned from human games,
+  :mod:`mctslab.go.large_patterns`, :mod:`mctslab.go._prior`); 0, the default, is off.
 
-**Tree reuse** (``reuse_tree=True``; off by default, and the search is then the same as
-without it). The search's tree is kept with the :class:`~mctslab.go.api.Board` it searched
-(weakly: it goes with the board). At the next search of that board, when the board's last two
-moves lead from the kept position to the board's (the move played from the kept root, then the
-reply; checked by replaying them on the kept position and comparing the Zobrist hash, the
-stones, the ko point and the side to move), the node under those two moves becomes the new
-root with all its statistics (real visits and wins, AMAF, priors; :func:`_strong.reroot`
-copies the subtree into new arrays). Anything else starts a fresh tree: another position (a
-GTP ``undo``, ``play`` of moves the tree never expanded, setup stones), other search settings
-or komi, a new board (GTP ``clear_board``, ``boardsize`` and ``loadsgf`` make one).
-
-The budget counts the reused visits, as Pachi's does: ``playouts`` is the number of visits the
-root reaches, so a root that carries ``r`` visits over gets ``playouts - r`` new playouts (at
-least one). Pachi stops a search with a fixed number of playouts when its root's playout count,
-reused ones included, passes the limit (``uct_search_games`` and ``uct_search_check_stop``,
-``uct/search.c``), and keeps its tree between moves unless told not to (``reset_tree``), so
-this is the comparison "at equal playouts" with ``pachi -t =N``. ``SearchResult.playouts`` are
-the new playouts (the work done); the root's children count every visit. :func:`reuse_log`
-gives, per search of a board, the visits carried over and the playouts added.
+Tree reuse (``reuse_tree``): :mod:`mctslab.go.strong_reuse`.
 
 Resignation is the GTP engine's (``EngineSettings.resign``). The engine's defaults are
 :data:`DEFAULTS`; what each piece adds is measured in ``docs/bench/go.md``.
@@ -56,17 +40,17 @@ from __future__ import annotations
 
 import dataclasses
 import time
-import weakref
 
 import numpy as np
 
 from mctslab.core.params import positive_int
-from mctslab.core.tree import make_tree, tree_grow, tree_new_node
+from mctslab.core.tree import tree_grow
 from mctslab.go import _board as kb
-from mctslab.go import _heavy, _ladder, _playout, _prior, _strong
+from mctslab.go import _heavy, _ladder, _playout, _prior, _strong, large_patterns
 from mctslab.go import patterns as pattern_files
 from mctslab.go._tabu import make_queues
 from mctslab.go.api import Board, SearchResult, choose_root_move
+from mctslab.go.strong_reuse import keep, new_stats, reuse_log, start_tree
 from mctslab.go.tabu import TabuConfig, parse_config, tabu_size
 from mctslab.rng import seed_state
 
@@ -91,7 +75,7 @@ PRIOR_PATTERN_MIN = 100.0
 # The strong engine's defaults (``EngineSettings`` fields); every piece on but the ladders.
 DEFAULTS = dict(policy="heavy", c=0.0, rave="silver", rave_equiv=3000.0,
                 priors=",".join(PRIOR_PIECES), prior_weight=1.0, expand_visits=2,
-                root_select="visits", ladders="none", lgrf=False)
+                root_select="visits", ladders="none", lgrf=False, large_patterns=0.0)
 HEAVY_REJECT_SUGGESTED = 0.9  # self-atari filter: refuse a proposed bad self-atari
 HEAVY_REJECT_RANDOM = 0.5     # ... and a uniformly drawn one (lower: nakade shapes need them)
 HEAVY_RANDOM_TRIES = 5
@@ -166,21 +150,17 @@ def playout_policy(policy: str, patterns=None) -> _heavy.PlayoutPolicy:
     return _policy(policy, patterns)
 
 
-def _prior_data(points: int, ladders: bool = False) -> _prior.PriorData:
+def _prior_data(points: int, ladders: bool = False, large: float = 0.0) -> _prior.PriorData:
     """The prior's tables and scratch for boards of ``points`` points (padded); ``ladders``:
-    the capture piece reads ladders."""
+    the capture piece reads ladders; ``large``: the large-pattern piece's weight (0: off)."""
     table = pattern_files.load_patterns(PRIOR_PATTERN_FILE)
     size = round(points ** 0.5) - 2
     return _prior.PriorData(table.pattern_class, table.class_weight, table.class_need,
                             PRIOR_PATTERN_MIN, np.full(points, _prior.FAR, np.int8),
                             np.zeros(points, np.int16), bool(ladders),
                             _ladder.make_scratch(size if ladders else 1), np.zeros(points, np.int16),
-                            np.zeros(points, np.int16), np.zeros(3, np.uint64))
-
-
-def _stats(nodes: int) -> _strong.Stats:
-    return _strong.Stats(*(np.zeros(nodes, np.float64) for _ in range(4)),
-                         np.zeros(nodes, np.int64))
+                            np.zeros(points, np.int16), np.zeros(3, np.uint64), float(large),
+                            large_patterns.prior_bundle(large > 0))
 
 
 def _tabu(tabu, board: Board, playouts: int):
@@ -214,92 +194,14 @@ def _buffers(points: int, playouts: int, max_moves: int, record: int,
 
 def _grow(tree, stats):
     nodes, edges = 2 * tree.node_visits.shape[0], 2 * tree.edge_child.shape[0]
-    grown = _stats(nodes)
+    grown = new_stats(nodes)
     for old, new in zip(stats, grown):
         new[: old.shape[0]] = old
     return tree_grow(tree, nodes, edges), grown
 
 
-@dataclasses.dataclass
-class _Kept:
-    """The tree of a board's last search with ``reuse_tree``: its settings' ``key``, the
-    position searched (``state``, a copy) and, per search, (visits carried over, playouts
-    added) in ``log``."""
-
-    key: tuple
-    tree: object = None
-    stats: object = None
-    state: object = None
-    log: list = dataclasses.field(default_factory=list)
-
-
-_KEPT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Board -> _Kept
-
-
-def reuse_log(board: Board) -> list[tuple[int, int]]:
-    """Per search of ``board`` with ``reuse_tree``: (visits its root carried over from the
-    previous search, new playouts); empty when it was never searched so."""
-    kept = _KEPT.get(board)
-    return [] if kept is None else list(kept.log)
-
-
-def _child(tree, node: int, point: int) -> int:
-    """The child of ``node`` by the move ``point``; -1 when ``node`` has none (unexpanded)."""
-    first = int(tree.node_first_edge[node])
-    if first < 0:
-        return -1
-    moves = tree.edge_move[first:first + int(tree.node_num_edges[node])]
-    hits = np.flatnonzero(moves == point)
-    return int(tree.edge_child[first + hits[0]]) if hits.size else -1
-
-
-def _kept_node(kept: _Kept, board: Board) -> int:
-    """The node of the kept tree at ``board``'s position: the kept root's child by the
-    board's last-but-one move, then that node's child by the last move, when those two moves
-    lead from the kept position to the board's (replayed; the hash, stones and the other
-    scalars, ko and side to move among them, must be equal); else -1."""
-    if kept.tree is None or len(board.moves) < 2 or kept.state.color.shape !=             board.state.color.shape or board.move_number != int(kept.state.info[kb.I_MOVES]) + 2:
-        return -1
-    replay, node = kb.clone_state(kept.state), 0
-    for color, move in board.moves[-2:]:
-        point = board.point(move)
-        if int(replay.info[kb.I_TO_MOVE]) != color or kb.play(replay, color, point) != kb.OK:
-            return -1
-        node = _child(kept.tree, node, point)
-        if node < 0:
-            return -1
-    state = board.state
-    same = (replay.hash[0] == state.hash[0] and np.array_equal(replay.color, state.color)
-            and np.array_equal(replay.info, state.info))
-    return node if same else -1
-
-
-def _start_tree(board: Board, key: tuple, reuse_tree: bool):
-    """The tree a search starts from: the kept subtree at ``board``'s position (re-rooted) when
-    ``reuse_tree`` and one fits (:func:`_kept_node`), else a fresh one (its root created)."""
-    kept = _KEPT.get(board) if reuse_tree else None
-    node = -1 if kept is None or kept.key != key else _kept_node(kept, board)
-    if node < 0:
-        nodes = 64 * (board.state.color.shape[0] + 1)
-        tree, stats = make_tree(nodes, nodes), _stats(nodes)
-        tree_new_node(tree)
-        return tree, stats
-    nodes, edges = kept.tree.node_visits.shape[0], kept.tree.edge_child.shape[0]
-    tree, stats = make_tree(nodes, edges), _stats(nodes)
-    _strong.reroot(kept.tree, kept.stats, node, tree, stats, np.zeros(nodes, np.int64))
-    return tree, stats
-
-
-def _keep(board: Board, key: tuple, tree, stats, carried: int, done: int) -> None:
-    kept = _KEPT.get(board)
-    if kept is None:
-        kept = _KEPT[board] = _Kept(key)
-    kept.key, kept.tree, kept.stats = key, tree, stats
-    kept.state = kb.clone_state(board.state)
-    kept.log.append((carried, done))
-
-
-def check_settings(policy, rave, rave_equiv, c, expand_visits, prior_weight, seconds):
+def check_settings(policy, rave, rave_equiv, c, expand_visits, prior_weight, seconds,
+                   large_patterns=0.0):
     if policy not in PLAYOUT_POLICIES:
         raise ValueError(f"unknown playout policy {policy!r} for the strong engine; known: "
                          f"{', '.join(PLAYOUT_POLICIES)}")
@@ -307,7 +209,7 @@ def check_settings(policy, rave, rave_equiv, c, expand_visits, prior_weight, sec
         raise ValueError(f"unknown rave schedule {rave!r}; known: {', '.join(RAVE_SCHEDULES)}")
     positive_int("expand_visits", expand_visits)
     for name, value in (("rave_equiv", rave_equiv), ("c", c), ("prior_weight", prior_weight),
-                        ("seconds", seconds)):
+                        ("seconds", seconds), ("large_patterns", large_patterns)):
         if not (np.isfinite(value) and value >= 0):
             raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
     if rave_equiv <= 0:
@@ -320,7 +222,8 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],  # 
            expand_visits: int = DEFAULTS["expand_visits"], c: float = DEFAULTS["c"],
            root_select: str = DEFAULTS["root_select"], seconds: float = 0.0, seed=None,
            komi: float | None = None, patterns=None, tabu=None, record_hashes: int = 0,
-           reuse_tree: bool = False, ladders=DEFAULTS["ladders"], lgrf=False) -> SearchResult:
+           reuse_tree: bool = False, ladders=DEFAULTS["ladders"], lgrf=False,
+           large_patterns: float = DEFAULTS["large_patterns"]) -> SearchResult:
     """One search of the strong engine from ``board`` for the side to move: at most
     ``playouts`` playouts (fewer when ``seconds`` > 0 runs out first); the pieces as in the
     module docstring. Same seed, same result (without ``seconds``). Win rates are for
@@ -334,28 +237,27 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],  # 
     ``k + 1`` (counted from the leaf, as :func:`mctslab.go.api.search`), 0 where the playout
     was shorter (the paper's Fig. 5). The search stays the same; 0 records nothing (None).
 
-    ``reuse_tree``: start from the subtree of this board's previous search under the two moves
-    played since, and stop when the root has ``playouts`` visits; ``ladders``: where ladders
-    are read (:data:`LADDER_USES`; ``all``, ``none``); ``lgrf``: last good replies in the
-    playouts. All three: the module docstring."""
+    ``reuse_tree``, ``ladders`` (:data:`LADDER_USES`, ``all``, ``none``), ``lgrf`` and
+    ``large_patterns`` (a weight): the module docstring."""
     positive_int("playouts", playouts)
     positive_int("record_hashes", record_hashes, minimum=0)
-    check_settings(policy, rave, rave_equiv, c, expand_visits, prior_weight, seconds)
+    check_settings(policy, rave, rave_equiv, c, expand_visits, prior_weight, seconds, large_patterns)
     weights, uses = prior_weights(priors, prior_weight), parse_ladders(ladders)
     komi, root = board.komi if komi is None else float(komi), board.state
     points, max_moves = root.color.shape[0], 3 * board.size * board.size
     params = _strong.Params(RAVE_SCHEDULES[rave], float(rave_equiv), float(c),
-                            int(expand_visits), any(v > 0 for v in weights), komi, max_moves)
-    key = (params, tuple(weights), policy, repr(tabu), uses, bool(lgrf),
+                            int(expand_visits), any(v > 0 for v in weights) or large_patterns > 0,
+                            komi, max_moves)
+    key = (params, tuple(weights), policy, repr(tabu), uses, bool(lgrf), float(large_patterns),
            patterns if isinstance(patterns, (str, type(None))) else id(patterns))
-    tree, stats = _start_tree(board, key, bool(reuse_tree))
+    tree, stats = start_tree(board, key, bool(reuse_tree))
     carried = int(tree.node_visits[0])  # 0 for a fresh tree
     playouts = max(playouts - carried, 1)
     buffers = _buffers(points, playouts, max_moves, int(record_hashes),
                        depth=carried + playouts + 2)
     rng, scratch = seed_state(seed), kb.clone_state(root)
     policy_bundle = _policy(policy, patterns, board.size * ("playouts" in uses), points * lgrf)
-    prior_data = _prior_data(points, "priors" in uses)
+    prior_data = _prior_data(points, "priors" in uses, large_patterns)
     tabu_lists, size_k = _tabu(tabu, board, playouts)
     start, chunk, done = time.perf_counter(), playouts if seconds <= 0 else 256, 0
     while done < playouts:
@@ -369,7 +271,7 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],  # 
             tree, stats = _grow(tree, stats)
     seconds_used = time.perf_counter() - start
     if reuse_tree:
-        _keep(board, key, tree, stats, carried, done)
+        keep(board, key, tree, stats, carried, done)
     result = _result(board, tree, done, seconds_used, root_select)
     return dataclasses.replace(result, tabu_size=size_k,
                                tabu_candidates=int(tabu_lists.stats[0]),

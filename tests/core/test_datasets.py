@@ -19,7 +19,7 @@ def _digest(path):
 def test_every_shipped_set_is_in_the_checkout_with_its_readme_and_counts(monkeypatch):
     monkeypatch.delenv("MCTSLAB_DATA", raising=False)
     expected = {"tsplib": 97, "sudoku": 2000 + 1465 + 375, "go-games": 2000,
-                "go-positions": 100}
+                "go-positions": 100, "go-patterns": 1}
     for name in datasets.SHIPPED:
         folder = data.find(name)
         assert folder == (ROOT / "data" / name).resolve()

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mctslab import cli
-from mctslab.go import _heavy, _prior, _strong, reference, strong
+from mctslab.go import _heavy, _prior, _strong, reference, strong, strong_reuse
 from mctslab.go import patterns as pfiles
 from mctslab.go.api import BLACK, WHITE, Board
 from mctslab.go.engine import STRONG_FIELDS, EngineSettings, engine_settings
@@ -117,7 +117,7 @@ def test_amaf_backup_matches_the_twin():
     from mctslab.core.tree import make_tree, tree_expand, tree_new_node
 
     tree = make_tree(16, 16)
-    stats = strong._stats(16)
+    stats = strong_reuse.new_stats(16)
     root = tree_new_node(tree)
     tree_expand(tree, root, np.array([11, 12, 13, 0], np.int32), 4)
     for e in range(4):
@@ -191,7 +191,7 @@ def _tree(board, playouts, expand_visits):
     from mctslab.go import _board as kb
 
     points = board.state.color.shape[0]
-    tree, stats = make_tree(200_000, 200_000), strong._stats(200_000)
+    tree, stats = make_tree(200_000, 200_000), strong_reuse.new_stats(200_000)
     tree_new_node(tree)
     params = _strong.Params(_strong.RAVE_SILVER, 3000.0, 0.0, expand_visits, True, 6.5, 243)
     buffers = _strong.Buffers(np.zeros(playouts + 2, np.int64),

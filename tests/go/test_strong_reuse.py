@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from mctslab import cli
 from mctslab.core.tree import make_tree
-from mctslab.go import _strong, strong
+from mctslab.go import _strong, strong, strong_reuse
 from mctslab.go.api import BLACK, WHITE, Board
 from mctslab.go.engine import engine_settings
 from mctslab.go.gtp import GtpServer
@@ -59,14 +59,14 @@ def _walk(tree, stats, node, root_value=None):
 
 def _reroot(tree, stats, node):
     nodes = tree.node_visits.shape[0]
-    out, out_stats = make_tree(nodes, tree.edge_child.shape[0]), strong._stats(nodes)
+    out, out_stats = make_tree(nodes, tree.edge_child.shape[0]), strong_reuse.new_stats(nodes)
     count = _strong.reroot(tree, stats, node, out, out_stats, np.zeros(nodes, np.int64))
     return out, out_stats, count
 
 
 def _searched(board, playouts=600, seed=3, **pieces):
     result = strong.search(board, playouts, seed=seed, reuse_tree=True, **pieces)
-    return result, strong._KEPT[board]
+    return result, strong_reuse._KEPT[board]
 
 
 def _play_busiest_pair(board, kept):
@@ -84,7 +84,7 @@ def test_the_new_root_keeps_the_old_nodes_statistics():
     old_tree, old_stats = kept.tree, kept.stats
     node = _play_busiest_pair(board, kept)
     assert old_tree.node_visits[node] > 20 and old_tree.node_first_edge[node] >= 0
-    tree, stats = strong._start_tree(board, kept.key, True)
+    tree, stats = strong_reuse.start_tree(board, kept.key, True)
     visits, value, *rest = _node_stats(old_tree, old_stats, node)
     assert _node_stats(tree, stats, 0) == (visits, visits - value, *rest)
     old_kids, new_kids = _kids(old_tree, node), _kids(tree, 0)
@@ -126,8 +126,8 @@ def test_the_budget_counts_the_reused_visits():
     carried = int(kept.tree.node_visits[node])
     second = strong.search(board, 800, seed=4, reuse_tree=True)
     assert carried > 20 and second.playouts == 800 - carried
-    assert strong.reuse_log(board) == [(0, 800), (carried, 800 - carried)]
-    root = strong._KEPT[board].tree.node_visits[0]
+    assert strong_reuse.reuse_log(board) == [(0, 800), (carried, 800 - carried)]
+    root = strong_reuse._KEPT[board].tree.node_visits[0]
     assert root == 800 and sum(v for _, v, _ in second.children) <= 800
 
 
@@ -137,10 +137,10 @@ def test_the_option_off_and_a_first_search_play_the_same_search():
     on = strong.search(board, 500, seed=7, reuse_tree=True)
     assert (on.move, on.nodes, on.root_win_rate, on.children) == \
         (off.move, off.nodes, off.root_win_rate, off.children)
-    assert strong.reuse_log(board) == [(0, 500)]
+    assert strong_reuse.reuse_log(board) == [(0, 500)]
     again = Board.from_moves(9, POSITION)
     strong.search(again, 500, seed=7)
-    assert again not in strong._KEPT  # without the option nothing is kept
+    assert again not in strong_reuse._KEPT  # without the option nothing is kept
 
 
 def test_anything_but_the_expected_position_starts_a_fresh_tree():
@@ -148,23 +148,23 @@ def test_anything_but_the_expected_position_starts_a_fresh_tree():
     _, kept = _searched(board)
     _play_busiest_pair(board, kept)
     key = kept.key
-    assert strong._kept_node(kept, board) > 0
+    assert strong_reuse._kept_node(kept, board) > 0
     kept.state.hash[0] ^= np.uint64(1)  # the kept position no longer hashes as the board's
-    assert strong._kept_node(kept, board) == -1
+    assert strong_reuse._kept_node(kept, board) == -1
     kept.state.hash[0] ^= np.uint64(1)
     board.undo()  # one move back: not two moves after the kept position
-    assert strong._kept_node(kept, board) == -1
-    tree, _ = strong._start_tree(board, key, True)
+    assert strong_reuse._kept_node(kept, board) == -1
+    tree, _ = strong_reuse.start_tree(board, key, True)
     assert int(tree.sizes[0]) == 1 and tree.node_visits[0] == 0
     # the same two moves by another path: not this board's history, not this tree's moves
     other = Board.from_moves(9, POSITION)
-    assert strong._start_tree(other, key, True)[0].sizes[0] == 1
+    assert strong_reuse.start_tree(other, key, True)[0].sizes[0] == 1
     # other settings (komi) than the kept tree's
     board2 = Board.from_moves(9, POSITION)
     _, kept2 = _searched(board2)
     _play_busiest_pair(board2, kept2)
     strong.search(board2, 300, seed=1, komi=0.5, reuse_tree=True)
-    assert strong.reuse_log(board2)[-1] == (0, 300)
+    assert strong_reuse.reuse_log(board2)[-1] == (0, 300)
 
 
 def test_a_reply_the_tree_never_expanded_starts_a_fresh_tree():
@@ -174,7 +174,7 @@ def test_a_reply_the_tree_never_expanded_starts_a_fresh_tree():
     board.play(board.to_move, board.move_of(move))
     board.play(board.to_move, board.legal_moves(board.to_move)[0])
     strong.search(board, 200, seed=1, reuse_tree=True)
-    assert strong.reuse_log(board)[-1] == (0, 200)
+    assert strong_reuse.reuse_log(board)[-1] == (0, 200)
 
 
 def _server(**values):
@@ -185,24 +185,24 @@ def _server(**values):
 def test_gtp_reuses_the_tree_and_undo_and_clear_board_reset_it():
     server = _server(reuse_tree=True)
     assert server.handle("genmove b").startswith("=")
-    kept = strong._KEPT[server.board]
+    kept = strong_reuse._KEPT[server.board]
     move, child = _busiest(kept.tree, 0)
     reply, _ = _busiest(kept.tree, child)
     assert server.board.moves[-1] == (BLACK, server.board.move_of(move))
     assert server.handle(f"play w {_vertex(server, reply)}").startswith("=")
     server.handle("genmove b")
-    log = strong.reuse_log(server.board)
+    log = strong_reuse.reuse_log(server.board)
     assert log[0] == (0, 400) and log[1][0] > 0 and sum(log[1]) == 400
     server.handle("undo")
     server.handle("genmove b")  # the position of the last search: not two moves on
-    assert strong.reuse_log(server.board)[-1] == (0, 400)
+    assert strong_reuse.reuse_log(server.board)[-1] == (0, 400)
     server.handle("clear_board")
-    assert strong.reuse_log(server.board) == []
+    assert strong_reuse.reuse_log(server.board) == []
     server.handle("genmove b")
-    assert strong.reuse_log(server.board) == [(0, 400)]
+    assert strong_reuse.reuse_log(server.board) == [(0, 400)]
     plain = _server()
     plain.handle("genmove b")
-    assert plain.board not in strong._KEPT
+    assert plain.board not in strong_reuse._KEPT
 
 
 def _vertex(server, point):
