@@ -12,7 +12,8 @@
   RAVE, priors and heavy playouts on, as a share of the UCT engine's pattern playouts per
   second measured alternately in the same run (goal: at least 0.6).
 * ``go.strong_ladders_ratio_9x9``: the strong engine's playouts per second with ladder reading
-  (priors and playouts) as a share of its own without, alternately in the same run (no goal).
+  (priors and playouts) as a share of its own without, alternately in the same run (no goal);
+  ``go.strong_large_patterns_ratio_9x9`` the same with the large-pattern prior.
 * ``go.tree_memory_mb``: peak memory (tracemalloc: every NumPy array the search allocates,
   tree with its grown edge arrays, scratch board, buffers) of a search that builds a
   100,000-node tree on 19x19. Goal <= 200 MB.
@@ -279,29 +280,49 @@ def strong_speed_ratio_9x9() -> dict:
     return _strong_vs_pattern(9, 20_000, 3)
 
 
+def _alternate_9x9(on: dict) -> tuple[float, float, float]:
+    """(with ``on``, without, load average): the strong engine's playouts per CPU second on the
+    empty 9x9 board, 20,000 playouts, best of 3 each, the two arms alternately."""
+    from mctslab.go import strong
+    from mctslab.go.api import Board
+
+    arms = {"off": {}, "on": on}
+    for kwargs in arms.values():
+        strong.search(Board(9), 50, seed=0, **kwargs)  # compile / load from the cache
+    best = dict.fromkeys(arms, 0.0)
+    for seed in range(3):
+        for name, kwargs in arms.items():
+            cpu = time.process_time()
+            result = strong.search(Board(9), 20_000, seed=seed, **kwargs)
+            cpu = time.process_time() - cpu
+            best[name] = max(best[name], result.playouts / cpu) if cpu > 0 else best[name]
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return best["on"], best["off"], load
+
+
 @benchmark("go.strong_ladders_ratio_9x9", unit="x playouts/s without ladders")
 def strong_ladders_ratio_9x9() -> dict:
     """9x9, 20,000 playouts from the empty board: the strong engine's playouts per second with
     ladder reading in its priors and playouts (``ladders="priors,playouts"``) as a share of the
     same engine's without, measured alternately in the same run, best of 3 by CPU time each
     (the ladders' cost: docs/bench/go.md, "Ladder reading")."""
-    from mctslab.go import strong
-    from mctslab.go.api import Board
-
-    arms = {"none": "none", "ladders": "priors,playouts"}
-    for ladders in arms.values():
-        strong.search(Board(9), 50, seed=0, ladders=ladders)  # compile / load from the cache
-    best = dict.fromkeys(arms, 0.0)
-    for seed in range(3):
-        for name, ladders in arms.items():
-            cpu = time.process_time()
-            result = strong.search(Board(9), 20_000, seed=seed, ladders=ladders)
-            cpu = time.process_time() - cpu
-            best[name] = max(best[name], result.playouts / cpu) if cpu > 0 else best[name]
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return {"value": best["ladders"] / best["none"], "reference": best["none"],
-            "ladders_playouts_per_s": best["ladders"],
+    on, off, load = _alternate_9x9({"ladders": "priors,playouts"})
+    return {"value": on / off, "reference": off, "ladders_playouts_per_s": on,
             "detail": f"9x9 from the empty board, 20,000 playouts, best of 3 by CPU time, the "
                       f"two arms alternately: with ladders (priors and playouts) "
-                      f"{best['ladders']:,.0f}/s, without {best['none']:,.0f}/s (load average "
+                      f"{on:,.0f}/s, without {off:,.0f}/s (load average "
                       f"{load:.1f} on {os.cpu_count()} cores)"}
+
+
+@benchmark("go.strong_large_patterns_ratio_9x9", unit="x playouts/s without large patterns")
+def strong_large_patterns_ratio_9x9() -> dict:
+    """9x9, 20,000 playouts from the empty board: the strong engine's playouts per second with
+    the large-pattern prior (``large_patterns=100``) as a share of the same engine's without,
+    alternately in the same run, best of 3 by CPU time each (docs/bench/go.md, "Large
+    patterns")."""
+    on, off, load = _alternate_9x9({"large_patterns": 100.0})
+    return {"value": on / off, "reference": off, "large_patterns_playouts_per_s": on,
+            "detail": f"9x9 from the empty board, 20,000 playouts, best of 3 by CPU time, the "
+                      f"two arms alternately: with large patterns (weight 100) {on:,.0f}/s, "
+                      f"without {off:,.0f}/s (load average {load:.1f} on {os.cpu_count()} "
+                      f"cores)"}
