@@ -20,7 +20,10 @@ one gets the plan of its protocol (:data:`PROTOCOLS`), found from the folder's n
 
 The protocols (:data:`PROTOCOLS`): ``strong9`` and ``strong19``, the strong engine against
 GNU Go 3.8 level 10 (its ablation rows :data:`STRONG_ROWS`, defined here once; the
-head-to-head rows ``tabu-h2h-<playouts>-<expansion threshold>``); ``paper9`` and ``paper19``,
+head-to-head rows ``tabu-h2h-<playouts>-<expansion threshold>``); ``pieces9``, today's engine
+(the plain pass rule) with each optional piece of issue 44 added (:data:`PIECE_ROWS`: ladders,
+last good reply, large patterns, all three), its control row the command of
+``strong9-plain-2026-11-28/full``; ``paper9`` and ``paper19``,
 the state-tabu paper's rows with the host engine (:data:`PAPER_ROWS`). Nothing is played here:
 :mod:`mctslab.go.plan_run` plays a plan.
 """
@@ -35,7 +38,7 @@ from pathlib import Path
 from mctslab.core.store import write_json
 
 __all__ = ["PLAN", "STEP", "MATCH_SEED", "NOTEBOOK_SEED", "CONTROL", "HEAD_TO_HEAD",
-           "TABU_CONFIG", "TABU_PLAYOUTS", "TABU_EXPANSION", "PRIOR_PIECES", "STRONG_ROWS",
+           "TABU_CONFIG", "TABU_PLAYOUTS", "TABU_EXPANSION", "PRIOR_PIECES", "STRONG_ROWS", "PIECE_ROWS",
            "ABLATION", "PAPER_ROWS", "PROTOCOLS", "QUEUES", "queue_request", "Row", "Plan", "row_flags", "protocol_plan",
            "infer_protocol", "load", "save", "planned_games", "head_to_head_row",
            "match_argv", "schedule"]
@@ -74,6 +77,16 @@ STRONG_ROWS = {
     "resign": ("resigns below 10% (win rate)", ("--resign", "0.1")),
 }
 ABLATION = tuple(name for name in STRONG_ROWS if name != CONTROL)
+# the optional pieces of issue 44, each added to today's engine (the plain pass rule), and all
+# of them together: the rows of the ``pieces9`` protocol
+PIECE_ROWS = {
+    "ladders": ("+ ladder reading in the priors and playouts", ("--ladders", "all")),
+    "lgrf": ("+ last good reply in the playouts", ("--lgrf",)),
+    "large-patterns": ("+ the large-pattern prior, weight 100", ("--large-patterns", "100")),
+    "pieces": ("+ ladders, last good reply and large patterns together",
+               ("--ladders", "all", "--lgrf", "--large-patterns", "100")),
+}
+STRONG_ROWS.update(PIECE_ROWS)
 
 # the host engine of the state-tabu paper's rows: 8,000 pattern playouts, C 1.5, root move by
 # win rate, never resigning
@@ -102,6 +115,11 @@ PROTOCOLS = {
                 {CONTROL: 200, **dict.fromkeys(ABLATION, 60),
                  f"{HEAD_TO_HEAD}-{TABU_PLAYOUTS}-{TABU_EXPANSION}": 2178}),
     "strong19": (("--size", "19", *_STRONG), {CONTROL: 20}),
+    # today's engine (plain pass rule): the command of strong9-plain-2026-11-28/full, so its
+    # stored games are this protocol's control row
+    "pieces9": (("--size", "9", "--engine", "strong", "--playouts", "8000", "--komi", "6.5",
+                 "--opponent-level", "10", "--referee-level", "10"),
+                {CONTROL: 200, **dict.fromkeys(PIECE_ROWS, 200)}),
     "paper9": (("--size", "9", *_PAPER), dict.fromkeys(PAPER_ROWS, 100)),
     "paper19": (("--size", "19", *_PAPER), {"gnugo-mc-L10": 100, "host-gnugo-uct": 100}),
 }
@@ -150,7 +168,7 @@ def row_flags(protocol: str, name: str) -> tuple[str, ...]:
     protocol's :data:`PAPER_ROWS` or ``host-<any gTabu configuration>``."""
     if protocol not in PROTOCOLS:
         raise ValueError(f"unknown protocol {protocol!r}; known: {', '.join(PROTOCOLS)}")
-    if protocol.startswith("strong"):
+    if protocol.startswith("strong") or protocol == "pieces9":
         if name in STRONG_ROWS:
             return STRONG_ROWS[name][1]
         found = _H2H.fullmatch(name)
@@ -264,15 +282,18 @@ def protocol_plan(protocol: str, *, seed: int = MATCH_SEED, games: int | None = 
 
 def infer_protocol(folder) -> str:
     """The protocol of a record from its folder's name: ``strong9-<date>`` (and
-    ``strong9-<anything>``), ``strong19-<date>``, ``go9`` (paper9) or ``go19`` (paper19)."""
+    ``strong9-<anything>``), ``strong19-<date>``, ``pieces9-<date>``, ``go9`` (paper9) or
+    ``go19`` (paper19)."""
     name = Path(folder).name
-    for prefix, protocol in (("strong9-", "strong9"), ("strong19-", "strong19")):
+    for prefix, protocol in (("strong9-", "strong9"), ("strong19-", "strong19"),
+                             ("pieces9-", "pieces9")):
         if name.startswith(prefix):
             return protocol
     if name in ("go9", "go19"):
         return f"paper{name[2:]}"
     raise ValueError(f"{folder}: no plan.json and no protocol in its name (strong9-*, "
-                     f"strong19-*, go9, go19); give the protocol ({', '.join(PROTOCOLS)})")
+                     f"strong19-*, pieces9-*, go9, go19); give the protocol "
+                     f"({', '.join(PROTOCOLS)})")
 
 
 def _from_json(data: dict, protocol: str | None, folder) -> Plan:

@@ -235,3 +235,24 @@ def test_a_real_plan_on_5x5_is_played_interleaved_and_resumed(tmp_path, capsys):
     assert mctslab_cli.main(["go", "plan", "run", str(folder), "a", "--games", "2"]) == 0
     assert json.loads((folder / "a" / "summary.json").read_text())["games"] == 2
     assert {row: (s / "results.jsonl").read_bytes() for row, s in stores.items()} == before
+
+
+def test_the_pieces_protocols_control_row_is_the_plain_rule_validation(tmp_path):
+    """``pieces9``'s control row plays the games stored in strong9-plain-2026-11-28/full (the
+    same task ids: copied into a pieces9 record, they are found, not replayed); its other rows
+    add one optional piece each, or all three."""
+    folder = tmp_path / "pieces9-2026-11-29"
+    plan = plans.load(folder)
+    assert plan.protocol == "pieces9" and plan.seed == plans.MATCH_SEED
+    assert [r.name for r in plan.rows] == [plans.CONTROL, *plans.PIECE_ROWS]
+    assert all(r.games == 200 for r in plan.rows)
+    assert plan.row("pieces").flags == ("--ladders", "all", "--lgrf", "--large-patterns", "100")
+    assert "--pass-rule" not in plan.match  # today's engine: the plain rule
+    validation = ROOT / "strong9-plain-2026-11-28" / plans.CONTROL
+    ids = _stored_ids(validation)
+    argv = plans.match_argv(plan, plans.CONTROL, len(ids), folder / plans.CONTROL)
+    assert {task.id for task in match_tasks(argv)} == set(ids)
+    large = plans.match_argv(plan, "large-patterns", 4, folder / "large-patterns")
+    assert not {task.id for task in match_tasks(large)} & set(ids)
+    assert plans.ABLATION == tuple(r for r in plans.STRONG_ROWS
+                                   if r != plans.CONTROL and r not in plans.PIECE_ROWS)
