@@ -29,6 +29,7 @@ def test_every_shipped_set_is_in_the_checkout_with_its_readme_and_counts(monkeyp
     # GPL-3.0 data: the licence text travels with it
     assert (ROOT / "data/gnugo/COPYING").is_file()
     assert (ROOT / "data/go-games/LICENSE-GPL-3.0.txt").is_file()
+    assert (ROOT / "data/go-patterns/LICENSE-GPL-3.0.txt").is_file()
 
 
 def test_shipped_checksums_match(monkeypatch):
