@@ -37,7 +37,7 @@ reproduce: setup
 
 test: setup lint
 	$(BIN)/mctslab records check
-	$(BIN)/python -m pytest -m "not reruns and not extended and not full" $(PYTEST_WORKERS)
+	$(BIN)/python -m pytest -m "not reruns and not extended and not full" $(PYTEST_WORKERS) --durations=25
 
 test-reruns: setup
 	$(BIN)/python -m pytest -m "reruns or extended or full"
