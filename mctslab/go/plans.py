@@ -21,7 +21,7 @@ one gets the plan of its protocol (:data:`PROTOCOLS`), found from the folder's n
 The protocols (:data:`PROTOCOLS`): ``strong9`` and ``strong19``, the strong engine against
 GNU Go 3.8 level 10 (its ablation rows :data:`STRONG_ROWS`, defined here once; the
 head-to-head rows ``tabu-h2h-<playouts>-<expansion threshold>``); ``pieces9``, today's engine
-(the plain pass rule) with each optional piece of issue 44 added (:data:`PIECE_ROWS`: ladders,
+(the plain pass rule) with each optional piece added (:data:`PIECE_ROWS`: ladders,
 last good reply, large patterns, all three), its control row the command of
 ``strong9-plain-2026-11-28/full``; ``paper9`` and ``paper19``,
 the state-tabu paper's rows with the host engine (:data:`PAPER_ROWS`). Nothing is played here:
@@ -77,8 +77,8 @@ STRONG_ROWS = {
     "resign": ("resigns below 10% (win rate)", ("--resign", "0.1")),
 }
 ABLATION = tuple(name for name in STRONG_ROWS if name != CONTROL)
-# the optional pieces of issue 44, each added to today's engine (the plain pass rule), and all
-# of them together: the rows of the ``pieces9`` protocol
+# the strong engine's optional pieces (off by default), each added to today's engine (the
+# plain pass rule), and all of them together: the rows of the ``pieces9`` protocol
 PIECE_ROWS = {
     "ladders": ("+ ladder reading in the priors and playouts", ("--ladders", "all")),
     "lgrf": ("+ last good reply in the playouts", ("--lgrf",)),

@@ -74,6 +74,17 @@ def _strong(build):
     return table
 
 
+def _pieces(build):
+    """A table of a ``pieces9`` record only (``records/go_state_tabu/pieces9-<date>``)."""
+    def table(folder: Path) -> pd.DataFrame:
+        folder = Path(folder)
+        if not folder.name.startswith("pieces9-"):
+            raise KeyError(f"a table of a pieces9 record (records/{strong_record.NOTEBOOK}/"
+                           f"pieces9-<date>), not of {folder.parent.name}/{folder.name}")
+        return build(folder)
+    return table
+
+
 _STRONG_HOW = (", rebuilt from the stored games by `mctslab.go.strong_record`; `mctslab records "
                "check` recomputes each match's summary from its games")
 # the tables a docs/bench block may name on a match record: name -> (build(folder), how the
@@ -91,6 +102,11 @@ TABLES = {
     "strong_validation": (_strong(strong_record.validation_table), _STRONG_HOW),
     "strong_ablation": (_strong(strong_record.ablation), _STRONG_HOW),
     "strong_tabu": (_strong(strong_record.tabu_table), _STRONG_HOW),
+    "strong_pieces": (_pieces(strong_record.pieces_table),
+                      ": each row (a piece added to today's engine) against `full` over their "
+                      "common games (game i of both against the same GNU Go), by "
+                      "`mctslab.go.strong_record.pieces_table`; `mctslab records check` "
+                      "recomputes each summary from its games"),
     "pass_rules": (_strong(strong_record.pass_rules),
                    ": the plain pass rule's `full` against the recorded engine's over the same "
                    "games (game i of both against the same GNU Go), by `mctslab.go."

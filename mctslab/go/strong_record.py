@@ -143,14 +143,22 @@ def validation_table(folder=None) -> pd.DataFrame:
         "record": f"records/{NOTEBOOK}/{folder.name}"}])
 
 
-def ablation(folder=None) -> pd.DataFrame:
+def pieces_table(folder) -> pd.DataFrame:
+    """A ``pieces9`` record (:data:`mctslab.go.plans.PIECE_ROWS`): :func:`ablation` of its rows,
+    each adding a piece to the full engine, with the smallest rise from the full engine's rate
+    its games could find instead of the smallest drop."""
+    return ablation(folder, added=True)
+
+
+def ablation(folder=None, added: bool = False) -> pd.DataFrame:
     """:func:`mctslab.go.tables.ablation_table` of the record's rows against the full engine
     over their common games (the same seeds), with what each row changes, its wins by the
     plain count (every stone alive) over the same games, the games it was
     planned to reach and its status (complete, partial, not played), and the smallest drop
     from the full engine's rate its games could find (80% power, 5% two-sided; two
     independent rates, so a bound: the paired design finds somewhat less). Rows of the plan
-    with no game stored are listed as not played."""
+    with no game stored are listed as not played. ``added``: the rows add pieces
+    (:func:`pieces_table`)."""
     folder = Path(folder) if folder is not None else find()
     if folder is None or CONTROL not in (_matches(folder) if folder.is_dir() else {}):
         return _missing("ablation rows", "scripts/go-strong validate 200; scripts/go-strong "
@@ -164,9 +172,9 @@ def ablation(folder=None) -> pd.DataFrame:
                                                                              table.games)])
     table.insert(table.columns.get_loc("wins") + 1, "wins (plain count)",
                  [_plain_wins(found, r, int(n)) for r, n in zip(table.row, table.games)])
-    table["detectable drop (80% power)"] = [
-        math.nan if r == CONTROL else _detectable(int(n), control_rate) for r, n in
-        zip(table.row, table.games)]
+    table[f"detectable {'rise' if added else 'drop'} (80% power)"] = [
+        math.nan if r == CONTROL else _detectable(int(n), control_rate, lower=not added)
+        for r, n in zip(table.row, table.games)]
     missing = [r for r in plan if r not in set(table.row) and not r.startswith(HEAD_TO_HEAD)]
     extra = pd.DataFrame([{"row": r, "changes": ROWS.get(r, ""), "games": 0,
                            "status": _status(0, plan[r])} for r in missing])

@@ -12,7 +12,7 @@ import pytest
 from mctslab import records
 from mctslab.core.stats import detectable_difference, games_for_power
 from mctslab.core.store import ResultStore
-from mctslab.go import match_record, sgf, strong_record
+from mctslab.go import match_record, plans, sgf, strong_record
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORD = ROOT / "records" / "go_state_tabu" / "strong9-2026-11-26"
@@ -86,7 +86,7 @@ def test_the_committed_ablation_labels_its_partial_and_unplayed_rows():
     """Each row's games are its stored games, and its status says them against plan.json."""
     table = strong_record.ablation(RECORD).set_index("row")
     plan = json.loads((RECORD / "plan.json").read_text())["planned_games"]
-    assert set(table.index) == set(strong_record.ROWS)
+    assert set(table.index) == {plans.CONTROL, *plans.ABLATION}  # not the pieces9 rows
     for row, entry in table.iterrows():
         stored = _stored(row)
         assert entry.games == stored, row
@@ -227,7 +227,7 @@ def test_the_markdown_report_cites_the_record_and_has_three_tables():
     for title in ("**Validation**", "**Ablation", "**The tabu question, head to head"):
         assert title in text
     statuses = set(strong_record.ablation(RECORD).status)  # "complete", "partial: ..."
-    assert all(f"| {row} |" in text for row in strong_record.ROWS)
+    assert all(f"| {row} |" in text for row in (plans.CONTROL, *plans.ABLATION))
     assert all(f"| {status} |" in text for status in statuses)
 
 
@@ -273,3 +273,21 @@ def test_the_committed_plain_rule_keeps_every_referee_result_and_shows_its_wins(
     assert table.loc["plain", "McNemar b"] == table.loc["plain", "McNemar c"] == 0
     assert table.loc["plain", "share"] == 1.0 and table.loc["estimate", "share"] < 0.7
     assert table.loc["plain", "games"] >= 178
+
+
+def test_the_pieces_table_pairs_added_pieces_and_finds_a_rise(tmp_path):
+    folder = tmp_path / "go_state_tabu" / "pieces9-2026-12-01"
+    full = _lines("full")
+    _row(folder, "full", full)
+    lost = [i for i, line in enumerate(full) if not json.loads(line)["result"]["candidate_won"]]
+    _row(folder, "pieces", full, flip=lost[:2])  # two games the full engine lost, won
+    (folder / "plan.json").write_text(json.dumps({"planned_games": {"full": 200, "pieces": 400}}))
+    table = strong_record.pieces_table(folder).set_index("row")
+    assert table.loc["pieces", "difference (games)"] == 2
+    assert table.loc["pieces", "b/c"] == "2/0"
+    assert table.loc["pieces", "changes"] == strong_record.ROWS["pieces"]
+    assert table.loc["pieces", "status"] == "partial: 200 of 400 planned games"
+    assert "detectable drop (80% power)" not in table.columns
+    assert table.loc["pieces", "detectable rise (80% power)"] == pytest.approx(
+        detectable_difference(200, table.loc["full", "rate"], lower=False))
+    assert 0 < table.loc["pieces", "detectable rise (80% power)"] < 0.15
