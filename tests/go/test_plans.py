@@ -17,7 +17,7 @@ from mctslab.go.cli import match_tasks
 ROOT = Path(__file__).resolve().parents[2] / "records" / "go_state_tabu"
 # a committed match record and its plan's protocol
 MATCH_RECORDS = {"strong9-2026-11-26": None, "strong19-2026-11-27": None,
-                 "paper-19x19-2026-11-26/go19": None}
+                 "paper-19x19-2026-11-26/go19": None, "pieces9-2026-11-29": None}
 
 
 def _stored_ids(match: Path) -> list[str]:
