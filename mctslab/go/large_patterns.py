@@ -32,6 +32,7 @@ import numpy as np
 from mctslab import data
 from mctslab.go import _large
 from mctslab.go._board import PASS, new_state
+from mctslab.go.api import Board
 from mctslab.go.sgf import load
 
 __all__ = ["LargeData", "Table", "learn", "save", "load_table", "large_data", "prior_bundle", "DEFAULT_TABLE",
@@ -78,16 +79,16 @@ def _geometry():
 def _game(path) -> tuple[int, np.ndarray, np.ndarray]:
     """(size, colours int8, points int64) of a game's main line."""
     _, info = load(path, 0)
-    size = info["size"]
-    w = size + 2
+    board = Board(info["size"])
     colors = np.array([c for c, _ in info["moves"]], np.int8)
-    points = np.array([PASS if m is None else (m[0] + 1) * w + m[1] + 1
-                       for _, m in info["moves"]], np.int64)
-    return size, colors, points
+    points = np.array([board.point(m) for _, m in info["moves"]], np.int64)
+    return info["size"], colors, points
 
 
-def _replay(path, table, seen):
-    size, colors, points = _game(path)
+def _replay(game, table, seen):
+    """The keys of the moves played in ``game`` (``_game``'s triple), passes left out; counts
+    ``seen`` of ``table``'s keys on the way (module docstring)."""
+    size, colors, points = game
     dr, dc, ends, perm, keys, tags = _geometry()
     played = np.zeros((len(points), len(_large.RADII)), np.uint64)
     done = _large.game_keys(new_state(size), colors, points, dr, dc, ends, perm, keys,
@@ -95,27 +96,22 @@ def _replay(path, table, seen):
     return played[:done][points[:done] != PASS]
 
 
-def learn(paths, min_played: int = MIN_PLAYED, min_seen: int = MIN_SEEN,
-          progress=None) -> Table:
-    """The table of the games at ``paths`` (module docstring)."""
-    paths = list(paths)
-    empty = np.zeros(0, np.uint64)
-    chunks = [_replay(p, empty, np.zeros(0, np.int64)) for p in paths]
+def learn(paths, min_played: int = MIN_PLAYED, min_seen: int = MIN_SEEN) -> Table:
+    """The table of the games at ``paths`` (module docstring); each game is read once."""
+    games = [_game(p) for p in paths]
+    chunks = [_replay(g, np.zeros(0, np.uint64), np.zeros(0, np.int64)) for g in games]
     every = np.concatenate(chunks) if chunks else np.zeros((0, 3), np.uint64)
     keys, played = np.unique(every.ravel(), return_counts=True)
     keys, played = keys[played >= min_played], played[played >= min_played]
     seen = np.zeros(len(keys), np.int64)
-    for i, path in enumerate(paths):
-        _replay(path, keys, seen)
-        if progress:
-            progress(i + 1, len(paths))
+    for game in games:
+        _replay(game, keys, seen)
     radius = np.zeros(len(keys), np.int8)
     for ring, r in enumerate(_large.RADII):
-        tagged = np.isin(keys, np.unique(every[:, ring]))
-        radius[tagged] = r
+        radius[np.isin(keys, np.unique(every[:, ring]))] = r
     keep = seen >= min_seen
     return Table(keys[keep], radius[keep], played[keep].astype(np.int64), seen[keep],
-                 len(paths), len(every))
+                 len(games), len(every))
 
 
 def save(table: Table, path) -> Path:

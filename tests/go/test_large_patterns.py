@@ -35,8 +35,7 @@ def _random_board(size: int, moves: int, seed: int) -> Board:
 
 
 def _kernel_keys(board: Board, color: int, move) -> list[int]:
-    bundle = lp.large_data(lp.Table(np.zeros(0, np.uint64), np.zeros(0, np.int8),
-                                    np.zeros(0, np.int64), np.zeros(0, np.int64), 0, 0))
+    bundle = lp.prior_bundle(False)
     s = board.state
     out = np.zeros(3, np.uint64)
     _large.pattern_keys(s.color, s.group, s.libs, s.lib_sum, s.lib_sumsq, board.size,
