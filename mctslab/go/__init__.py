@@ -17,7 +17,8 @@ Reading guide, from the board up:
   ``_prior`` - priors of new tree nodes (captures, self-atari, 3x3 patterns, distance to the
   last move, edge); ``_heavy`` - its playouts (pattern policy with a self-atari filter,
   recording moves for AMAF); ``_ladder`` - its ladder reader (for the priors and the
-  playouts, ``ladders``); ``_large`` - large-pattern keys (diamonds of radius 2-4, one key
+  playouts, ``ladders``); ``_twolib`` - two-liberty tactics in the playouts, read with it;
+  ``_large`` - large-pattern keys (diamonds of radius 2-4, one key
   per shape and its symmetries) and their lookup; ``large_patterns`` - the table learned from
   human games that the ``large`` prior reads (``data/go-patterns``); ``strong`` - its Python
   side (:func:`strong.search`, the pieces' switches and defaults); ``strong_reuse`` - tree

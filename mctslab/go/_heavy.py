@@ -19,6 +19,9 @@ Reading guide.
   :func:`mctslab.go._ladder.read_ladder`);
   the light policy draws the move instead, as Pachi's moggy and michi skip an escape that
   runs into a ladder.
+* **Two-liberty tactics** (``PlayoutPolicy.twolib``, with ``PATTERN`` and ``HEAVY``): the
+  attacks and defences of strings with two liberties next to the last move
+  (:mod:`mctslab.go._twolib`) join step 1's captures and escapes (:func:`tactics_first_move`).
 * **Last good reply with forgetting** (``PlayoutPolicy.lgrf``; Baier & Drake 2010, LGRF-1):
   ``replies[c, q]`` is the point ``c`` last answered ``q`` with in a playout ``c`` won
   (:func:`lgrf_update`, after every simulation, tree moves included; a reply of a lost
@@ -49,6 +52,7 @@ from mctslab.go._board import (
     EMPTY,
     I_KO,
     I_KO_COLOR,
+    I_LAST,
     I_PASSES,
     I_TO_MOVE,
     I_WIDTH,
@@ -61,10 +65,18 @@ from mctslab.go._board import (
     play_arrays,
 )
 from mctslab.go._ladder import CAPTURED, LadderScratch, open_escape, read_ladder
-from mctslab.go._patterns import PatternPolicy, choose_pattern_move, liberties_after
+from mctslab.go._patterns import (
+    TACTICS_RATE,
+    PatternPolicy,
+    choose_pattern_move,
+    liberties_after,
+    sample_near_move,
+    tactical_moves,
+)
 from mctslab.go._playout import TABU_NONE, TABU_STATE, choose_light_move
 from mctslab.go._tabu import tabu_check, tabu_key
-from mctslab.rng import rng_random
+from mctslab.go._twolib import two_liberty_moves
+from mctslab.rng import rng_below, rng_random
 
 LIGHT, PATTERN, HEAVY = 0, 1, 2  # playout policy codes (strong.PLAYOUT_POLICIES)
 
@@ -81,6 +93,7 @@ class PlayoutPolicy(NamedTuple):
     ladder: LadderScratch    # the ladder reader's board and stack
     lgrf: bool               # play the last good reply first (module docstring)
     replies: np.ndarray      # int32[3, points]: colour, previous point -> its reply (0: none)
+    twolib: bool             # PATTERN, HEAVY: two-liberty tactics join step 1 (mctslab.go._twolib)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -129,6 +142,27 @@ def escape_target(col, group, libs, lib_sum, lib_sumsq, w, color, p):
     return target
 
 
+@njit(cache=True, _nrt=False)
+def tactics_first_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info, rng,  # noqa: PLR0913 - numba kernel: the unpacked board arrays, as heavy_move
+                       color, policy):
+    """The pattern policy's steps 1 and 2 (``choose_pattern_move``) with the two-liberty
+    candidates (:func:`mctslab.go._twolib.two_liberty_moves`) joining step 1's captures and
+    escapes, one drawn uniformly among them; -1 for "let the light policy choose"."""
+    last = info[I_LAST]
+    if last == PASS:
+        return -1
+    data = policy.patterns
+    rate = data.params[TACTICS_RATE]
+    if rate >= 1.0 or (rate > 0.0 and rng_random(rng) < rate):
+        n = tactical_moves(col, group, next_stone, libs, lib_sum, lib_sumsq, info, color, last,
+                           data.points)
+        n = two_liberty_moves(col, group, info, color, last, data.points, n, policy.ladder)
+        if n > 0:
+            return data.points[rng_below(rng, n)]
+    return sample_near_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info, rng,
+                            color, last, data)
+
+
 # inline="always": a call passing the policy bundle (the pattern tables' tuple) cost ~10% of
 # the 19x19 playout speed (measured); choose_pattern_move stays a call (see _patterns)
 @njit(cache=True, _nrt=False, inline="always")
@@ -138,8 +172,12 @@ def heavy_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, empty, 
     code = policy.policy
     w = info[I_WIDTH]
     if code != LIGHT:
-        p = choose_pattern_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq, info,
-                                rng, color, policy.patterns)
+        if policy.twolib:
+            p = tactics_first_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq,
+                                   info, rng, color, policy)
+        else:
+            p = choose_pattern_move(col, group, next_stone, stones, libs, lib_sum, lib_sumsq,
+                                    info, rng, color, policy.patterns)
         if p >= 0 and policy.ladders:  # the cheap tests here, a call only to read
             target = escape_target(col, group, libs, lib_sum, lib_sumsq, w, color, p)
             if target >= 0 and read_ladder(col, w, info[I_KO], info[I_KO_COLOR], color, p,

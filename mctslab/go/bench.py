@@ -13,7 +13,8 @@
   second measured alternately in the same run (goal: at least 0.6).
 * ``go.strong_ladders_ratio_9x9``: the strong engine's playouts per second with ladder reading
   (priors and playouts) as a share of its own without, alternately in the same run (no goal);
-  ``go.strong_large_patterns_ratio_9x9`` the same with the large-pattern prior.
+  ``go.strong_large_patterns_ratio_9x9`` the same with the large-pattern prior,
+  ``go.strong_two_liberty_ratio_9x9`` with two-liberty tactics in the playouts.
 * ``go.tree_memory_mb``: peak memory (tracemalloc: every NumPy array the search allocates,
   tree with its grown edge arrays, scratch board, buffers) of a search that builds a
   100,000-node tree on 19x19. Goal <= 200 MB.
@@ -326,3 +327,16 @@ def strong_large_patterns_ratio_9x9() -> dict:
                       f"two arms alternately: with large patterns (weight 100) {on:,.0f}/s, "
                       f"without {off:,.0f}/s (load average {load:.1f} on {os.cpu_count()} "
                       f"cores)"}
+
+
+@benchmark("go.strong_two_liberty_ratio_9x9", unit="x playouts/s without two-liberty tactics")
+def strong_two_liberty_ratio_9x9() -> dict:
+    """9x9, 20,000 playouts from the empty board: the strong engine's playouts per second with
+    two-liberty tactics in its playouts (``two_liberty=True``) as a share of the same engine's
+    without, alternately in the same run, best of 3 by CPU time each (docs/bench/go.md,
+    "Two-liberty tactics")."""
+    on, off, load = _alternate_9x9({"two_liberty": True})
+    return {"value": on / off, "reference": off, "two_liberty_playouts_per_s": on,
+            "detail": f"9x9 from the empty board, 20,000 playouts, best of 3 by CPU time, the "
+                      f"two arms alternately: with two-liberty tactics {on:,.0f}/s, without "
+                      f"{off:,.0f}/s (load average {load:.1f} on {os.cpu_count()} cores)"}

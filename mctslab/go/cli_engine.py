@@ -70,7 +70,8 @@ def engine(args, **fixed):
                   rave_equiv=args.rave_equiv, priors=args.priors,
                   prior_weight=args.prior_weight, seconds=args.seconds,
                   pass_rule=args.pass_rule, reuse_tree=args.reuse_tree, ladders=args.ladders,
-                  lgrf=args.lgrf, large_patterns=args.large_patterns)
+                  lgrf=args.lgrf, large_patterns=args.large_patterns,
+                  two_liberty=args.two_liberty)
     for name in ("policy", "c", "root_select"):
         value = getattr(args, name)
         values[name] = verb.get(name) if value is None else value
@@ -220,6 +221,10 @@ def _strong_options(p) -> None:
     strong.add_argument("--lgrf", action="store_true", default=None,
                         help="the playouts play the last good reply to the previous move first "
                              "(LGRF-1; default: off)")
+    strong.add_argument("--two-liberty", action="store_true", default=None,
+                        help="two-liberty tactics in the playouts: an atari that captures a "
+                             "string of two liberties in a ladder, an extension that saves an "
+                             "own one (default: off)")
     strong.add_argument("--large-patterns", type=cliargs.non_negative_float, default=None,
                         metavar="WEIGHT",
                         help="the large-pattern prior learned from human games: a move whose "

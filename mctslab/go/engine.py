@@ -43,7 +43,11 @@ STRONG_FIELDS = {"engine": "uct", "rave": strong.DEFAULTS["rave"],
                  "expand_visits": strong.DEFAULTS["expand_visits"], "seconds": 0.0,
                  "pass_rule": "estimate", "reuse_tree": False,
                  "ladders": strong.DEFAULTS["ladders"], "lgrf": strong.DEFAULTS["lgrf"],
-                 "large_patterns": strong.DEFAULTS["large_patterns"]}
+                 "large_patterns": strong.DEFAULTS["large_patterns"],
+                 "two_liberty": strong.DEFAULTS["two_liberty"]}
+# The strong engine's on/off pieces (bool fields), named for errors
+SWITCHES = {"reuse_tree": "tree reuse", "lgrf": "last good replies",
+            "two_liberty": "two-liberty tactics"}
 # The strong engine's values of the shared fields (engine_settings("strong")): it passes only
 # when the plain count wins (pass_rule "plain"; its matches' task parameters then carry the
 # rule, so their ids differ from the games recorded with the estimate rule).
@@ -94,7 +98,8 @@ class EngineSettings:
     included, as Pachi counts; :mod:`mctslab.go.strong`), ``ladders`` (where it reads
     ladders: ``priors``, ``playouts``, both comma-separated, or ``none``; kept in the canonical
     order of ``strong.LADDER_USES``), ``lgrf`` (the playouts play the last good reply first),
-    ``large_patterns`` (the large-pattern prior's weight, 0: off); it reads
+    ``large_patterns`` (the large-pattern prior's weight, 0: off), ``two_liberty`` (two-liberty
+    tactics in the playouts); it reads
     ``policy`` (light | pattern | heavy), ``c`` (a UCB term on top of RAVE) and ``root_select``
     as well. Use :func:`engine_settings` for its defaults.
     """
@@ -131,6 +136,7 @@ class EngineSettings:
     ladders: str = STRONG_FIELDS["ladders"]
     lgrf: bool = STRONG_FIELDS["lgrf"]
     large_patterns: float = STRONG_FIELDS["large_patterns"]
+    two_liberty: bool = STRONG_FIELDS["two_liberty"]
 
     def __post_init__(self):
         self._check_engine()
@@ -149,14 +155,13 @@ class EngineSettings:
         the UCT engine's playout policy."""
         if self.engine not in ENGINES:
             raise ValueError(f"unknown engine {self.engine!r}; known: {', '.join(ENGINES)}")
-        if not isinstance(self.reuse_tree, bool):
-            raise ValueError(f"reuse_tree must be true or false, got {self.reuse_tree!r}")
-        if self.reuse_tree and self.engine != "strong":
-            raise ValueError("tree reuse (reuse_tree) is the strong engine's (engine strong)")
-        if not isinstance(self.lgrf, bool):
-            raise ValueError(f"lgrf must be true or false, got {self.lgrf!r}")
-        if self.lgrf and self.engine != "strong":
-            raise ValueError("last good replies (lgrf) are the strong engine's (engine strong)")
+        for name, what in SWITCHES.items():  # the strong engine's on/off pieces
+            value = getattr(self, name)
+            if not isinstance(value, bool):
+                raise ValueError(f"{name} must be true or false, got {value!r}")
+            if value and self.engine != "strong":
+                raise ValueError(f"{name} ({what}) is a piece of the strong engine only "
+                                 "(engine strong)")
         if self.large_patterns and self.engine != "strong":
             raise ValueError("the large-pattern prior (large_patterns) is the strong engine's "
                              "(engine strong)")

@@ -348,7 +348,8 @@ class GtpServer:
                                    c=s.c, root_select=s.root_select, seconds=seconds,
                                    seed=self._next_seed(), komi=self.komi, tabu=s.tabu(),
                                    reuse_tree=s.reuse_tree, ladders=s.ladders, lgrf=s.lgrf,
-                                   large_patterns=s.large_patterns)
+                                   large_patterns=s.large_patterns,
+                                   two_liberty=s.two_liberty)
         else:
             tabu = s.tabu()
             result = self.search(board, s.playouts, policy=s.policy, c=s.c,

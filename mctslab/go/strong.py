@@ -28,7 +28,10 @@ and ``mctslab go`` flags of the same names):
 * ``lgrf``: the playouts play the last good reply to the previous move first (LGRF-1, Baier
   & Drake 2010: :mod:`mctslab.go._heavy`); off by default, and the search is then the same;
 * ``large_patterns``: the weight of the large-pattern prior (learned from human games,
-  :mod:`mctslab.go.large_patterns`, :mod:`mctslab.go._prior`); 0, the default, is off.
+  :mod:`mctslab.go.large_patterns`, :mod:`mctslab.go._prior`); 0, the default, is off;
+* ``two_liberty``: two-liberty tactics in the playouts (an atari that captures a string of two
+  liberties in a ladder, an extension that saves an own one: :mod:`mctslab.go._twolib`);
+  off by default.
 
 Tree reuse (``reuse_tree``): :mod:`mctslab.go.strong_reuse`.
 
@@ -75,7 +78,8 @@ PRIOR_PATTERN_MIN = 100.0
 # The strong engine's defaults (``EngineSettings`` fields); every piece on but the ladders.
 DEFAULTS = dict(policy="heavy", c=0.0, rave="silver", rave_equiv=3000.0,
                 priors=",".join(PRIOR_PIECES), prior_weight=1.0, expand_visits=2,
-                root_select="visits", ladders="none", lgrf=False, large_patterns=0.0)
+                root_select="visits", ladders="none", lgrf=False, large_patterns=0.0,
+                two_liberty=False)
 HEAVY_REJECT_SUGGESTED = 0.9  # self-atari filter: refuse a proposed bad self-atari
 HEAVY_REJECT_RANDOM = 0.5     # ... and a uniformly drawn one (lower: nakade shapes need them)
 HEAVY_RANDOM_TRIES = 5
@@ -128,16 +132,19 @@ def prior_weights(pieces, scale: float = 1.0) -> _prior.PriorWeights:
     return _prior.PriorWeights(**w)
 
 
-def _policy(policy: str, patterns, ladder_size: int = 0,
-            lgrf_points: int = 0) -> _heavy.PlayoutPolicy:
+def _policy(policy: str, patterns, ladder_size: int = 0, lgrf_points: int = 0,
+            twolib_size: int = 0) -> _heavy.PlayoutPolicy:
     """The playouts' bundle; ``ladder_size`` > 0: reading ladders on that board size;
-    ``lgrf_points`` > 0: last good replies on a board of that many points (padded)."""
+    ``lgrf_points`` > 0: last good replies on a board of that many points (padded);
+    ``twolib_size`` > 0: two-liberty tactics on that board size."""
     table = pattern_files.load_patterns(pattern_files.DEFAULT_PATTERN_FILE if patterns is None
                                         else patterns)
     return _heavy.PlayoutPolicy(PLAYOUT_POLICIES[policy], pattern_files.policy_data(table),
                                 HEAVY_REJECT_SUGGESTED, HEAVY_REJECT_RANDOM, HEAVY_RANDOM_TRIES,
-                                ladder_size > 0, _ladder.make_scratch(max(ladder_size, 1)),
-                                lgrf_points > 0, np.zeros((3, max(lgrf_points, 1)), np.int32))
+                                ladder_size > 0,
+                                _ladder.make_scratch(max(ladder_size, twolib_size, 1)),
+                                lgrf_points > 0, np.zeros((3, max(lgrf_points, 1)), np.int32),
+                                twolib_size > 0)
 
 
 def playout_policy(policy: str, patterns=None) -> _heavy.PlayoutPolicy:
@@ -223,7 +230,7 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],  # 
            root_select: str = DEFAULTS["root_select"], seconds: float = 0.0, seed=None,
            komi: float | None = None, patterns=None, tabu=None, record_hashes: int = 0,
            reuse_tree: bool = False, ladders=DEFAULTS["ladders"], lgrf=False,
-           large_patterns: float = DEFAULTS["large_patterns"]) -> SearchResult:
+           large_patterns: float = DEFAULTS["large_patterns"], two_liberty=False) -> SearchResult:
     """One search of the strong engine from ``board`` for the side to move: at most
     ``playouts`` playouts (fewer when ``seconds`` > 0 runs out first); the pieces as in the
     module docstring. Same seed, same result (without ``seconds``). Win rates are for
@@ -237,8 +244,8 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],  # 
     ``k + 1`` (counted from the leaf, as :func:`mctslab.go.api.search`), 0 where the playout
     was shorter (the paper's Fig. 5). The search stays the same; 0 records nothing (None).
 
-    ``reuse_tree``, ``ladders`` (:data:`LADDER_USES`, ``all``, ``none``), ``lgrf`` and
-    ``large_patterns`` (a weight): the module docstring."""
+    ``reuse_tree``, ``ladders`` (:data:`LADDER_USES`, ``all``, ``none``), ``lgrf``,
+    ``large_patterns`` (a weight) and ``two_liberty``: the module docstring."""
     positive_int("playouts", playouts)
     positive_int("record_hashes", record_hashes, minimum=0)
     check_settings(policy, rave, rave_equiv, c, expand_visits, prior_weight, seconds, large_patterns)
@@ -249,14 +256,15 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],  # 
                             int(expand_visits), any(v > 0 for v in weights) or large_patterns > 0,
                             komi, max_moves)
     key = (params, tuple(weights), policy, repr(tabu), uses, bool(lgrf), float(large_patterns),
-           patterns if isinstance(patterns, (str, type(None))) else id(patterns))
+           bool(two_liberty), patterns if isinstance(patterns, (str, type(None))) else id(patterns))
     tree, stats = start_tree(board, key, bool(reuse_tree))
     carried = int(tree.node_visits[0])  # 0 for a fresh tree
     playouts = max(playouts - carried, 1)
     buffers = _buffers(points, playouts, max_moves, int(record_hashes),
                        depth=carried + playouts + 2)
     rng, scratch = seed_state(seed), kb.clone_state(root)
-    policy_bundle = _policy(policy, patterns, board.size * ("playouts" in uses), points * lgrf)
+    policy_bundle = _policy(policy, patterns, board.size * ("playouts" in uses), points * lgrf,
+                            board.size * bool(two_liberty))
     prior_data = _prior_data(points, "priors" in uses, large_patterns)
     tabu_lists, size_k = _tabu(tabu, board, playouts)
     start, chunk, done = time.perf_counter(), playouts if seconds <= 0 else 256, 0

@@ -83,7 +83,7 @@ def test_lgrf_off_is_the_search_as_before_and_on_is_reproducible():
     assert sum(v for _, v, _ in a.children) == 400
 
 
-@pytest.mark.parametrize("name", ["lgrf", "reuse_tree"])
+@pytest.mark.parametrize("name", ["lgrf", "reuse_tree", "two_liberty"])
 def test_a_strong_engine_switch_is_its_own_and_keeps_task_ids(name):
     """The strong engine's on/off options: off by default, refused for the UCT engine and for a
     value that is not a bool, and in a match's parameters only when on."""
