@@ -11,7 +11,7 @@ bumped: the minor version whenever an output changes.
 
 import importlib
 
-__version__ = "0.21.1"
+__version__ = "0.21.2"
 
 __all__ = ["__version__", "DOMAINS", "NOTEBOOKS", "warmup"]
 

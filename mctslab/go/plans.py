@@ -22,7 +22,8 @@ The protocols (:data:`PROTOCOLS`): ``strong9`` and ``strong19``, the strong engi
 GNU Go 3.8 level 10 (its ablation rows :data:`STRONG_ROWS`, defined here once; the
 head-to-head rows ``tabu-h2h-<playouts>-<expansion threshold>``); ``pieces9``, today's engine
 (the plain pass rule) with each optional piece added (:data:`PIECE_ROWS`: ladders,
-last good reply, large patterns, all three), its control row the command of
+last good reply, large patterns, two-liberty tactics; the first three together), its control
+row the command of
 ``strong9-plain-2026-11-28/full``; ``paper9`` and ``paper19``,
 the state-tabu paper's rows with the host engine (:data:`PAPER_ROWS`). Nothing is played here:
 :mod:`mctslab.go.plan_run` plays a plan.
@@ -83,6 +84,7 @@ PIECE_ROWS = {
     "ladders": ("+ ladder reading in the priors and playouts", ("--ladders", "all")),
     "lgrf": ("+ last good reply in the playouts", ("--lgrf",)),
     "large-patterns": ("+ the large-pattern prior, weight 100", ("--large-patterns", "100")),
+    "two-liberty": ("+ two-liberty tactics in the playouts", ("--two-liberty",)),
     "pieces": ("+ ladders, last good reply and large patterns together",
                ("--ladders", "all", "--lgrf", "--large-patterns", "100")),
 }

@@ -280,9 +280,8 @@ def search(board: Board, playouts: int, *, policy: str = DEFAULTS["policy"],  # 
     seconds_used = time.perf_counter() - start
     if reuse_tree:
         keep(board, key, tree, stats, carried, done)
-    result = _result(board, tree, done, seconds_used, root_select)
-    return dataclasses.replace(result, tabu_size=size_k,
-                               tabu_candidates=int(tabu_lists.stats[0]),
+    return dataclasses.replace(_result(board, tree, done, seconds_used, root_select),
+                               tabu_size=size_k, tabu_candidates=int(tabu_lists.stats[0]),
                                hashes=buffers.hash_log[:done] if record_hashes else None)
 
 
