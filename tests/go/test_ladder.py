@@ -276,18 +276,23 @@ def test_the_prior_turns_an_escape_into_a_ladder_into_a_loss():
         _prior_map(broken, WHITE, (4, 4), False)[1][broken.point((3, 3))]
 
 
-def _escapes_played(board, ladders, draws=200):
-    """How often the heavy policy plays White's escape (3, 3) after Black's atari (4, 4)."""
-    policy = strong._policy("heavy", None, board.size if ladders else 0)
-    state = board.state
-    target = board.point((3, 3))
+def times_played(board, policy, color, move, draws=200):
+    """How often the playout ``policy`` (a bundle of ``strong._policy``) plays ``move`` for
+    ``color`` on ``board``, over ``draws`` seeds."""
+    state, target = board.state, board.point(move)
     played = 0
     for seed in range(draws):
         p = _heavy.heavy_move(state.color, state.group, state.next_stone, state.stones,
                               state.libs, state.lib_sum, state.lib_sumsq, state.empty,
-                              state.info, seed_state(seed), WHITE, policy)
+                              state.info, seed_state(seed), color, policy)
         played += p == target
     return played
+
+
+def _escapes_played(board, ladders, draws=200):
+    """How often the heavy policy plays White's escape (3, 3) after Black's atari (4, 4)."""
+    policy = strong._policy("heavy", None, board.size if ladders else 0)
+    return times_played(board, policy, WHITE, (3, 3), draws)
 
 
 @pytest.mark.extended

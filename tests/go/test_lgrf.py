@@ -1,4 +1,5 @@
-"""Last good reply with forgetting (LGRF-1) in the strong engine's playouts (``--lgrf``)."""
+"""Last good reply with forgetting (LGRF-1) in the strong engine's playouts (``--lgrf``), and the
+strong engine's on/off switches (two-liberty tactics and tree reuse with it)."""
 
 from __future__ import annotations
 
@@ -72,14 +73,17 @@ def test_a_stored_reply_is_played_only_where_the_policy_could_play():
 
 
 @pytest.mark.extended
-def test_lgrf_off_is_the_search_as_before_and_on_is_reproducible():
+@pytest.mark.parametrize("name", ["lgrf", "two_liberty"])
+def test_a_playout_switch_off_is_the_search_as_before_and_on_is_reproducible(name):
+    """Last good replies and two-liberty tactics: off, the search the golden searches pin; on,
+    the same search for the same seed, and another one (they change the playouts)."""
     board = Board.from_moves(9, POSITION)
     base = strong.search(board, 400, seed=5)
-    off = strong.search(board, 400, seed=5, lgrf=False)
+    off = strong.search(board, 400, seed=5, **{name: False})
     assert (off.move, off.children, off.nodes) == (base.move, base.children, base.nodes)
-    a, b = (strong.search(board, 400, seed=5, lgrf=True) for _ in range(2))
+    a, b = (strong.search(board, 400, seed=5, **{name: True}) for _ in range(2))
     assert (a.move, a.children, a.nodes) == (b.move, b.children, b.nodes)
-    assert (a.children, a.nodes) != (base.children, base.nodes)  # the replies change playouts
+    assert (a.children, a.nodes) != (base.children, base.nodes)
     assert sum(v for _, v, _ in a.children) == 400
 
 

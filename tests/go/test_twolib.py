@@ -1,6 +1,7 @@
 """Two-liberty tactics in the strong engine's playouts (:mod:`mctslab.go._twolib`,
 ``--two-liberty``): the candidates against a plain-Python twin on random positions and on
-hand-made ones, the playout's use of them, the search with the option off and on, its settings."""
+hand-made ones, the playout's use of them, its command-line option (the search with the option
+off and on: tests/go/test_lgrf.py)."""
 
 from __future__ import annotations
 
@@ -11,21 +12,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mctslab.go import _heavy, _ladder, _twolib, cli_engine, strong
+from mctslab.go import _ladder, _twolib, cli_engine, strong
 from mctslab.go.api import BLACK, WHITE, Board
 from mctslab.go.reference import EMPTY, ReferenceBoard
-from mctslab.rng import seed_state
 from tests.go.test_ladder import (
     CAPTURED,
     ESCAPES,
     LADDER,
     diagram,
     ref_read_ladder,
+    times_played,
     with_stones,
 )
 from tests.go.test_patterns import random_position
-
-POSITION = [(BLACK, (4, 4)), (WHITE, (2, 6)), (BLACK, (6, 2)), (WHITE, (2, 3))]
 
 
 def ref_two_liberty_moves(ref: ReferenceBoard, color, last):
@@ -92,17 +91,10 @@ def test_the_defence_extends_a_threatened_string():
     assert kernel_moves(broken, BLACK, (4, 2)) == set() == ref_two_liberty_moves(ref, BLACK, (4, 2))
 
 
-def _attack_played(board, twolib, draws=200):
+def _attack_played(board, twolib):
     """How often the heavy policy plays Black's atari (4, 4) after White's (4, 3)."""
     policy = strong._policy("heavy", None, 0, 0, board.size if twolib else 0)
-    state, target = board.state, board.point((4, 4))
-    played = 0
-    for seed in range(draws):
-        p = _heavy.heavy_move(state.color, state.group, state.next_stone, state.stones,
-                              state.libs, state.lib_sum, state.lib_sumsq, state.empty,
-                              state.info, seed_state(seed), BLACK, policy)
-        played += p == target
-    return played
+    return times_played(board, policy, BLACK, (4, 4))
 
 
 @pytest.mark.extended
@@ -114,17 +106,6 @@ def test_the_playouts_play_the_attack():
     assert board.moves[-1] == (WHITE, (4, 3))
     assert _attack_played(board, True) == 200
     assert _attack_played(board, False) < 150
-
-
-@pytest.mark.extended
-def test_off_is_the_search_as_before_and_on_is_reproducible():
-    board = Board.from_moves(9, POSITION)
-    base = strong.search(board, 400, seed=5)
-    off = strong.search(board, 400, seed=5, two_liberty=False)
-    assert (off.move, off.children, off.nodes) == (base.move, base.children, base.nodes)
-    a, b = (strong.search(board, 400, seed=5, two_liberty=True) for _ in range(2))
-    assert (a.move, a.children, a.nodes) == (b.move, b.children, b.nodes)
-    assert sum(v for _, v, _ in a.children) == 400
 
 
 def test_the_command_line_option():
