@@ -391,6 +391,7 @@ def main(argv=None) -> int:
     parser.add_argument("--out", help="result store root (data/results/ under it)")
     parser.add_argument("--record", help="record folder (record, design)")
     parser.add_argument("--phases", nargs="*", choices=PHASES, default=list(PHASES))
+    parser.add_argument("--workers", type=int, default=1, help="processes (run)")
     parser.add_argument("--estimate", help="JSON of the cost estimate (design)")
     parser.add_argument("--reading", type=int, help="a design reading's index (stage)")
     parser.add_argument("--to", help="the notebook run's output folder (stage)")
@@ -398,7 +399,7 @@ def main(argv=None) -> int:
     if args.action in ("run", "record", "stage") and not args.out:
         parser.error(f"{args.action} needs --out (the result store)")
     if args.action == "run":
-        run(args.out, args.phases)
+        run(args.out, args.phases, workers=args.workers)
     elif args.action == "record":
         print(record(args.out, args.record))
     elif args.action == "stage":

@@ -282,3 +282,14 @@ def test_stage_copies_a_readings_stored_runs_once_and_counts_the_missing(tmp_pat
     run, save = staged["commands"]
     assert "-p min_of children -p exhausted drop" in run and "--scale paper" in run
     assert save.endswith("--label reading-min-of-children-exhausted-drop")
+
+
+def test_the_run_verb_takes_its_phases_in_order_and_workers(monkeypatch):
+    from mctslab.sudoku import readings_run
+
+    calls = []
+    monkeypatch.setattr(readings_run, "run",
+                        lambda out, phases, workers=1: calls.append((out, phases, workers)))
+    readings_run.main(["run", "--out", "S", "--phases", "paper1", "table2", "--workers", "2"])
+    readings_run.main(["run", "--out", "S"])
+    assert calls == [("S", ["paper1", "table2"], 2), ("S", list(readings_run.PHASES), 1)]
