@@ -3,7 +3,9 @@ Pachi, michi-c, GNU Go with other options, or a script, started from a command l
 
 * :func:`probe` starts the engine once before a match and asks it what the match needs: its
   ``name`` and ``version``, the commands a game sends (:data:`NEEDED`, from ``list_commands``,
-  else ``known_command``), and that it takes the match's board size. A command it does not
+  else ``known_command``; one it does not list that can be sent without changing a game,
+  :data:`TRIABLE`, is sent, and known if answered: michi-c answers ``clear_board`` without
+  listing it), and that it takes the match's board size. A command it does not
   know, a refusal, a crash, a hang past the timeout or a reply that is not GTP is a
   ``ValueError`` naming the command line and the problem, before any game is played;
 * :func:`gtp_player` turns a command line into a :class:`~mctslab.go.match.Player` of kind
@@ -28,10 +30,12 @@ from dataclasses import dataclass
 from mctslab.go import gnugo
 from mctslab.go.match import Player
 
-__all__ = ["NEEDED", "EngineInfo", "command_argv", "command_tag", "probe", "gtp_player"]
+__all__ = ["NEEDED", "TRIABLE", "EngineInfo", "command_argv", "command_tag", "probe", "gtp_player"]
 
 # what a match sends to a player (mctslab.go.game.play_game, GtpEngine.close)
 NEEDED = ("boardsize", "clear_board", "komi", "play", "genmove", "quit")
+# the commands the probe may send to an engine that does not list them, to see if it knows them
+TRIABLE = {"boardsize": "boardsize {size}", "clear_board": "clear_board", "komi": "komi 6.5"}
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,7 @@ def probe(argv, *, size: int = 19, timeout: float = 60.0) -> EngineInfo:
         except gnugo.GtpError:  # an engine without list_commands: ask one by one
             commands = tuple(c for c in NEEDED
                              if engine.send(f"known_command {c}").strip() == "true")
+        commands += tuple(c for c in NEEDED if c not in commands and _answers(engine, c, size))
         missing = [c for c in NEEDED if c not in commands]
         if missing:
             raise ValueError(f"{where} ({name} {version}) does not know "
@@ -91,6 +96,18 @@ def probe(argv, *, size: int = 19, timeout: float = 60.0) -> EngineInfo:
     finally:
         engine.close()
     return EngineInfo(name.strip(), version.strip(), commands)
+
+
+def _answers(engine, command: str, size: int) -> bool:
+    """Whether the engine answers ``command`` (one of :data:`TRIABLE`, sent with a valid
+    argument) with a success."""
+    if command not in TRIABLE:
+        return False
+    try:
+        engine.send(TRIABLE[command].format(size=int(size)))
+    except gnugo.GtpError:
+        return False
+    return True
 
 
 def gtp_player(command: str, *, label: str | None = None, size: int = 19,

@@ -7,7 +7,9 @@ moves (never filling its own one-point eyes) or passes, on our board.
 ``--mode`` (or ``$RANDOM_GTP_MODE``, which wins, so a test can change an engine's behaviour
 without changing its command line) misbehaves at its ``K``-th ``genmove`` (default 2):
 ``crash`` exits with code 3 and a line on stderr, ``hang`` sleeps for an hour, ``refuse``
-answers ``? cannot generate move``; ``no-genmove`` never knows ``genmove`` (nor lists it).
+answers ``? cannot generate move``; ``no-genmove`` never knows ``genmove`` (nor lists it);
+``unlisted`` answers ``clear_board`` and ``komi`` but neither lists them nor says it knows them
+(as michi-c does with ``clear_board``).
 """
 
 import argparse
@@ -36,6 +38,8 @@ class Engine:
     def __init__(self, args, mode: str):
         self.args, self.mode = args, mode
         self.known = [c for c in KNOWN if not (mode == "no-genmove" and c == "genmove")]
+        self.listed = [c for c in self.known
+                       if not (mode == "unlisted" and c in ("clear_board", "komi"))]
         self.rng = random.Random(args.seed)
         self.board, self.komi, self.genmoves = Board(19), 6.5, 0
 
@@ -43,12 +47,12 @@ class Engine:
         if command not in self.known:
             return False, "unknown command"
         simple = {"protocol_version": "2", "name": self.args.name,
-                  "version": self.args.version, "list_commands": "\n".join(self.known),
+                  "version": self.args.version, "list_commands": "\n".join(self.listed),
                   "quit": ""}
         if command in simple:
             return True, simple[command]
         if command == "known_command":
-            return True, "true" if rest and rest[0] in self.known else "false"
+            return True, "true" if rest and rest[0] in self.listed else "false"
         if command in ("boardsize", "clear_board"):
             self.board = Board(int(rest[0]) if rest else self.board.size, komi=self.komi)
         elif command == "komi":

@@ -50,6 +50,14 @@ def test_an_engine_that_cannot_play_a_match_is_named_before_any_game(cmd, messag
         external.gtp_player(cmd, size=9, timeout=20)
 
 
+def test_a_command_the_engine_answers_without_listing_it_is_known():
+    """An engine that answers clear_board and komi without listing them (michi-c with
+    clear_board) plays; one that lists no genmove still cannot (the probe sends no move)."""
+    info = external.probe(shlex.split(command("--mode", "unlisted")), size=9, timeout=20)
+    assert {"clear_board", "komi"} <= set(info.commands)
+    assert "genmove" not in external.TRIABLE
+
+
 def test_a_board_size_the_engine_refuses_is_named():
     with pytest.raises(ValueError, match="boardsize 30"):
         external.probe(shlex.split(command()), size=30, timeout=20)
