@@ -103,9 +103,10 @@ def test_a_strong_engine_switch_is_its_own_and_keeps_task_ids(name):
     assert getattr(Player.from_params(params).engine, name) is True
 
 
-def test_the_command_line_option():
+@pytest.mark.parametrize("flag, field", [("--lgrf", "lgrf"), ("--two-liberty", "two_liberty")])
+def test_the_command_line_switch(flag, field):
     parser = argparse.ArgumentParser()
     cli_engine.engine_options(parser, playouts=100)
-    for words, expected in (([], False), (["--lgrf"], True)):
+    for words, expected in (([], False), ([flag], True)):
         args = parser.parse_args(["--engine", "strong", *words])
-        assert cli_engine.engine(args).lgrf is expected
+        assert getattr(cli_engine.engine(args), field) is expected

@@ -1,18 +1,16 @@
 """Two-liberty tactics in the strong engine's playouts (:mod:`mctslab.go._twolib`,
 ``--two-liberty``): the candidates against a plain-Python twin on random positions and on
-hand-made ones, the playout's use of them, its command-line option (the search with the option
-off and on: tests/go/test_lgrf.py)."""
+hand-made ones, and the playout's use of them (the search with the option off and on, and its
+command-line switch: tests/go/test_lgrf.py)."""
 
 from __future__ import annotations
-
-import argparse
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mctslab.go import _ladder, _twolib, cli_engine, strong
+from mctslab.go import _ladder, _twolib, strong
 from mctslab.go.api import BLACK, WHITE, Board
 from mctslab.go.reference import EMPTY, ReferenceBoard
 from tests.go.test_ladder import (
@@ -107,10 +105,3 @@ def test_the_playouts_play_the_attack():
     assert _attack_played(board, True) == 200
     assert _attack_played(board, False) < 150
 
-
-def test_the_command_line_option():
-    parser = argparse.ArgumentParser()
-    cli_engine.engine_options(parser, playouts=100)
-    for words, expected in (([], False), (["--two-liberty"], True)):
-        args = parser.parse_args(["--engine", "strong", *words])
-        assert cli_engine.engine(args).two_liberty is expected
