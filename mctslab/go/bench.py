@@ -281,9 +281,11 @@ def strong_speed_ratio_9x9() -> dict:
     return _strong_vs_pattern(9, 20_000, 3)
 
 
-def _alternate_9x9(on: dict) -> tuple[float, float, float]:
-    """(with ``on``, without, load average): the strong engine's playouts per CPU second on the
-    empty 9x9 board, 20,000 playouts, best of 3 each, the two arms alternately."""
+def _piece_ratio_9x9(on: dict, name: str, what: str) -> dict:
+    """A piece's cost: the strong engine's playouts per CPU second on the empty 9x9 board with
+    the search options ``on`` as a share of the same engine's without, 20,000 playouts, best
+    of 3 each, the two arms alternately; ``name`` keys its rate in the result, ``what`` names
+    it in the detail."""
     from mctslab.go import strong
     from mctslab.go.api import Board
 
@@ -292,13 +294,17 @@ def _alternate_9x9(on: dict) -> tuple[float, float, float]:
         strong.search(Board(9), 50, seed=0, **kwargs)  # compile / load from the cache
     best = dict.fromkeys(arms, 0.0)
     for seed in range(3):
-        for name, kwargs in arms.items():
+        for arm, kwargs in arms.items():
             cpu = time.process_time()
             result = strong.search(Board(9), 20_000, seed=seed, **kwargs)
             cpu = time.process_time() - cpu
-            best[name] = max(best[name], result.playouts / cpu) if cpu > 0 else best[name]
+            best[arm] = max(best[arm], result.playouts / cpu) if cpu > 0 else best[arm]
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return best["on"], best["off"], load
+    rate, off = best["on"], best["off"]
+    return {"value": rate / off, "reference": off, f"{name}_playouts_per_s": rate,
+            "detail": f"9x9 from the empty board, 20,000 playouts, best of 3 by CPU time, the "
+                      f"two arms alternately: with {what} {rate:,.0f}/s, without {off:,.0f}/s "
+                      f"(load average {load:.1f} on {os.cpu_count()} cores)"}
 
 
 @benchmark("go.strong_ladders_ratio_9x9", unit="x playouts/s without ladders")
@@ -307,12 +313,8 @@ def strong_ladders_ratio_9x9() -> dict:
     ladder reading in its priors and playouts (``ladders="priors,playouts"``) as a share of the
     same engine's without, measured alternately in the same run, best of 3 by CPU time each
     (the ladders' cost: docs/bench/go.md, "Ladder reading")."""
-    on, off, load = _alternate_9x9({"ladders": "priors,playouts"})
-    return {"value": on / off, "reference": off, "ladders_playouts_per_s": on,
-            "detail": f"9x9 from the empty board, 20,000 playouts, best of 3 by CPU time, the "
-                      f"two arms alternately: with ladders (priors and playouts) "
-                      f"{on:,.0f}/s, without {off:,.0f}/s (load average "
-                      f"{load:.1f} on {os.cpu_count()} cores)"}
+    return _piece_ratio_9x9({"ladders": "priors,playouts"}, "ladders",
+                            "ladders (priors and playouts)")
 
 
 @benchmark("go.strong_large_patterns_ratio_9x9", unit="x playouts/s without large patterns")
@@ -321,12 +323,8 @@ def strong_large_patterns_ratio_9x9() -> dict:
     the large-pattern prior (``large_patterns=100``) as a share of the same engine's without,
     alternately in the same run, best of 3 by CPU time each (docs/bench/go.md, "Large
     patterns")."""
-    on, off, load = _alternate_9x9({"large_patterns": 100.0})
-    return {"value": on / off, "reference": off, "large_patterns_playouts_per_s": on,
-            "detail": f"9x9 from the empty board, 20,000 playouts, best of 3 by CPU time, the "
-                      f"two arms alternately: with large patterns (weight 100) {on:,.0f}/s, "
-                      f"without {off:,.0f}/s (load average {load:.1f} on {os.cpu_count()} "
-                      f"cores)"}
+    return _piece_ratio_9x9({"large_patterns": 100.0}, "large_patterns",
+                            "large patterns (weight 100)")
 
 
 @benchmark("go.strong_two_liberty_ratio_9x9", unit="x playouts/s without two-liberty tactics")
@@ -335,8 +333,4 @@ def strong_two_liberty_ratio_9x9() -> dict:
     two-liberty tactics in its playouts (``two_liberty=True``) as a share of the same engine's
     without, alternately in the same run, best of 3 by CPU time each (docs/bench/go.md,
     "Two-liberty tactics")."""
-    on, off, load = _alternate_9x9({"two_liberty": True})
-    return {"value": on / off, "reference": off, "two_liberty_playouts_per_s": on,
-            "detail": f"9x9 from the empty board, 20,000 playouts, best of 3 by CPU time, the "
-                      f"two arms alternately: with two-liberty tactics {on:,.0f}/s, without "
-                      f"{off:,.0f}/s (load average {load:.1f} on {os.cpu_count()} cores)"}
+    return _piece_ratio_9x9({"two_liberty": True}, "two_liberty", "two-liberty tactics")
